@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dice_alias.c - exact integer alias tables for loaded dice
+ *
+ * Vose's alias method as in the Games::Dice::Loaded seed, but in integers:
+ * with W the sum of the weights, side i brings mass n * w_i and every column
+ * holds exactly W, so each pairing of a short bar with a tall one is exact
+ * and no probability is ever rounded.  A table built elsewhere (for instance
+ * by userspace from the seed's algorithm) is validated and served as given.
+ */
+#include "dice_core.h"
+
+/**
+ * dice_table_alloc() - allocate a table for @sides sides
+ * @sides: at least 1
+ *
+ * Return: the table, its arrays uninitialized, or NULL.
+ */
+struct dice_table *dice_table_alloc(u32 sides)
+{
+	struct dice_table *table;
+	size_t per_side = 3 * sizeof(u64) + sizeof(u32);
+	u8 *mem;
+
+	table = dice_alloc(sizeof(*table) + (size_t)sides * per_side);
+	if (!table)
+		return NULL;
+	mem = (u8 *)(table + 1);
+	table->sides = sides;
+	table->mass = 0;
+	table->total = 0;
+	table->thr = (u64 *)mem;
+	table->adj = table->thr + sides;
+	table->share = table->adj + sides;
+	table->alias = (u32 *)(table->share + sides);
+	return table;
+}
+
+void dice_table_free(struct dice_table *table)
+{
+	dice_free(table);
+}
+
+/*
+ * Lay each side's pieces end to end, its own piece first, and record where
+ * every alias piece starts so a draw can be mapped into its side's share.
+ */
+static int dice_table_finish(struct dice_table *table)
+{
+	u64 d = table->mass;
+	u32 n = table->sides, c;
+
+	for (c = 0; c < n; c++)
+		table->share[c] = table->thr[c];
+	for (c = 0; c < n; c++) {
+		u32 a = table->alias[c];
+		u64 piece = d - table->thr[c];
+
+		table->adj[c] = table->share[a] - table->thr[c];
+		if (piece &&
+		    check_add_overflow_u64(table->share[a], piece,
+					   &table->share[a]))
+			return -EOVERFLOW;
+	}
+	table->total = (dice_u128)n * d;
+	return 0;
+}
+
+/**
+ * dice_table_from_weights() - build the table of a die with integer weights
+ * @table: from dice_table_alloc()
+ * @weights: one per side; side i comes up with probability w_i / sum(w)
+ *
+ * Runs in O(n) with integers only; side i's share is exactly n * w_i out of
+ * n * W.
+ *
+ * Return: 0, or -EINVAL if every weight is zero.
+ */
+int dice_table_from_weights(struct dice_table *table, const u32 *weights)
+{
+	u32 n = table->sides, i, nsmall = 0, nlarge = 0;
+	/* The share array is free until dice_table_finish(): use it as the
+	 * two work stacks, short bars from the bottom, tall ones from the top.
+	 */
+	u32 *stack = (u32 *)table->share;
+	u64 w = 0;
+
+	for (i = 0; i < n; i++)
+		w += weights[i];	/* n < 2^32 weights < 2^32: no overflow */
+	if (!w)
+		return -EINVAL;
+	table->mass = w;
+	for (i = 0; i < n; i++) {
+		table->thr[i] = (u64)n * weights[i];
+		table->alias[i] = i;
+		if (table->thr[i] < w)
+			stack[nsmall++] = i;
+		else
+			stack[2 * n - 1 - nlarge++] = i;
+	}
+	while (nsmall && nlarge) {
+		u32 s = stack[--nsmall];
+		u32 l = stack[2 * n - nlarge];
+
+		table->alias[s] = l;
+		table->thr[l] -= w - table->thr[s];
+		if (table->thr[l] < w) {
+			nlarge--;
+			stack[nsmall++] = l;
+		}
+	}
+	/* Exact arithmetic leaves every remaining bar exactly full. */
+	while (nsmall)
+		table->thr[stack[--nsmall]] = w;
+	while (nlarge)
+		table->thr[stack[2 * n - nlarge--]] = w;
+	return dice_table_finish(table);
+}
+
+/**
+ * dice_table_from_alias() - check and complete a table given as columns
+ * @table: from dice_table_alloc(), with thr[] and alias[] filled in
+ * @mass: the mass of every column
+ *
+ * Return: 0, -EINVAL for a zero mass, a threshold above it or an alias out
+ * of range, -EOVERFLOW if a side's share does not fit 64 bits.
+ */
+int dice_table_from_alias(struct dice_table *table, u64 mass)
+{
+	u32 c;
+
+	if (!mass)
+		return -EINVAL;
+	for (c = 0; c < table->sides; c++) {
+		if (table->thr[c] > mass || table->alias[c] >= table->sides)
+			return -EINVAL;
+		/* A full column never uses its alias: make it harmless. */
+		if (table->thr[c] == mass)
+			table->alias[c] = c;
+	}
+	table->mass = mass;
+	return dice_table_finish(table);
+}
+
+/**
+ * dice_table_side() - the side at column @c, height @y
+ * @table: the table
+ * @c: column, below sides
+ * @y: height, below mass
+ * @off: position of (@c, @y) inside the side's share
+ *
+ * Return: the side.
+ */
+u32 dice_table_side(const struct dice_table *table, u64 c, u64 y, u64 *off)
+{
+	if (y < table->thr[c]) {
+		*off = y;
+		return (u32)c;
+	}
+	*off = y + table->adj[c];
+	return table->alias[c];
+}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dice_core.h - the die core shared by the module and userspace
+ *
+ * A die rolls faces from a stream of fair bits.  The layers are:
+ *
+ *  - struct dice_pool (dice_bits.c): a small ring of bits taken from a source
+ *    (the kernel CRNG, or bits the user wrote) and spent bit by bit, most
+ *    significant bit first, with exact accounting.
+ *  - struct dice_recycler (dice_uniform.c): a uniform integer x on [0, m)
+ *    that carries the randomness left over by earlier rolls, so each roll
+ *    costs close to its entropy.
+ *  - struct dice_table (dice_alias.c): an exact integer alias table for a
+ *    loaded die.
+ *  - struct dice_die (dice_die.c): one die's configuration and state, and
+ *    the roll entry point; dice_format.c encodes faces for read().
+ *
+ * Nothing here sleeps, locks or touches user memory: the caller serializes
+ * access to a die and copies bytes in and out.
+ */
+#ifndef _DICE_CORE_H
+#define _DICE_CORE_H
+
+#include "dice_compat.h"
+#include <linux/dice.h>
+
+/* ---- bit pool ---------------------------------------------------------- */
+
+#define DICE_POOL_WORDS		64	/* 4096 bits, a power of two */
+#define DICE_POOL_BITS		(DICE_POOL_WORDS * 64)
+
+/**
+ * typedef dice_fill_fn - source of fresh random words
+ * @ctx: the source's context
+ * @words: where to store @nwords words
+ * @nwords: number of 64-bit words wanted, at least 1
+ *
+ * Return: 0 when all @nwords were stored, or a negative errno.
+ */
+typedef int (*dice_fill_fn)(void *ctx, u64 *words, unsigned int nwords);
+
+/**
+ * struct dice_pool - bits waiting to be spent
+ * @word: ring of bits; stream bit i is bit (63 - i % 64) of word (i / 64)
+ * @head: stream position of the next unread bit
+ * @tail: stream position just after the last buffered bit
+ * @discarded: bits dropped unread by dice_pool_discard()
+ * @pad: positions skipped to realign the ring after a discard
+ * @mark: bits from here on are kept until dice_pool_commit(), so a roll
+ *	that runs out of bits half way can be undone with dice_pool_rollback()
+ * @fill: source of more bits; NULL when bits only arrive by dice_pool_put()
+ * @fill_ctx: argument for @fill
+ */
+struct dice_pool {
+	u64 word[DICE_POOL_WORDS];
+	u64 head;
+	u64 tail;
+	u64 discarded;
+	u64 pad;
+	u64 mark;
+	dice_fill_fn fill;
+	void *fill_ctx;
+};
+
+void dice_pool_init(struct dice_pool *pool, dice_fill_fn fill, void *ctx);
+int dice_pool_refill(struct dice_pool *pool, unsigned int need);
+unsigned int dice_pool_room(const struct dice_pool *pool);
+void dice_pool_put(struct dice_pool *pool, u64 bits, unsigned int nbits);
+void dice_pool_discard(struct dice_pool *pool);
+
+static inline void dice_pool_commit(struct dice_pool *pool)
+{
+	pool->mark = pool->head;
+}
+
+static inline void dice_pool_rollback(struct dice_pool *pool)
+{
+	pool->head = pool->mark;
+}
+
+static inline u64 dice_pool_used(const struct dice_pool *pool)
+{
+	return pool->head - pool->discarded - pool->pad;
+}
+
+static inline u64 dice_pool_drawn(const struct dice_pool *pool)
+{
+	return pool->tail - pool->pad;
+}
+
+static inline u64 dice_pool_peek(const struct dice_pool *pool,
+				 unsigned int nbits)
+{
+	unsigned int idx = (pool->head / 64) % DICE_POOL_WORDS;
+	unsigned int off = pool->head % 64;
+	u64 bits = pool->word[idx] << off;
+
+	if (off + nbits > 64)
+		bits |= pool->word[(idx + 1) % DICE_POOL_WORDS] >> (64 - off);
+	return bits >> (64 - nbits);
+}
+
+/**
+ * dice_pool_take() - spend @nbits fair bits
+ * @pool: the pool
+ * @nbits: 1 to 64
+ * @out: the bits, the first one most significant
+ *
+ * Return: 0, or a negative errno from the source (-EAGAIN when a pool
+ * without a source runs dry); on error nothing is consumed.
+ */
+static inline int dice_pool_take(struct dice_pool *pool, unsigned int nbits,
+				 u64 *out)
+{
+	if (unlikely(pool->tail - pool->head < nbits)) {
+		int err = dice_pool_refill(pool, nbits);
+
+		if (err)
+			return err;
+	}
+	*out = dice_pool_peek(pool, nbits);
+	pool->head += nbits;
+	return 0;
+}
+
+/* ---- recycled uniform ---------------------------------------------------- */
+
+/**
+ * struct dice_recycler - leftover randomness kept between rolls
+ * @x: uniform on [0, @m), independent of every face served so far
+ * @m: at least 1; log2(@m) bits of entropy are waiting in @x
+ */
+struct dice_recycler {
+	dice_u128 x;
+	dice_u128 m;
+};
+
+void dice_recycler_init(struct dice_recycler *rec);
+int dice_uniform(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
+		 u64 *out);
+int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
+		  u64 d, u64 *c, u64 *y, dice_u128 *left);
+void dice_recycler_merge(struct dice_recycler *rec, dice_u128 left, u64 off,
+			 u64 size);
+int dice_fresh_uniform(struct dice_pool *pool, u64 n, u64 *out);
+
+u64 dice_div128(dice_u128 *a, u64 d);
+u64 dice_div_128_64_generic(u64 hi, u64 lo, u64 d, u64 *rem);
+
+/* ---- alias tables --------------------------------------------------------- */
+
+/**
+ * struct dice_table - exact integer alias table of a loaded die
+ * @sides: number of sides and of columns
+ * @mass: mass D of each column
+ * @total: @sides * @mass, the mass of the whole table
+ * @thr: column c yields side c for the first @thr[c] of its mass
+ * @alias: the side column c yields for the rest of its mass
+ * @adj: offset of column c's alias piece inside its side's share, minus
+ *	@thr[c], modulo 2^64
+ * @share: mass of side s over all columns; it comes up with probability
+ *	@share[s] / @total
+ *
+ * Sampling picks a column c and a height y < D uniformly.  The pieces of a
+ * side, laid end to end (its own piece first, then its alias pieces in
+ * column order), form its share; the position of (c, y) inside that share is
+ * uniform given the side and goes back into the recycler.
+ */
+struct dice_table {
+	u32 sides;
+	u64 mass;
+	dice_u128 total;
+	u64 *thr;
+	u64 *adj;
+	u64 *share;
+	u32 *alias;
+};
+
+struct dice_table *dice_table_alloc(u32 sides);
+void dice_table_free(struct dice_table *table);
+int dice_table_from_weights(struct dice_table *table, const u32 *weights);
+int dice_table_from_alias(struct dice_table *table, u64 mass);
+u32 dice_table_side(const struct dice_table *table, u64 c, u64 y, u64 *off);
+
+/* ---- the die ---------------------------------------------------------------- */
+
+/**
+ * struct dice_die - one die: what it is and its random state
+ * @sides: number of sides
+ * @kind: DICE_KIND_*
+ * @method: DICE_METHOD_*
+ * @format: DICE_FMT_* type and flags
+ * @table: alias table of a loaded die, NULL for a fair one
+ * @rec: recycled randomness
+ * @pool: fair bits waiting to be spent
+ * @rolls: faces produced
+ * @coin_bits: bits spent on biased coins
+ */
+struct dice_die {
+	u64 sides;
+	u32 kind;
+	u32 method;
+	u32 format;
+	struct dice_table *table;
+	struct dice_recycler rec;
+	struct dice_pool pool;
+	u64 rolls;
+	u64 coin_bits;
+};
+
+void dice_die_init(struct dice_die *die, dice_fill_fn fill, void *ctx);
+int dice_die_set_sides(struct dice_die *die, u64 sides);
+int dice_die_set_format(struct dice_die *die, u32 format);
+int dice_die_set_table(struct dice_die *die, struct dice_table *table);
+int dice_die_roll(struct dice_die *die, u64 *face);
+void dice_die_wipe(struct dice_die *die);
+
+/* ---- faces to bytes ----------------------------------------------------------- */
+
+#define DICE_TEXT_MAX	21	/* "18446744073709551615\n" */
+
+int dice_format_check(u32 format, u64 sides);
+unsigned int dice_format_width(u32 format);
+unsigned int dice_format_face(u32 format, u64 face, u8 *buf);
+
+#endif /* _DICE_CORE_H */

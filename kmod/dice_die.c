@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dice_die.c - one die: its configuration and the roll entry point
+ */
+#include "dice_core.h"
+
+/**
+ * dice_die_init() - a fair d6 in text, rolled by recycling
+ * @die: the die
+ * @fill: source of fresh bits, or NULL for bits given by dice_pool_put()
+ * @ctx: argument for @fill
+ */
+void dice_die_init(struct dice_die *die, dice_fill_fn fill, void *ctx)
+{
+	memset(die, 0, sizeof(*die));
+	die->sides = 6;
+	die->kind = DICE_KIND_FAIR;
+	die->method = DICE_METHOD_RECYCLE;
+	die->format = DICE_FMT_TEXT;
+	dice_recycler_init(&die->rec);
+	dice_pool_init(&die->pool, fill, ctx);
+}
+
+static void dice_die_drop_table(struct dice_die *die)
+{
+	if (die->table) {
+		dice_table_free(die->table);
+		die->table = NULL;
+	}
+}
+
+/**
+ * dice_die_set_sides() - make the die a fair one with @sides sides
+ * @die: the die
+ * @sides: 1 to 2^64 - 1
+ *
+ * Return: 0, -EINVAL for no sides, -EOVERFLOW if the faces do not fit the
+ * format; on error the die is unchanged.
+ */
+int dice_die_set_sides(struct dice_die *die, u64 sides)
+{
+	int err;
+
+	if (!sides)
+		return -EINVAL;
+	err = dice_format_check(die->format, sides);
+	if (err)
+		return err;
+	dice_die_drop_table(die);
+	die->sides = sides;
+	die->kind = DICE_KIND_FAIR;
+	return 0;
+}
+
+/**
+ * dice_die_set_format() - choose how faces are encoded
+ * @die: the die
+ * @format: DICE_FMT_* type or-ed with flags
+ *
+ * Return: 0 or the error of dice_format_check(); on error nothing changes.
+ */
+int dice_die_set_format(struct dice_die *die, u32 format)
+{
+	int err = dice_format_check(format, die->sides);
+
+	if (!err)
+		die->format = format;
+	return err;
+}
+
+/**
+ * dice_die_set_table() - make the die a loaded one
+ * @die: the die
+ * @table: a finished table; the die owns it from now on, even on error
+ *
+ * Return: 0, or -EOVERFLOW if the faces do not fit the format (the table is
+ * freed and the die unchanged).
+ */
+int dice_die_set_table(struct dice_die *die, struct dice_table *table)
+{
+	int err = dice_format_check(die->format, table->sides);
+
+	if (err) {
+		dice_table_free(table);
+		return err;
+	}
+	dice_die_drop_table(die);
+	die->table = table;
+	die->sides = table->sides;
+	die->kind = DICE_KIND_LOADED;
+	return 0;
+}
+
+static int dice_roll_fair(struct dice_die *die, u64 *face)
+{
+	u64 n = die->sides;
+
+	if (n == 1) {
+		*face = 0;
+		return 0;
+	}
+	/* A power of two costs exactly its log2 in bits, no state involved. */
+	if (!(n & (n - 1)))
+		return dice_pool_take(&die->pool, fls64(n) - 1, face);
+	return dice_uniform(&die->rec, &die->pool, n, face);
+}
+
+static int dice_roll_loaded(struct dice_die *die, u64 *face)
+{
+	const struct dice_table *table = die->table;
+	dice_u128 left;
+	u64 c, y, off;
+	u32 side;
+	int err;
+
+	err = dice_uniform2(&die->rec, &die->pool, table->sides, table->mass,
+			    &c, &y, &left);
+	if (err)
+		return err;
+	side = dice_table_side(table, c, y, &off);
+	dice_recycler_merge(&die->rec, left, off, table->share[side]);
+	*face = side;
+	return 0;
+}
+
+/**
+ * dice_die_roll() - roll once
+ * @die: the die
+ * @face: the zero-based face
+ *
+ * Return: 0, or the bit source's error (-EAGAIN when written bits run out),
+ * in which case the die is left exactly as it was: no bit is lost or spent.
+ */
+int dice_die_roll(struct dice_die *die, u64 *face)
+{
+	struct dice_recycler saved = die->rec;
+	int err;
+
+	if (die->table)
+		err = dice_roll_loaded(die, face);
+	else
+		err = dice_roll_fair(die, face);
+	if (unlikely(err)) {
+		die->rec = saved;
+		dice_pool_rollback(&die->pool);
+		return err;
+	}
+	dice_pool_commit(&die->pool);
+	die->rolls++;
+	return 0;
+}
+
+/**
+ * dice_die_wipe() - forget the die's random state and free its table
+ * @die: the die
+ */
+void dice_die_wipe(struct dice_die *die)
+{
+	dice_die_drop_table(die);
+	dice_wipe(die, sizeof(*die));
+}

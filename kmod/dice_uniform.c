@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dice_uniform.c - uniform integers at the entropy bound, by recycling
+ *
+ * The recycler keeps x uniform on [0, m).  To draw from [0, n): top m up with
+ * fresh bits, let q = m / n; if x < q * n the draw is x mod n and (x / n, q)
+ * is a fresh uniform pair for the next draw; otherwise (x - q * n, m - q * n)
+ * is, and we try again.  Nothing is thrown away but the one accept/reject
+ * outcome, which is nearly certain when m is much larger than n, so the cost
+ * per draw tends to log2 n bits (see Documentation/dice/recycling.rst).
+ *
+ * Dice below 2^32 sides keep m in [2^63, 2^64) and use 64-bit division;
+ * larger ones keep m in [2^127, 2^128).  Either way the chance of a rejection
+ * is below 2^-31 per draw.
+ */
+#include "dice_core.h"
+
+#define DICE_NARROW_LIMIT	(1ULL << 32)
+
+/**
+ * dice_div_128_64_generic() - divide (@hi:@lo) by @d, portable version
+ * @hi: high word of the dividend, below @d
+ * @lo: low word of the dividend
+ * @d: divisor, not zero
+ * @rem: the remainder
+ *
+ * Return: the quotient, which fits 64 bits because @hi < @d.
+ */
+u64 dice_div_128_64_generic(u64 hi, u64 lo, u64 d, u64 *rem)
+{
+	u64 q = 0;
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		u64 carry = hi >> 63;
+
+		hi = (hi << 1) | (lo >> 63);
+		lo <<= 1;
+		q <<= 1;
+		if (carry || hi >= d) {
+			hi -= d;
+			q |= 1;
+		}
+	}
+	*rem = hi;
+	return q;
+}
+
+static inline u64 dice_div_128_64(u64 hi, u64 lo, u64 d, u64 *rem)
+{
+#if defined(__x86_64__)
+	u64 q, r;
+
+	asm("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d));
+	*rem = r;
+	return q;
+#else
+	return dice_div_128_64_generic(hi, lo, d, rem);
+#endif
+}
+
+/**
+ * dice_div128() - divide a 128-bit integer by a 64-bit one, in place
+ * @a: the dividend, replaced by the quotient
+ * @d: the divisor, not zero
+ *
+ * The kernel has no 128-bit division helper, so build one from two
+ * 128-by-64 hardware divisions.
+ *
+ * Return: the remainder.
+ */
+u64 dice_div128(dice_u128 *a, u64 d)
+{
+	u64 hi = (u64)(*a >> 64), lo = (u64)*a, qhi = 0, rem;
+
+	if (hi >= d) {
+		qhi = hi / d;
+		hi %= d;
+	}
+	*a = ((dice_u128)qhi << 64) | dice_div_128_64(hi, lo, d, &rem);
+	return rem;
+}
+
+void dice_recycler_init(struct dice_recycler *rec)
+{
+	rec->x = 0;
+	rec->m = 1;
+}
+
+static inline unsigned int dice_fls128(dice_u128 v)
+{
+	u64 hi = (u64)(v >> 64);
+
+	return hi ? 64 + fls64(hi) : fls64((u64)v);
+}
+
+/* Shift fresh bits into x until m has @width bits. */
+static int dice_recycler_fill(struct dice_recycler *rec,
+			      struct dice_pool *pool, unsigned int width)
+{
+	unsigned int have = dice_fls128(rec->m);
+
+	while (have < width) {
+		unsigned int k = width - have;
+		u64 bits;
+		int err;
+
+		if (k > 64)
+			k = 64;
+		err = dice_pool_take(pool, k, &bits);
+		if (err)
+			return err;
+		rec->x = (rec->x << k) | bits;
+		rec->m <<= k;
+		have += k;
+	}
+	return 0;
+}
+
+/**
+ * dice_uniform() - draw uniformly from [0, @n), recycling leftovers
+ * @rec: the recycler
+ * @pool: fresh bits
+ * @n: at least 1
+ * @out: the draw
+ *
+ * Return: 0 or the pool's error; on error the caller restores @rec and @pool.
+ */
+int dice_uniform(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
+		 u64 *out)
+{
+	int err;
+
+	for (;;) {
+		if (n < DICE_NARROW_LIMIT && !(rec->m >> 64)) {
+			u64 m, x, q, lim;
+
+			err = dice_recycler_fill(rec, pool, 64);
+			if (err)
+				return err;
+			m = (u64)rec->m;
+			x = (u64)rec->x;
+			q = m / n;
+			lim = q * n;
+			if (likely(x < lim)) {
+				*out = x % n;
+				rec->x = x / n;
+				rec->m = q;
+				return 0;
+			}
+			rec->x = x - lim;
+			rec->m = m - lim;
+		} else {
+			dice_u128 q, xq, lim;
+			u64 rem;
+
+			err = dice_recycler_fill(rec, pool, 128);
+			if (err)
+				return err;
+			q = rec->m;
+			rem = dice_div128(&q, n);
+			lim = rec->m - rem;
+			if (likely(rec->x < lim)) {
+				xq = rec->x;
+				*out = dice_div128(&xq, n);
+				rec->x = xq;
+				rec->m = q;
+				return 0;
+			}
+			rec->x -= lim;
+			rec->m = rem;
+		}
+	}
+}
+
+/**
+ * dice_uniform2() - draw a column and a height, recycling leftovers
+ * @rec: the recycler
+ * @pool: fresh bits
+ * @n: number of columns, at least 1
+ * @d: height of a column, at least 1
+ * @c: the column, uniform on [0, @n)
+ * @y: the height, uniform on [0, @d) and independent of @c
+ * @left: what stays uniform in the recycler, on [0, @left); the caller must
+ *	hand it back with dice_recycler_merge()
+ *
+ * One draw from [0, n * d) even when n * d does not fit 64 bits.
+ *
+ * Return: 0 or the pool's error.
+ */
+int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
+		  u64 d, u64 *c, u64 *y, dice_u128 *left)
+{
+	dice_u128 total = (dice_u128)n * d;
+	int err;
+
+	for (;;) {
+		dice_u128 q, lim, x;
+
+		if (total < DICE_NARROW_LIMIT && !(rec->m >> 64)) {
+			u64 m, x64, q64, lim64, u;
+
+			err = dice_recycler_fill(rec, pool, 64);
+			if (err)
+				return err;
+			m = (u64)rec->m;
+			x64 = (u64)rec->x;
+			q64 = m / (u64)total;
+			lim64 = q64 * (u64)total;
+			if (likely(x64 < lim64)) {
+				u = x64 % (u64)total;
+				*c = u % n;
+				*y = u / n;
+				rec->x = x64 / (u64)total;
+				*left = q64;
+				return 0;
+			}
+			rec->x = x64 - lim64;
+			rec->m = m - lim64;
+			continue;
+		}
+		err = dice_recycler_fill(rec, pool, 128);
+		if (err)
+			return err;
+		q = rec->m;
+		dice_div128(&q, n);
+		dice_div128(&q, d);
+		lim = q * total;
+		if (likely(rec->x < lim)) {
+			x = rec->x;
+			*c = dice_div128(&x, n);
+			*y = dice_div128(&x, d);
+			rec->x = x;
+			*left = q;
+			return 0;
+		}
+		rec->x -= lim;
+		rec->m -= lim;
+	}
+}
+
+/**
+ * dice_recycler_merge() - give back randomness a draw did not use
+ * @rec: the recycler, with x on [0, @left) after dice_uniform2()
+ * @left: as returned by dice_uniform2()
+ * @off: uniform on [0, @size) and independent of everything served
+ * @size: at least 1; @left * @size never exceeds the m before the draw
+ */
+void dice_recycler_merge(struct dice_recycler *rec, dice_u128 left, u64 off,
+			 u64 size)
+{
+	rec->x = rec->x * size + off;
+	rec->m = left * size;
+}
+
+/**
+ * dice_fresh_uniform() - draw from [0, @n) by rejection, fresh bits only
+ * @pool: fresh bits
+ * @n: at least 1
+ * @out: the draw
+ *
+ * The textbook method: ceil(log2 n) bits a try, again when out of range.
+ *
+ * Return: 0 or the pool's error.
+ */
+int dice_fresh_uniform(struct dice_pool *pool, u64 n, u64 *out)
+{
+	unsigned int k = fls64(n - 1);
+	u64 v;
+	int err;
+
+	if (n <= 1) {
+		*out = 0;
+		return 0;
+	}
+	do {
+		err = dice_pool_take(pool, k, &v);
+		if (err)
+			return err;
+	} while (v >= n);
+	*out = v;
+	return 0;
+}

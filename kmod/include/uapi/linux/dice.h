@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * <linux/dice.h> - userspace ABI of /dev/dice, a random dice roller
+ *
+ * Every open file of /dev/dice is one die.  read() serves its rolls as text
+ * lines or fixed-width little-endian integers; the ioctls below configure the
+ * die and report how many random bits it spent.  This is unrelated to the
+ * Open Profile for DICE attestation driver (drivers/misc/open-dice.c).
+ *
+ * All structs are made of fixed-width types only, their sizes are multiples
+ * of 8 bytes, user pointers travel as __u64, and every struct has a flags
+ * member that must be zero today.  Structs grow at the end only: the kernel
+ * takes the size from the ioctl number, zero-fills a short struct passed in,
+ * refuses a longer one whose unknown tail is not zero (-E2BIG), and copies
+ * out no more than the caller's size.
+ */
+#ifndef _UAPI_LINUX_DICE_H
+#define _UAPI_LINUX_DICE_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+/* Ioctl type byte, registered in Documentation/userspace-api/ioctl/ioctl-number.rst */
+#define DICE_IOC_MAGIC		0xD1
+
+/* Largest number of sides of a fair die: 2^64 - 1. */
+#define DICE_MAX_FAIR_SIDES	(~(__u64)0)
+
+/*
+ * Output formats, set with DICE_IOC_SET_FORMAT.  DICE_FMT_TEXT gives one
+ * decimal roll per line; the others give one little-endian integer per roll.
+ * DICE_FMT_ZERO_BASED may be or-ed in to number faces 0..n-1 instead of 1..n.
+ */
+#define DICE_FMT_TEXT		0x00
+#define DICE_FMT_U8		0x01
+#define DICE_FMT_U16		0x02
+#define DICE_FMT_U32		0x03
+#define DICE_FMT_U64		0x04
+#define DICE_FMT_TYPE_MASK	0xff
+#define DICE_FMT_ZERO_BASED	0x100
+#define DICE_FMT_FLAGS_MASK	DICE_FMT_ZERO_BASED
+
+/* Kinds of die, reported in &struct dice_info.kind. */
+#define DICE_KIND_FAIR		0
+#define DICE_KIND_LOADED	1
+
+/* Sampling methods, set with DICE_IOC_SET_METHOD. */
+#define DICE_METHOD_RECYCLE	0	/* entropy-bound recycling (default) */
+#define DICE_METHOD_VIGLIETTA	1	/* (1/n)-coin + 3*floor(log2 n)+1 flips */
+#define DICE_METHOD_BATCH	2	/* k rolls as one uniform on [0, n^k) */
+#define DICE_METHOD_ALIAS	3	/* fresh column + biased coin per roll */
+#define DICE_METHOD_REJECTION	4	/* ceil(log2 n) fresh bits per try */
+
+/* Sources of random bits, set with DICE_IOC_SET_SOURCE. */
+#define DICE_SRC_KERNEL		0	/* the kernel CRNG (default) */
+#define DICE_SRC_WRITTEN	1	/* bits write()n to this file */
+
+/**
+ * struct dice_info - what a die is, returned by DICE_IOC_GET_INFO
+ * @sides: number of sides, 1 to 2^64-1
+ * @kind: DICE_KIND_FAIR or DICE_KIND_LOADED
+ * @format: DICE_FMT_* type or-ed with its flags, as set
+ * @method: DICE_METHOD_* in use
+ * @source: DICE_SRC_* in use
+ * @flags: none defined yet, reported as zero
+ * @padding: reported as zero
+ * @reserved: room to grow, reported as zero
+ */
+struct dice_info {
+	__aligned_u64 sides;
+	__u32 kind;
+	__u32 format;
+	__u32 method;
+	__u32 source;
+	__u32 flags;
+	__u32 padding;
+	__aligned_u64 reserved[4];
+};
+
+/**
+ * struct dice_stats - what a die has spent, returned by DICE_IOC_GET_STATS
+ * @rolls: rolls produced since open (served, or waiting in a partly read
+ *	text line)
+ * @bits_used: fair bits the sampler consumed
+ * @bits_drawn: bits taken into the file's bit buffer from the source; minus
+ *	@bits_used and @bits_discarded, this is what waits there for later rolls
+ * @bits_discarded: buffered bits dropped unused when the source changed
+ * @coin_bits: part of @bits_used spent on making biased coins
+ *	(DICE_METHOD_VIGLIETTA's (1/n)-coin); the rest are fair flips
+ * @flags: none defined yet, reported as zero
+ * @reserved: room to grow, reported as zero
+ */
+struct dice_stats {
+	__aligned_u64 rolls;
+	__aligned_u64 bits_used;
+	__aligned_u64 bits_drawn;
+	__aligned_u64 bits_discarded;
+	__aligned_u64 coin_bits;
+	__aligned_u64 flags;
+	__aligned_u64 reserved[2];
+};
+
+/**
+ * struct dice_weights - a loaded die as integer weights, for DICE_IOC_SET_WEIGHTS
+ * @weights: user pointer to @sides __u32 weights; side i comes up with
+ *	probability weights[i] / sum(weights)
+ * @sides: number of sides, 1 to the module parameter max_sides
+ * @flags: none defined yet, must be zero
+ */
+struct dice_weights {
+	__aligned_u64 weights;
+	__u32 sides;
+	__u32 flags;
+};
+
+/**
+ * struct dice_alias - a loaded die as an alias table, for DICE_IOC_SET_ALIAS
+ * @thresholds: user pointer to @sides __u64: column c yields side c with
+ *	probability thresholds[c] / @mass, each at most @mass
+ * @aliases: user pointer to @sides __u32: the side column c yields otherwise,
+ *	each below @sides
+ * @mass: the mass D of every column, at least 1
+ * @sides: number of sides (columns), 1 to the module parameter max_sides
+ * @flags: none defined yet, must be zero
+ *
+ * Each column is chosen with probability 1 / @sides.  The mass a side
+ * collects over all columns must stay below 2^64 (else -EOVERFLOW).
+ */
+struct dice_alias {
+	__aligned_u64 thresholds;
+	__aligned_u64 aliases;
+	__aligned_u64 mass;
+	__u32 sides;
+	__u32 flags;
+};
+
+/**
+ * struct dice_masses - the exact distribution in use, for DICE_IOC_GET_MASSES
+ * @masses: user pointer to room for @capacity __u64 masses; side i comes up
+ *	with probability masses[i] / @total
+ * @capacity: in: entries @masses has room for
+ * @sides: out: number of sides; if it exceeds @capacity, nothing was written
+ *	to @masses and the ioctl failed with -ENOSPC
+ * @total: out: sum of all masses
+ * @flags: none defined yet, must be zero
+ * @padding: must be zero
+ */
+struct dice_masses {
+	__aligned_u64 masses;
+	__aligned_u64 capacity;
+	__aligned_u64 sides;
+	__aligned_u64 total;
+	__u32 flags;
+	__u32 padding;
+};
+
+#define DICE_IOC_SET_SIDES	_IOW(DICE_IOC_MAGIC, 0x01, __u64)
+#define DICE_IOC_SET_FORMAT	_IOW(DICE_IOC_MAGIC, 0x02, __u32)
+#define DICE_IOC_GET_INFO	_IOR(DICE_IOC_MAGIC, 0x03, struct dice_info)
+#define DICE_IOC_GET_STATS	_IOR(DICE_IOC_MAGIC, 0x04, struct dice_stats)
+#define DICE_IOC_SET_WEIGHTS	_IOW(DICE_IOC_MAGIC, 0x05, struct dice_weights)
+#define DICE_IOC_SET_ALIAS	_IOW(DICE_IOC_MAGIC, 0x06, struct dice_alias)
+#define DICE_IOC_GET_MASSES	_IOWR(DICE_IOC_MAGIC, 0x07, struct dice_masses)
+#define DICE_IOC_SET_METHOD	_IOW(DICE_IOC_MAGIC, 0x08, __u32)
+#define DICE_IOC_SET_SOURCE	_IOW(DICE_IOC_MAGIC, 0x09, __u32)
+
+#endif /* _UAPI_LINUX_DICE_H */
