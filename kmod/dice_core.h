@@ -129,10 +129,20 @@ static inline int dice_pool_take(struct dice_pool *pool, unsigned int nbits,
  * struct dice_recycler - leftover randomness kept between rolls
  * @x: uniform on [0, @m), independent of every face served so far
  * @m: at least 1; log2(@m) bits of entropy are waiting in @x
+ * @narrow_limit: draws from fewer than this many outcomes use 64-bit
+ *	arithmetic (2^32)
+ * @narrow_width: bits @m is topped up to for them (64)
+ * @wide_width: bits @m is topped up to for the others (128)
+ *
+ * The widths only trade waste for speed; exhaustive tests shrink them so
+ * every bit string that decides a roll can be enumerated.
  */
 struct dice_recycler {
 	dice_u128 x;
 	dice_u128 m;
+	u64 narrow_limit;
+	unsigned int narrow_width;
+	unsigned int wide_width;
 };
 
 void dice_recycler_init(struct dice_recycler *rec);

@@ -11,11 +11,10 @@
  *
  * Dice below 2^32 sides keep m in [2^63, 2^64) and use 64-bit division;
  * larger ones keep m in [2^127, 2^128).  Either way the chance of a rejection
- * is below 2^-31 per draw.
+ * is below 2^-31 per draw.  Any width would be exact as long as the topped
+ * up m is at least the number of outcomes; tests use small ones.
  */
 #include "dice_core.h"
-
-#define DICE_NARROW_LIMIT	(1ULL << 32)
 
 /**
  * dice_div_128_64_generic() - divide (@hi:@lo) by @d, portable version
@@ -85,6 +84,9 @@ void dice_recycler_init(struct dice_recycler *rec)
 {
 	rec->x = 0;
 	rec->m = 1;
+	rec->narrow_limit = 1ULL << 32;
+	rec->narrow_width = 64;
+	rec->wide_width = 128;
 }
 
 static inline unsigned int dice_fls128(dice_u128 v)
@@ -132,10 +134,10 @@ int dice_uniform(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 	int err;
 
 	for (;;) {
-		if (n < DICE_NARROW_LIMIT && !(rec->m >> 64)) {
+		if (n < rec->narrow_limit && !(rec->m >> 64)) {
 			u64 m, x, q, lim;
 
-			err = dice_recycler_fill(rec, pool, 64);
+			err = dice_recycler_fill(rec, pool, rec->narrow_width);
 			if (err)
 				return err;
 			m = (u64)rec->m;
@@ -154,7 +156,7 @@ int dice_uniform(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 			dice_u128 q, xq, lim;
 			u64 rem;
 
-			err = dice_recycler_fill(rec, pool, 128);
+			err = dice_recycler_fill(rec, pool, rec->wide_width);
 			if (err)
 				return err;
 			q = rec->m;
@@ -197,10 +199,10 @@ int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 	for (;;) {
 		dice_u128 q, lim, x;
 
-		if (total < DICE_NARROW_LIMIT && !(rec->m >> 64)) {
+		if (total < rec->narrow_limit && !(rec->m >> 64)) {
 			u64 m, x64, q64, lim64, u;
 
-			err = dice_recycler_fill(rec, pool, 64);
+			err = dice_recycler_fill(rec, pool, rec->narrow_width);
 			if (err)
 				return err;
 			m = (u64)rec->m;
@@ -219,7 +221,7 @@ int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 			rec->m = m - lim64;
 			continue;
 		}
-		err = dice_recycler_fill(rec, pool, 128);
+		err = dice_recycler_fill(rec, pool, rec->wide_width);
 		if (err)
 			return err;
 		q = rec->m;

@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * core_test.c - userspace unit tests of the die core (the module's own C)
+ *
+ * Exact checks with injected bits, exhaustive enumeration of every bit
+ * string that can decide a roll (with the recycler's widths shrunk so the
+ * enumeration is finite), and bits per roll over 10^6 rolls.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "dice_core.h"
+#include "tap.h"
+
+/* ---- bit sources ---------------------------------------------------------- */
+
+/* Known stream: byte i is (i * 37 + 11) & 0xff, as in ref_recycle.py. */
+struct kat_ctx {
+	u64 byte;
+};
+
+static int kat_fill(void *ctx, u64 *words, unsigned int nwords)
+{
+	struct kat_ctx *k = ctx;
+	unsigned int i, j;
+
+	for (i = 0; i < nwords; i++) {
+		u64 w = 0;
+
+		for (j = 0; j < 8; j++)
+			w = (w << 8) | ((k->byte++ * 37 + 11) & 0xff);
+		words[i] = w;
+	}
+	return 0;
+}
+
+/* xoshiro256** for the statistical runs: fast and good enough for counts. */
+static u64 xs[4] = { 0x9e3779b97f4a7c15ULL, 0xbf58476d1ce4e5b9ULL,
+		     0x94d049bb133111ebULL, 0x2545f4914f6cdd1dULL };
+
+static inline u64 rotl(u64 x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static u64 xoshiro(void)
+{
+	u64 r = rotl(xs[1] * 5, 7) * 9, t = xs[1] << 17;
+
+	xs[2] ^= xs[0];
+	xs[3] ^= xs[1];
+	xs[1] ^= xs[2];
+	xs[0] ^= xs[3];
+	xs[2] ^= t;
+	xs[3] = rotl(xs[3], 45);
+	return r;
+}
+
+static int prng_fill(void *ctx, u64 *words, unsigned int nwords)
+{
+	unsigned int i;
+
+	for (i = 0; i < nwords; i++)
+		words[i] = xoshiro();
+	return 0;
+}
+
+/* ---- pool --------------------------------------------------------------- */
+
+static void test_pool_order(void)
+{
+	struct dice_pool pool;
+	u64 v;
+	int i;
+
+	dice_pool_init(&pool, NULL, NULL);
+	dice_pool_put(&pool, 0xb, 4);			/* 1011 */
+	dice_pool_put(&pool, 0x123456789abcdefULL, 60);
+	EXPECT(!dice_pool_take(&pool, 1, &v) && v == 1);
+	EXPECT(!dice_pool_take(&pool, 3, &v) && v == 3);
+	EXPECT(!dice_pool_take(&pool, 60, &v) && v == 0x123456789abcdefULL);
+	EXPECT(dice_pool_take(&pool, 1, &v) == -EAGAIN);
+	/* Bits straddling words come out in stream order. */
+	for (i = 0; i < 200; i++) {
+		dice_pool_commit(&pool);
+		dice_pool_put(&pool, i & 1 ? 0x5 : 0x2, 3);
+	}
+	for (i = 0; i < 200; i++) {
+		EXPECT(!dice_pool_take(&pool, 3, &v));
+		EXPECT(v == (u64)(i & 1 ? 5 : 2));
+	}
+	EXPECT(dice_pool_used(&pool) == 664 && dice_pool_drawn(&pool) == 664);
+}
+
+static void test_pool_accounting(void)
+{
+	struct kat_ctx k = { 0 };
+	struct dice_pool pool;
+	u64 v, first = 0;
+
+	dice_pool_init(&pool, kat_fill, &k);
+	EXPECT(!dice_pool_take(&pool, 8, &v) && v == 11);
+	EXPECT(!dice_pool_take(&pool, 8, &v) && v == 48);
+	EXPECT(dice_pool_used(&pool) == 16);
+	EXPECT(dice_pool_drawn(&pool) == DICE_POOL_BITS);
+	/* Rollback returns to the mark; the same bits come again. */
+	dice_pool_commit(&pool);
+	EXPECT(!dice_pool_take(&pool, 33, &first));
+	dice_pool_rollback(&pool);
+	EXPECT(!dice_pool_take(&pool, 33, &v) && v == first);
+	dice_pool_commit(&pool);
+	dice_pool_discard(&pool);
+	EXPECT(pool.discarded == DICE_POOL_BITS - 49);
+	EXPECT(dice_pool_used(&pool) == 49);
+	EXPECT(!dice_pool_take(&pool, 64, &v));
+	EXPECT(dice_pool_used(&pool) == 113);
+	EXPECT(dice_pool_drawn(&pool) == 2 * DICE_POOL_BITS);
+}
+
+/* ---- arithmetic ----------------------------------------------------------- */
+
+static void test_div128(void)
+{
+	int i;
+
+	for (i = 0; i < 200000; i++) {
+		dice_u128 a = ((dice_u128)xoshiro() << 64) | xoshiro(), q = a;
+		u64 d = xoshiro() >> (xoshiro() % 64), rem, r2, qg;
+
+		if (!d)
+			d = 1;
+		rem = dice_div128(&q, d);
+		EXPECT(q == a / d && rem == (u64)(a % d));
+		if ((u64)(a >> 64) < d) {
+			qg = dice_div_128_64_generic((u64)(a >> 64), (u64)a, d,
+						     &r2);
+			EXPECT(qg == (u64)(a / d) && r2 == rem);
+		}
+		if (tap_case_failed)
+			break;
+	}
+}
+
+/* ---- formats ---------------------------------------------------------------- */
+
+static void test_format(void)
+{
+	u8 buf[DICE_TEXT_MAX];
+
+	EXPECT(dice_format_face(DICE_FMT_TEXT, 0, buf) == 2 &&
+	       !memcmp(buf, "1\n", 2));
+	EXPECT(dice_format_face(DICE_FMT_TEXT, U64_MAX - 1, buf) == 21 &&
+	       !memcmp(buf, "18446744073709551615\n", 21));
+	EXPECT(dice_format_face(DICE_FMT_TEXT | DICE_FMT_ZERO_BASED, 0, buf)
+	       == 2 && !memcmp(buf, "0\n", 2));
+	EXPECT(dice_format_face(DICE_FMT_U16, 0x1233, buf) == 2 &&
+	       buf[0] == 0x34 && buf[1] == 0x12);
+	EXPECT(dice_format_face(DICE_FMT_U64 | DICE_FMT_ZERO_BASED,
+				0x0102030405060708ULL, buf) == 8 &&
+	       buf[0] == 8 && buf[7] == 1);
+	EXPECT(dice_format_check(DICE_FMT_U8, 255) == 0);
+	EXPECT(dice_format_check(DICE_FMT_U8, 256) == -EOVERFLOW);
+	EXPECT(dice_format_check(DICE_FMT_U8 | DICE_FMT_ZERO_BASED, 256) == 0);
+	EXPECT(dice_format_check(DICE_FMT_U32, 1ULL << 32) == -EOVERFLOW);
+	EXPECT(dice_format_check(DICE_FMT_U32 | DICE_FMT_ZERO_BASED,
+				 1ULL << 32) == 0);
+	EXPECT(dice_format_check(DICE_FMT_U64, U64_MAX) == 0);
+	EXPECT(dice_format_check(5, 6) == -EINVAL);
+	EXPECT(dice_format_check(0x200, 6) == -EINVAL);
+}
+
+/* ---- known answers ------------------------------------------------------------- */
+
+/* Faces from ref_recycle.py, an independent Python implementation. */
+static const struct {
+	u64 n;
+	u64 faces[12];
+} kat[] = {
+	{ 6ULL, { 5ULL, 4ULL, 0ULL, 5ULL, 3ULL, 3ULL, 4ULL, 1ULL, 5ULL, 0ULL, 3ULL, 0ULL } },
+	{ 7ULL, { 0ULL, 2ULL, 5ULL, 0ULL, 5ULL, 1ULL, 6ULL, 6ULL, 1ULL, 5ULL, 5ULL, 5ULL } },
+	{ 20ULL, { 19ULL, 7ULL, 3ULL, 5ULL, 16ULL, 15ULL, 15ULL, 4ULL, 15ULL, 1ULL, 19ULL, 6ULL } },
+	{ 1000003ULL, { 236340ULL, 518073ULL, 852072ULL, 202622ULL, 302080ULL, 915469ULL, 834054ULL, 602619ULL, 196200ULL, 492572ULL, 75405ULL, 690872ULL } },
+	{ 4294967297ULL, { 2492732308ULL, 1176566229ULL, 1474852359ULL, 1602264511ULL, 1525116669ULL, 1277094592ULL, 824513033ULL, 200991447ULL, 3668008748ULL, 2652275974ULL, 1465669222ULL, 74502476ULL } },
+	{ 18446744073709551615ULL, { 2253041775215672610ULL, 3699845231968817462ULL, 5146648686582867274ULL, 6593451593588586846ULL, 8040114312861764978ULL, 9450888972604334470ULL, 1674320392511059226ULL, 3121123849264204078ULL, 4567927303878253890ULL, 6014730210883973462ULL, 7461392930157151594ULL, 8872167589899721086ULL } },
+	{ 8ULL, { 0ULL, 2ULL, 6ULL, 3ULL, 0ULL, 1ULL, 2ULL, 5ULL, 3ULL, 6ULL, 5ULL, 1ULL } },
+};
+
+static void test_known_answers(void)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(kat); i++) {
+		struct kat_ctx k = { 0 };
+		struct dice_die die;
+		u64 face;
+
+		dice_die_init(&die, kat_fill, &k);
+		EXPECT(!dice_die_set_sides(&die, kat[i].n));
+		for (j = 0; j < 12; j++) {
+			EXPECT(!dice_die_roll(&die, &face));
+			if (face != kat[i].faces[j]) {
+				printf("#   n=%llu roll %u: %llu, want %llu\n",
+				       (unsigned long long)kat[i].n, j,
+				       (unsigned long long)face,
+				       (unsigned long long)kat[i].faces[j]);
+				tap_case_failed = 1;
+				break;
+			}
+		}
+		dice_die_wipe(&die);
+	}
+}
+
+static void test_state_invariant(void)
+{
+	static const u64 sides[] = { 3, 5, 6, 7, 20, 100, 1000003,
+		(1ULL << 31) + 1, (1ULL << 32) - 1, (1ULL << 32) + 1,
+		(1ULL << 63) + 1, U64_MAX };
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(sides); i++) {
+		struct dice_die die;
+		u64 face;
+
+		dice_die_init(&die, prng_fill, NULL);
+		EXPECT(!dice_die_set_sides(&die, sides[i]));
+		for (j = 0; j < 20000; j++) {
+			EXPECT(!dice_die_roll(&die, &face));
+			EXPECT(face < sides[i]);
+			EXPECT(die.rec.x < die.rec.m);
+			if (tap_case_failed)
+				break;
+		}
+		dice_die_wipe(&die);
+	}
+}
+
+/* ---- exhaustive exactness -------------------------------------------------------- */
+
+/*
+ * Roll once from state (x, m) fed the L-bit string s.  Returns 1 if the roll
+ * was decided within those bits, with the face and the state after.
+ */
+static int roll_from(struct dice_die *die, dice_u128 x, dice_u128 m, u64 s,
+		     unsigned int L, u64 *face)
+{
+	die->rec.x = x;
+	die->rec.m = m;
+	dice_pool_discard(&die->pool);
+	die->pool.discarded = die->pool.pad = 0;
+	dice_pool_put(&die->pool, s, L);
+	return dice_die_roll(die, face) == 0;
+}
+
+/*
+ * For every start state x < m0 and every L-bit string: the decided rolls
+ * must give each face mass exactly proportional to its weight, and given the
+ * face and the state size m' left behind, x' must be exactly uniform on
+ * [0, m'): the leftover carries no trace of the face.
+ */
+enum { EX_M = 512, EX_F = 16 };
+static u32 ex_cnt[EX_M][EX_F][EX_M];
+
+static void check_exhaustive(struct dice_die *die, const u64 *mass, u64 total,
+			     u64 m0, unsigned int L)
+{
+	u64 byface[EX_F] = { 0 };
+	u64 n = die->sides, s, face, decided = 0, x0, f, m1, x1;
+
+	memset(ex_cnt, 0, sizeof(ex_cnt));
+	for (x0 = 0; x0 < m0; x0++) {
+		for (s = 0; s < (1ULL << L); s++) {
+			if (!roll_from(die, x0, m0, s, L, &face))
+				continue;
+			decided++;
+			byface[face]++;
+			EXPECT(die->rec.x < die->rec.m && die->rec.m < EX_M);
+			if (tap_case_failed)
+				return;
+			ex_cnt[(u64)die->rec.m][face][(u64)die->rec.x]++;
+		}
+	}
+	EXPECT(decided > 0);
+	for (f = 0; f < n; f++) {
+		/* byface[f] / decided == mass[f] / total, in integers. */
+		if ((dice_u128)byface[f] * total != (dice_u128)mass[f] * decided) {
+			printf("#   face %llu: %llu of %llu, want %llu/%llu\n",
+			       (unsigned long long)f,
+			       (unsigned long long)byface[f],
+			       (unsigned long long)decided,
+			       (unsigned long long)mass[f],
+			       (unsigned long long)total);
+			tap_case_failed = 1;
+		}
+	}
+	for (m1 = 1; m1 < EX_M; m1++)
+		for (f = 0; f < n; f++)
+			for (x1 = 1; x1 < m1; x1++)
+				if (ex_cnt[m1][f][x1] != ex_cnt[m1][f][0]) {
+					printf("#   leftover not uniform: m'=%llu face %llu\n",
+					       (unsigned long long)m1,
+					       (unsigned long long)f);
+					tap_case_failed = 1;
+					return;
+				}
+}
+
+static void test_exhaustive_fair(void)
+{
+	u64 n, mass[16], m0;
+	unsigned int wide;
+
+	for (wide = 0; wide < 2; wide++) {
+		for (n = 2; n <= 12; n++) {
+			struct dice_die die;
+
+			dice_die_init(&die, NULL, NULL);
+			EXPECT(!dice_die_set_sides(&die, n));
+			die.rec.narrow_width = 6;
+			die.rec.wide_width = 7;
+			if (wide)
+				die.rec.narrow_limit = 0;
+			for (m0 = 0; m0 < n; m0++)
+				mass[m0] = 1;
+			for (m0 = 1; m0 <= 7; m0 += 3)
+				check_exhaustive(&die, mass, n, m0, 14);
+			dice_die_wipe(&die);
+			if (tap_case_failed) {
+				printf("#   n=%llu wide=%u\n",
+				       (unsigned long long)n, wide);
+				return;
+			}
+		}
+	}
+}
+
+static void exhaustive_loaded(const u32 *w, u32 n, unsigned int width,
+			      unsigned int L)
+{
+	struct dice_table *table = dice_table_alloc(n);
+	struct dice_die die;
+	u64 mass[EX_F], total = 0, m0;
+	u32 i;
+
+	EXPECT(table && !dice_table_from_weights(table, w));
+	if (tap_case_failed)
+		return;
+	for (i = 0; i < n; i++) {
+		mass[i] = w[i];
+		total += w[i];
+	}
+	dice_die_init(&die, NULL, NULL);
+	EXPECT(!dice_die_set_table(&die, table));
+	die.rec.narrow_width = width;
+	for (m0 = 1; m0 <= 3; m0 += 2)
+		check_exhaustive(&die, mass, total, m0, L);
+	dice_die_wipe(&die);
+}
+
+static void test_exhaustive_loaded(void)
+{
+	static const u32 seed[] = { 2, 2, 6, 1, 1 };	/* the seed's synopsis */
+	static const u32 gap[] = { 1, 0, 3 };
+	static const u32 flat[] = { 1, 1, 1, 1 };
+	static const u32 spike[] = { 20, 1, 1, 1, 1, 1, 1 };
+
+	exhaustive_loaded(seed, 5, 7, 14);
+	exhaustive_loaded(gap, 3, 5, 14);
+	exhaustive_loaded(flat, 4, 5, 14);
+	exhaustive_loaded(spike, 7, 9, 14);
+}
+
+/* ---- alias tables --------------------------------------------------------------------- */
+
+static void test_alias_build(void)
+{
+	static const u32 sizes[] = { 1, 2, 5, 33, 1000, 65536 };
+	unsigned int i;
+	u32 c, s;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		u32 n = sizes[i], *w = malloc(n * sizeof(*w));
+		struct dice_table *t = dice_table_alloc(n);
+		u64 colsum;
+
+		for (c = 0; c < n; c++)
+			w[c] = c % 7 == 3 ? 0 : (u32)(xoshiro() >> (xoshiro() % 40));
+		w[n / 2] |= 1;
+		EXPECT(!dice_table_from_weights(t, w));
+		for (s = 0; s < n; s++) {
+			/* Every side's share is exactly n * w in column units. */
+			EXPECT(t->share[s] == (u64)n * w[s]);
+			EXPECT(t->thr[s] <= t->mass && t->alias[s] < n);
+		}
+		for (c = 0, colsum = 0; c < n; c++)
+			colsum += t->share[c];
+		EXPECT((dice_u128)colsum == t->total);
+		free(w);
+		dice_table_free(t);
+	}
+}
+
+static void test_alias_validate(void)
+{
+	struct dice_table *t = dice_table_alloc(2);
+	static const u32 zero[] = { 0, 0 };
+
+	EXPECT(dice_table_from_weights(t, zero) == -EINVAL);
+	t->thr[0] = 5; t->thr[1] = 3; t->alias[0] = 1; t->alias[1] = 0;
+	EXPECT(dice_table_from_alias(t, 0) == -EINVAL);
+	EXPECT(dice_table_from_alias(t, 4) == -EINVAL);	/* thr > mass */
+	t->thr[0] = 1; t->alias[1] = 2;
+	EXPECT(dice_table_from_alias(t, 4) == -EINVAL);	/* alias >= n */
+	t->alias[1] = 0;
+	EXPECT(dice_table_from_alias(t, 4) == 0);
+	EXPECT(t->share[0] == 1 + 1 && t->share[1] == 3 + 3);
+	t->thr[0] = 0; t->thr[1] = 0; t->alias[0] = 1; t->alias[1] = 1;
+	EXPECT(dice_table_from_alias(t, 1ULL << 63) == -EOVERFLOW);
+	dice_table_free(t);
+}
+
+/* ---- written bits ------------------------------------------------------------------------- */
+
+static unsigned int kat_bit(u64 j)
+{
+	return (((j / 8) * 37 + 11) & 0xff) >> (7 - j % 8) & 1;
+}
+
+/*
+ * A roll that runs out of bits leaves the die exactly as it was: fed three
+ * bits at a time, a sourceless die rolls the same faces, from the same bits,
+ * as one that draws the stream freely.
+ */
+static void test_rollback(void)
+{
+	struct kat_ctx k = { 0 };
+	struct dice_die ref, die;
+	u64 want, face, fed = 0, again = 0;
+	unsigned int i, b;
+
+	dice_die_init(&ref, kat_fill, &k);
+	dice_die_init(&die, NULL, NULL);
+	EXPECT(!dice_die_set_sides(&ref, 1000003));
+	EXPECT(!dice_die_set_sides(&die, 1000003));
+	for (i = 0; i < 50; i++) {
+		EXPECT(!dice_die_roll(&ref, &want));
+		while (dice_die_roll(&die, &face) == -EAGAIN) {
+			for (b = 0; b < 3; b++)
+				dice_pool_put(&die.pool, kat_bit(fed++), 1);
+			again++;
+		}
+		EXPECT(face == want);
+		EXPECT(dice_pool_used(&die.pool) == dice_pool_used(&ref.pool));
+		if (tap_case_failed)
+			break;
+	}
+	EXPECT(again > 50);
+	EXPECT(die.rolls == 50);
+}
+
+/* ---- bits per roll ------------------------------------------------------------------------ */
+
+static double bits_per_roll(struct dice_die *die, unsigned long rolls)
+{
+	unsigned long i;
+	u64 face;
+
+	for (i = 0; i < rolls; i++)
+		if (dice_die_roll(die, &face) || face >= die->sides)
+			return -1;
+	return (double)dice_pool_used(&die->pool) / (double)rolls;
+}
+
+static void test_bits_fair(void)
+{
+	static const u64 sides[] = { 2, 3, 6, 7, 20, 100, 1000003,
+		(1ULL << 31) + 1, (1ULL << 32) - 1, (1ULL << 63) + 1,
+		U64_MAX };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sides); i++) {
+		struct dice_die die;
+		double h = log2((double)sides[i]), b;
+
+		dice_die_init(&die, prng_fill, NULL);
+		dice_die_set_sides(&die, sides[i]);
+		b = bits_per_roll(&die, 1000000);
+		printf("#   d%llu: %.6f bits/roll, log2 n %.6f, waste %.2e\n",
+		       (unsigned long long)sides[i], b, h, b - h);
+		EXPECT(b >= h * 0.999 && b <= h * 1.001);
+		dice_die_wipe(&die);
+	}
+}
+
+static void test_bits_exact(void)
+{
+	struct dice_die die;
+	u64 face;
+	int i;
+
+	dice_die_init(&die, prng_fill, NULL);
+	dice_die_set_sides(&die, 1ULL << 40);
+	for (i = 0; i < 1000; i++)
+		EXPECT(!dice_die_roll(&die, &face) && face < (1ULL << 40));
+	EXPECT(dice_pool_used(&die.pool) == 40 * 1000);
+	dice_die_set_sides(&die, 1);
+	for (i = 0; i < 1000; i++)
+		EXPECT(!dice_die_roll(&die, &face) && face == 0);
+	EXPECT(dice_pool_used(&die.pool) == 40 * 1000);
+	dice_die_wipe(&die);
+}
+
+static double entropy(const u32 *w, u32 n)
+{
+	double total = 0, h = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		total += w[i];
+	for (i = 0; i < n; i++)
+		if (w[i])
+			h -= w[i] / total * log2(w[i] / total);
+	return h;
+}
+
+static void bits_loaded(const char *name, const u32 *w, u32 n)
+{
+	struct dice_table *t = dice_table_alloc(n);
+	struct dice_die die;
+	double h = entropy(w, n), b;
+
+	EXPECT(t && !dice_table_from_weights(t, w));
+	dice_die_init(&die, prng_fill, NULL);
+	EXPECT(!dice_die_set_table(&die, t));
+	b = bits_per_roll(&die, 1000000);
+	printf("#   %s: %.6f bits/roll, H %.6f, waste %.2e\n", name, b, h, b - h);
+	EXPECT(b >= h * 0.999 && b <= h * 1.001);
+	dice_die_wipe(&die);
+}
+
+static void test_bits_loaded(void)
+{
+	static const u32 seed[] = { 2, 2, 6, 1, 1 };
+	u32 *w = malloc((1U << 20) * sizeof(*w)), i;
+
+	bits_loaded("{2,2,6,1,1}", seed, 5);
+	for (i = 0; i < 1000; i++)
+		w[i] = (u32)(1000000.0 / (i + 1) + 0.5);
+	bits_loaded("zipf-1000", w, 1000);
+	for (i = 0; i < 65536; i++)
+		w[i] = 1 + (u32)(xoshiro() % 65535);
+	bits_loaded("65536 random weights", w, 65536);
+	for (i = 0; i < (1U << 20); i++)
+		w[i] = U32_MAX;
+	bits_loaded("2^20 sides of 2^32-1", w, 1U << 20);
+	free(w);
+}
+
+int main(void)
+{
+	printf("TAP version 13\n");
+	tap_run("core: pool bit order", test_pool_order);
+	tap_run("core: pool accounting, rollback, discard", test_pool_accounting);
+	tap_run("core: 128-by-64 division", test_div128);
+	tap_run("core: face formats", test_format);
+	tap_run("core: known answers against the Python reference",
+		test_known_answers);
+	tap_run("core: recycler state stays x < m", test_state_invariant);
+	tap_run("core: exhaustive exactness, fair dice", test_exhaustive_fair);
+	tap_run("core: exhaustive exactness, loaded dice",
+		test_exhaustive_loaded);
+	tap_run("core: alias construction invariants", test_alias_build);
+	tap_run("core: alias table validation", test_alias_validate);
+	tap_run("core: running out of bits rolls back", test_rollback);
+	tap_run("core: power-of-two and d1 cost exactly", test_bits_exact);
+	tap_run("core: fair bits per roll within 0.1% of log2 n",
+		test_bits_fair);
+	tap_run("core: loaded bits per roll within 0.1% of H",
+		test_bits_loaded);
+	return tap_done("core");
+}

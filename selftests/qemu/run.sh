@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the dice test VM (an initramfs from mkinitramfs.sh) under QEMU and
+# turn its verdict into TAP on stdout: one line per module load, test and
+# module unload, then "vm: verdict received" and "vm: kernel log clean",
+# then a "vm: N passed, N failed" line.  Exit 0 only when all passed.
+#
+# Environment: KVM=1 uses -accel kvm instead of TCG (KVM hangs at boot on
+# some hosts); APPEND_EXTRA is added to the kernel command line (e.g.
+# panic_on_warn=1, DICE_TEST_TIMEOUT=SECS); QEMU_MEM (MiB, default 1024)
+# and QEMU_SMP (default 2).
+set -uo pipefail
+
+ME=${0##*/}
+
+usage() {
+	cat <<EOF
+Usage: $ME --kernel BZIMAGE --initrd FILE [options]
+  --kernel FILE     kernel to boot, e.g. /boot/vmlinuz-\$(scripts/kver.sh)
+  --initrd FILE     initramfs built by mkinitramfs.sh
+  --timeout SECS    kill the VM after SECS seconds (default 900)
+  --log FILE        write the guest console log there (default: a temp file,
+                    kept and named on failure)
+  --append ARGS     more kernel command line (also: APPEND_EXTRA env)
+  -v, --verbose     also stream the guest console to stdout
+  --shell           interactive: console on this terminal, no verdict
+                    (initramfs built with --shell; quit with ^A x)
+  -h, --help        this text
+EOF
+}
+
+bad_usage() {
+	echo "$ME: $*" >&2
+	usage >&2
+	exit 2
+}
+
+KERNEL='' INITRD='' TIMEOUT=900 LOG='' SHELL_MODE='' VERBOSE=''
+APPEND=${APPEND_EXTRA:-}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) KERNEL=${2:?}; shift ;;
+	--initrd) INITRD=${2:?}; shift ;;
+	--timeout) TIMEOUT=${2:?}; shift ;;
+	--log) LOG=${2:?}; shift ;;
+	--append) APPEND="$APPEND ${2:?}"; shift ;;
+	--kernel=*) KERNEL=${1#*=} ;;
+	--initrd=*) INITRD=${1#*=} ;;
+	--timeout=*) TIMEOUT=${1#*=} ;;
+	--log=*) LOG=${1#*=} ;;
+	--append=*) APPEND="$APPEND ${1#*=}" ;;
+	-v | --verbose) VERBOSE=1 ;;
+	--shell) SHELL_MODE=1 ;;
+	-h | --help) usage; exit 0 ;;
+	*) bad_usage "unknown argument: $1" ;;
+	esac
+	shift
+done
+[ -n "$KERNEL" ] || bad_usage "--kernel is required"
+[ -n "$INITRD" ] || bad_usage "--initrd is required"
+case $TIMEOUT in '' | *[!0-9]*) bad_usage "--timeout wants whole seconds" ;; esac
+[ -r "$KERNEL" ] || { echo "$ME: cannot read kernel $KERNEL" >&2; exit 1; }
+[ -r "$INITRD" ] || { echo "$ME: cannot read initrd $INITRD" >&2; exit 1; }
+command -v qemu-system-x86_64 >/dev/null ||
+	{ echo "$ME: qemu-system-x86_64 not found (make deps)" >&2; exit 1; }
+
+ACCEL=(-accel tcg)
+[ "${KVM:-0}" = 1 ] && ACCEL=(-accel kvm -cpu host)
+# oops=panic and panic=-1: a crash ends the VM at once (-no-reboot turns
+# the reboot into an exit) instead of waiting for the timeout.
+CMDLINE="console=ttyS0 panic=-1 oops=panic $APPEND"
+QEMU=(qemu-system-x86_64 "${ACCEL[@]}" -m "${QEMU_MEM:-1024}"
+	-smp "${QEMU_SMP:-2}" -no-reboot -kernel "$KERNEL" -initrd "$INITRD"
+	-append "$CMDLINE")
+
+if [ -n "$SHELL_MODE" ]; then
+	# -nographic puts console and monitor on this terminal (^A c, ^A x).
+	exec "${QEMU[@]}" -nographic -serial mon:stdio -serial null
+fi
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/dicevm-run.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+KEEP_LOG=
+if [ -z "$LOG" ]; then
+	LOG=$(mktemp "${TMPDIR:-/tmp}/dicevm-console.XXXXXX.log")
+	KEEP_LOG=temp
+fi
+VERDICT=$WORK/verdict
+
+start=$(date +%s)
+# The serial console adds \r to every line.  stdin from /dev/null keeps
+# QEMU off the terminal; the monitor is disabled so it cannot eat input.
+if [ -n "$VERBOSE" ]; then
+	show=(tee /dev/stderr)
+else
+	show=(cat)
+fi
+timeout --foreground -k 10 "$TIMEOUT" "${QEMU[@]}" -display none -vga none -monitor none \
+	-serial stdio -serial "file:$VERDICT" </dev/null 2>&1 |
+	tr -d '\r' | "${show[@]}" >"$LOG"
+status=("${PIPESTATUS[@]}")
+qemu_rc=${status[0]}
+elapsed=$(($(date +%s) - start))
+
+n=0 passed=0 failed=0 skipped=0
+tap() { # ok|fail|skip NAME [DETAIL]
+	n=$((n + 1))
+	case $1 in
+	ok) passed=$((passed + 1)); echo "ok $n - vm: $2" ;;
+	skip) skipped=$((skipped + 1)); echo "ok $n - vm: $2 # SKIP" ;;
+	*) failed=$((failed + 1)); echo "not ok $n - vm: $2${3:+ # $3}" ;;
+	esac
+}
+
+touch "$VERDICT"
+tr -d '\r' <"$VERDICT" >"$WORK/v"
+
+# "result NAME pass|fail|skip [DETAIL]"; insmod:M reads as "insmod M".
+while read -r word name result detail; do
+	[ "$word" = result ] || continue
+	case $name in insmod:* | rmmod:*) name=${name/:/ } ;; esac
+	case $result in
+	pass) tap ok "$name" ;;
+	skip) tap skip "$name" ;;
+	*) tap fail "$name" "$detail" ;;
+	esac
+done < <(sed '/^log begin$/,/^log end$/d' "$WORK/v")
+
+if grep -qx 'verdict done' "$WORK/v"; then
+	tap ok "verdict received"
+else
+	why="no verdict"
+	[ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ] && why="timed out after ${TIMEOUT}s"
+	[ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ] || why="$why, qemu exit $qemu_rc"
+	tap fail "verdict received" "$why"
+fi
+
+# The guest's dmesg (sent on the verdict port) is the clean source: the
+# console also carries test output, which may say "WARNING:" harmlessly.
+# Without it (crash, timeout) fall back to the console.
+if grep -qx 'log end' "$WORK/v"; then
+	sed -n '/^log begin$/,/^log end$/p' "$WORK/v" >"$WORK/klog"
+	src="guest dmesg"
+else
+	cp "$LOG" "$WORK/klog"
+	src="console log"
+fi
+BAD='WARNING:|BUG:|Oops|KASAN|UBSAN|INFO: possible|possible circular locking|possible recursive locking|inconsistent lock state|unreferenced object|Kernel panic|Call Trace:|general protection fault|list_add corruption|list_del corruption'
+if grep -E "$BAD" "$WORK/klog" >"$WORK/bad"; then
+	tap fail "kernel log clean" "from $src"
+	echo "# vm: offending lines in the $src:"
+	head -n 40 "$WORK/bad" | sed 's/^/#   /'
+else
+	tap ok "kernel log clean"
+fi
+
+if [ "$failed" -gt 0 ]; then
+	echo "# vm: last 60 lines of the guest console ($LOG):"
+	tail -n 60 "$LOG" | sed 's/^/# /'
+elif [ "$KEEP_LOG" = temp ]; then
+	rm -f "$LOG"
+	LOG="(removed)"
+fi
+echo "# vm: ${elapsed}s, console log $LOG"
+[ "$skipped" -gt 0 ] && echo "# vm: $skipped skipped"
+echo "vm: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
