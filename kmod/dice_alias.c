@@ -62,7 +62,7 @@ static int dice_table_finish(struct dice_table *table)
 					   &table->share[a]))
 			return -EOVERFLOW;
 	}
-	table->total = (dice_u128)n * d;
+	table->total = (u128)n * d;
 	return 0;
 }
 

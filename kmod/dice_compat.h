@@ -105,6 +105,6 @@ static inline void dice_wipe(void *p, size_t size)
 
 #endif /* DICE_USERSPACE */
 
-typedef unsigned __int128 dice_u128;
+typedef unsigned __int128 u128;
 
 #endif /* _DICE_COMPAT_H */

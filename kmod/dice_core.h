@@ -138,8 +138,8 @@ static inline int dice_pool_take(struct dice_pool *pool, unsigned int nbits,
  * every bit string that decides a roll can be enumerated.
  */
 struct dice_recycler {
-	dice_u128 x;
-	dice_u128 m;
+	u128 x;
+	u128 m;
 	u64 narrow_limit;
 	unsigned int narrow_width;
 	unsigned int wide_width;
@@ -149,12 +149,12 @@ void dice_recycler_init(struct dice_recycler *rec);
 int dice_uniform(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 		 u64 *out);
 int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
-		  u64 d, u64 *c, u64 *y, dice_u128 *left);
-void dice_recycler_merge(struct dice_recycler *rec, dice_u128 left, u64 off,
+		  u64 d, u64 *c, u64 *y, u128 *left);
+void dice_recycler_merge(struct dice_recycler *rec, u128 left, u64 off,
 			 u64 size);
 int dice_fresh_uniform(struct dice_pool *pool, u64 n, u64 *out);
 
-u64 dice_div128(dice_u128 *a, u64 d);
+u64 dice_div128(u128 *a, u64 d);
 u64 dice_div_128_64_generic(u64 hi, u64 lo, u64 d, u64 *rem);
 
 /* ---- alias tables --------------------------------------------------------- */
@@ -179,7 +179,7 @@ u64 dice_div_128_64_generic(u64 hi, u64 lo, u64 d, u64 *rem);
 struct dice_table {
 	u32 sides;
 	u64 mass;
-	dice_u128 total;
+	u128 total;
 	u64 *thr;
 	u64 *adj;
 	u64 *share;

@@ -108,7 +108,7 @@ static int dice_roll_fair(struct dice_die *die, u64 *face)
 static int dice_roll_loaded(struct dice_die *die, u64 *face)
 {
 	const struct dice_table *table = die->table;
-	dice_u128 left;
+	u128 left;
 	u64 c, y, off;
 	u32 side;
 	int err;

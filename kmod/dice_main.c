@@ -45,7 +45,7 @@ MODULE_PARM_DESC(max_sides, "Most sides a loaded die may have (default 1048576)"
  *	global counters
  */
 struct dice_file {
-	struct mutex lock;
+	struct mutex lock;	/* protects all of the below */
 	struct dice_die die;
 	u32 source;
 	u8 out[DICE_OUT_BYTES];
@@ -306,7 +306,8 @@ static long dice_ioctl_set_format(struct dice_file *df, u32 __user *uarg)
 	err = dice_die_set_format(&df->die, format);
 	/* Bytes still buffered are in the old encoding: drop them. */
 	if (!err)
-		df->out_start = df->out_end = 0;
+		df->out_start = 0;
+		df->out_end = 0;
 	mutex_unlock(&df->lock);
 	return err;
 }
@@ -443,7 +444,7 @@ static long dice_ioctl_get_masses(struct dice_file *df, void __user *uarg,
 	struct dice_masses arg;
 	const struct dice_table *table;
 	u64 __user *masses;
-	dice_u128 total;
+	u128 total;
 	u64 g = 0, i;
 	long err;
 

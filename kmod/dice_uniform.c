@@ -68,7 +68,7 @@ static inline u64 dice_div_128_64(u64 hi, u64 lo, u64 d, u64 *rem)
  *
  * Return: the remainder.
  */
-u64 dice_div128(dice_u128 *a, u64 d)
+u64 dice_div128(u128 *a, u64 d)
 {
 	u64 hi = (u64)(*a >> 64), lo = (u64)*a, qhi = 0, rem;
 
@@ -76,7 +76,7 @@ u64 dice_div128(dice_u128 *a, u64 d)
 		qhi = hi / d;
 		hi %= d;
 	}
-	*a = ((dice_u128)qhi << 64) | dice_div_128_64(hi, lo, d, &rem);
+	*a = ((u128)qhi << 64) | dice_div_128_64(hi, lo, d, &rem);
 	return rem;
 }
 
@@ -89,7 +89,7 @@ void dice_recycler_init(struct dice_recycler *rec)
 	rec->wide_width = 128;
 }
 
-static inline unsigned int dice_fls128(dice_u128 v)
+static inline unsigned int dice_fls128(u128 v)
 {
 	u64 hi = (u64)(v >> 64);
 
@@ -153,7 +153,7 @@ int dice_uniform(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 			rec->x = x - lim;
 			rec->m = m - lim;
 		} else {
-			dice_u128 q, xq, lim;
+			u128 q, xq, lim;
 			u64 rem;
 
 			err = dice_recycler_fill(rec, pool, rec->wide_width);
@@ -191,13 +191,13 @@ int dice_uniform(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
  * Return: 0 or the pool's error.
  */
 int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
-		  u64 d, u64 *c, u64 *y, dice_u128 *left)
+		  u64 d, u64 *c, u64 *y, u128 *left)
 {
-	dice_u128 total = (dice_u128)n * d;
+	u128 total = (u128)n * d;
 	int err;
 
 	for (;;) {
-		dice_u128 q, lim, x;
+		u128 q, lim, x;
 
 		if (total < rec->narrow_limit && !(rec->m >> 64)) {
 			u64 m, x64, q64, lim64, u;
@@ -248,7 +248,7 @@ int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
  * @off: uniform on [0, @size) and independent of everything served
  * @size: at least 1; @left * @size never exceeds the m before the draw
  */
-void dice_recycler_merge(struct dice_recycler *rec, dice_u128 left, u64 off,
+void dice_recycler_merge(struct dice_recycler *rec, u128 left, u64 off,
 			 u64 size)
 {
 	rec->x = rec->x * size + off;

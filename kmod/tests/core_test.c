@@ -125,7 +125,7 @@ static void test_div128(void)
 	int i;
 
 	for (i = 0; i < 200000; i++) {
-		dice_u128 a = ((dice_u128)xoshiro() << 64) | xoshiro(), q = a;
+		u128 a = ((u128)xoshiro() << 64) | xoshiro(), q = a;
 		u64 d = xoshiro() >> (xoshiro() % 64), rem, r2, qg;
 
 		if (!d)
@@ -242,7 +242,7 @@ static void test_state_invariant(void)
  * Roll once from state (x, m) fed the L-bit string s.  Returns 1 if the roll
  * was decided within those bits, with the face and the state after.
  */
-static int roll_from(struct dice_die *die, dice_u128 x, dice_u128 m, u64 s,
+static int roll_from(struct dice_die *die, u128 x, u128 m, u64 s,
 		     unsigned int L, u64 *face)
 {
 	die->rec.x = x;
@@ -284,7 +284,7 @@ static void check_exhaustive(struct dice_die *die, const u64 *mass, u64 total,
 	EXPECT(decided > 0);
 	for (f = 0; f < n; f++) {
 		/* byface[f] / decided == mass[f] / total, in integers. */
-		if ((dice_u128)byface[f] * total != (dice_u128)mass[f] * decided) {
+		if ((u128)byface[f] * total != (u128)mass[f] * decided) {
 			printf("#   face %llu: %llu of %llu, want %llu/%llu\n",
 			       (unsigned long long)f,
 			       (unsigned long long)byface[f],
@@ -395,7 +395,7 @@ static void test_alias_build(void)
 		}
 		for (c = 0, colsum = 0; c < n; c++)
 			colsum += t->share[c];
-		EXPECT((dice_u128)colsum == t->total);
+		EXPECT((u128)colsum == t->total);
 		free(w);
 		dice_table_free(t);
 	}

@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# dice: /dev/dice, libdice and the dice CLI.
+#
+#   make            build the module, the library and the CLI
+#   make demo       install what is missing, boot a VM, roll real dice
+#   make check      install what is missing, run every test tier
+#   make deps       install the Debian packages (root)
+#
+# The kernel is Debian's linux-image-amd64, found at build time.
+
+TOP := $(CURDIR)
+KVER ?= $(shell $(TOP)/scripts/kver.sh)
+KDIR ?= /lib/modules/$(KVER)/build
+KIMAGE ?= /boot/vmlinuz-$(KVER)
+B ?= $(TOP)/build
+# Unpacked linux-source tarball (checkpatch, kselftest harness, kunit.py),
+# kept outside the repo and reused between runs.
+DICE_CACHE ?= /var/tmp/dice
+LINUX_TARBALL = $(lastword $(sort $(wildcard /usr/src/linux-source-*.tar.xz)))
+LINUX_SRC ?= $(DICE_CACHE)/$(notdir $(LINUX_TARBALL:.tar.xz=))
+
+all: module core libdice cli
+
+deps:
+	@$(TOP)/scripts/deps.sh
+
+linux-src: $(LINUX_SRC)/Makefile
+$(LINUX_SRC)/Makefile:
+	@test -n "$(LINUX_TARBALL)" || { echo "no /usr/src/linux-source-*.tar.xz: run make deps"; exit 1; }
+	mkdir -p $(DICE_CACHE)
+	tar -C $(DICE_CACHE) -xf $(LINUX_TARBALL)
+	touch $@
+
+module:
+	$(MAKE) -C $(KDIR) M=$(TOP) W=1 modules
+
+core:
+	$(MAKE) -C kmod/tests O=$(B)/core
+
+libdice:
+	$(MAKE) -C libdice O=$(B)/libdice
+
+cli: libdice
+	$(MAKE) -C tools O=$(B)/tools
+
+# Tests that need no VM; the VM tiers come from scripts/check.sh.
+sparse:
+	$(MAKE) -C $(KDIR) M=$(TOP) C=2 CHECK="sparse -Wbitwise" modules
+
+# Gate on errors and warnings.  One exception: dice_compat.h typedefs u128
+# (and the u8..u64 of userspace), which Linux 6.1 does not have yet.
+CHECKPATCH = perl $(LINUX_SRC)/scripts/checkpatch.pl --no-tree --strict --terse
+checkpatch: linux-src
+	$(CHECKPATCH) -f $(filter-out %.mod.c kmod/dice_compat.h,\
+		$(wildcard kmod/*.c kmod/*.h)) kmod/include/uapi/linux/dice.h
+	$(CHECKPATCH) --ignore NEW_TYPEDEFS -f kmod/dice_compat.h
+
+selftests: linux-src
+	$(MAKE) -C selftests/dice LINUX_SRC=$(LINUX_SRC) O=$(B)/selftests
+
+kunit: linux-src
+	LINUX_SRC=$(LINUX_SRC) $(TOP)/selftests/kunit/run.sh
+
+vmtest: module selftests
+	$(TOP)/scripts/vmtest.sh
+
+check: deps
+	@$(TOP)/scripts/check.sh
+
+demo: deps
+	$(MAKE) module
+	$(TOP)/scripts/demo.sh
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(TOP) clean
+	rm -rf $(B)
+
+export TOP KVER KDIR KIMAGE B LINUX_SRC DICE_CACHE
+.PHONY: all deps linux-src module core libdice cli sparse checkpatch \
+	selftests kunit vmtest check demo clean

@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: every test tier, one after the other.  Each tier's output goes
+# to build/logs/TIER.log and is echoed; TAP "ok"/"not ok" lines are counted
+# (a tier that produces none counts as one test, passed if it exited 0).
+# Ends with "N passed, N failed[, N skipped]"; exit 1 on any failure.
+set -uo pipefail
+: "${TOP:?run from make}" "${B:?}"
+
+LOGS=$B/logs
+mkdir -p "$LOGS"
+pass=0 fail=0 skip=0
+failed_tiers=()
+
+# count FILE: add the TAP results in FILE to the totals.
+count() {
+	local p f s
+	p=$(grep -cE '^(# )?ok [0-9]+' "$1" | head -n1)
+	s=$(grep -cE '^(# )?ok [0-9]+.*# (SKIP|skip)' "$1" | head -n1)
+	f=$(grep -cE '^(# )?not ok [0-9]+' "$1" | head -n1)
+	echo "$((p - s)) $f $s"
+}
+
+# tier NAME CMD...: run one tier and book its results.
+tier() {
+	local name=$1 log=$LOGS/$1.log rc p f s start
+	shift
+	start=$(date +%s)
+	echo "=== $name: $*"
+	"$@" >"$log" 2>&1
+	rc=$?
+	cat "$log"
+	read -r p f s < <(count "$log")
+	if [ "$((p + f + s))" -eq 0 ]; then
+		if [ $rc -eq 0 ]; then p=1; else f=1; fi
+	elif [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1	# it failed without saying which test: count the tier
+	fi
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	[ "$f" -eq 0 ] || failed_tiers+=("$name")
+	echo "=== $name: $p passed, $f failed, $s skipped ($(( $(date +%s) - start ))s)"
+}
+
+# no_warnings CMD...: run CMD; fail if it fails or prints a warning.
+no_warnings() {
+	local out rc
+	out=$("$@" 2>&1)
+	rc=$?
+	echo "$out"
+	[ $rc -eq 0 ] || return $rc
+	! echo "$out" | grep -E '(warning|error):'
+}
+
+cd "$TOP" || exit 1
+make -s linux-src >/dev/null || { echo "cannot unpack linux-source"; exit 1; }
+make -s -C "$KDIR" M="$TOP" clean >/dev/null 2>&1
+
+tier module-w1 no_warnings make -C "$KDIR" M="$TOP" W=1 modules
+tier sparse no_warnings make -C "$KDIR" M="$TOP" C=2 CHECK="sparse -Wbitwise" modules
+tier checkpatch make -s checkpatch
+tier core make -s -C kmod/tests O="$B/core" check
+[ -f libdice/Makefile ] && tier libdice make -s -C libdice O="$B/libdice" check
+[ -f tools/Makefile ] && tier cli make -s -C tools O="$B/tools" check
+tier kunit make -s kunit
+tier selftests-build make -s selftests
+tier vm "$TOP"/scripts/vmtest.sh
+
+echo
+if [ ${#failed_tiers[@]} -gt 0 ]; then
+	echo "failed tiers: ${failed_tiers[*]}"
+fi
+if [ "$skip" -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skip skipped"
+else
+	echo "$pass passed, $fail failed"
+fi
+[ "$fail" -eq 0 ]

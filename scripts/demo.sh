@@ -1,0 +1,23 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# make demo: boot Debian's kernel with the module and show it at work.
+set -eu
+: "${TOP:?run from make}" "${B:?}" "${KIMAGE:?}"
+extra=$B/demo-extra
+rm -rf "$extra"
+mkdir -p "$extra"
+cc -static -O2 -Wall -I"$TOP/kmod/include/uapi" -o "$extra/dicectl" \
+	"$TOP/selftests/qemu/dicectl.c" -lm
+"$TOP"/selftests/qemu/mkinitramfs.sh --out "$B/initrd-demo.gz" \
+	--module "$TOP/kmod/dice.ko" --extra "$extra" \
+	--script "$TOP/selftests/qemu/demo.sh"
+"$TOP"/selftests/qemu/run.sh --kernel "$KIMAGE" --initrd "$B/initrd-demo.gz" \
+	--log "$B/demo-console.log" --timeout 600 >"$B/demo-verdict.log" || {
+	cat "$B/demo-verdict.log"
+	exit 1
+}
+# The script's output, without the kernel's boot messages.
+sed -n '/^\$ ls -l \/dev\/dice/,$p' "$B/demo-console.log" |
+	grep -vE '^\[ *[0-9]+\.[0-9]+\]|^# (result|verdict)' | sed '/^vm:/,$d'
+echo
+grep -E '^(ok|not ok)' "$B/demo-verdict.log"
