@@ -26,7 +26,7 @@
 
 /* ---- bit pool ---------------------------------------------------------- */
 
-#define DICE_POOL_WORDS		64	/* 4096 bits, a power of two */
+#define DICE_POOL_WORDS		128	/* 8192 bits, a power of two */
 #define DICE_POOL_BITS		(DICE_POOL_WORDS * 64)
 
 /**
@@ -103,7 +103,7 @@ static inline u64 dice_pool_peek(const struct dice_pool *pool,
 /**
  * dice_pool_take() - spend @nbits fair bits
  * @pool: the pool
- * @nbits: 1 to 64
+ * @nbits: 0 to 64
  * @out: the bits, the first one most significant
  *
  * Return: 0, or a negative errno from the source (-EAGAIN when a pool
@@ -112,6 +112,10 @@ static inline u64 dice_pool_peek(const struct dice_pool *pool,
 static inline int dice_pool_take(struct dice_pool *pool, unsigned int nbits,
 				 u64 *out)
 {
+	if (unlikely(!nbits)) {
+		*out = 0;
+		return 0;
+	}
 	if (unlikely(pool->tail - pool->head < nbits)) {
 		int err = dice_pool_refill(pool, nbits);
 
@@ -192,6 +196,46 @@ int dice_table_from_weights(struct dice_table *table, const u32 *weights);
 int dice_table_from_alias(struct dice_table *table, u64 mass);
 u32 dice_table_side(const struct dice_table *table, u64 c, u64 y, u64 *off);
 
+/* ---- the seeds' methods (dice_methods.c) ------------------------------------- */
+
+#define DICE_BATCH_LIMBS	64	/* 4096 bits: n^k for a d6 up to k = 1584 */
+
+/**
+ * struct dice_batch - DICE_METHOD_BATCH: k rolls drawn as one integer
+ * @sides: the die the plan is for; 0 when there is no plan
+ * @k: rolls per draw
+ * @bits: bits per try, the bit length of n^k - 1
+ * @limbs: 64-bit limbs of n^k
+ * @radix: the largest power n^j that fits 64 bits
+ * @per_radix: j
+ * @left: rolls still waiting in @value
+ * @in_chunk: rolls still waiting in @chunk
+ * @chunk: the digits of one radix chunk not yet served
+ * @bound: n^k, little-endian limbs
+ * @value: uniform on [0, n^@left) while rolls wait
+ */
+struct dice_batch {
+	u64 sides;
+	unsigned int k;
+	unsigned int bits;
+	unsigned int limbs;
+	unsigned int per_radix;
+	u64 radix;
+	unsigned int left;
+	unsigned int in_chunk;
+	u64 chunk;
+	u64 bound[DICE_BATCH_LIMBS];
+	u64 value[DICE_BATCH_LIMBS];
+};
+
+struct dice_die;
+
+int dice_batch_plan(struct dice_batch *batch, u64 sides);
+int dice_roll_batch(struct dice_die *die, u64 *face);
+int dice_roll_viglietta(struct dice_die *die, u64 *face);
+int dice_roll_alias(struct dice_die *die, u64 *face);
+int dice_method_check(u32 method, u32 kind);
+
 /* ---- the die ---------------------------------------------------------------- */
 
 /**
@@ -205,6 +249,7 @@ u32 dice_table_side(const struct dice_table *table, u64 c, u64 y, u64 *off);
  * @pool: fair bits waiting to be spent
  * @rolls: faces produced
  * @coin_bits: bits spent on biased coins
+ * @batch: state of DICE_METHOD_BATCH
  */
 struct dice_die {
 	u64 sides;
@@ -216,12 +261,15 @@ struct dice_die {
 	struct dice_pool pool;
 	u64 rolls;
 	u64 coin_bits;
+	struct dice_batch batch;
 };
 
 void dice_die_init(struct dice_die *die, dice_fill_fn fill, void *ctx);
 int dice_die_set_sides(struct dice_die *die, u64 sides);
 int dice_die_set_format(struct dice_die *die, u32 format);
 int dice_die_set_table(struct dice_die *die, struct dice_table *table);
+int dice_die_set_method(struct dice_die *die, u32 method);
+void dice_die_set_source(struct dice_die *die, dice_fill_fn fill, void *ctx);
 int dice_die_roll(struct dice_die *die, u64 *face);
 void dice_die_wipe(struct dice_die *die);
 

@@ -49,6 +49,7 @@ int dice_die_set_sides(struct dice_die *die, u64 sides)
 	dice_die_drop_table(die);
 	die->sides = sides;
 	die->kind = DICE_KIND_FAIR;
+	die->batch.sides = 0;	/* a batch holds rolls of the old die */
 	return 0;
 }
 
@@ -73,13 +74,16 @@ int dice_die_set_format(struct dice_die *die, u32 format)
  * @die: the die
  * @table: a finished table; the die owns it from now on, even on error
  *
- * Return: 0, or -EOVERFLOW if the faces do not fit the format (the table is
- * freed and the die unchanged).
+ * Return: 0, -EINVAL if the method cannot roll loaded dice, or -EOVERFLOW if
+ * the faces do not fit the format; on error the table is freed and the die
+ * is unchanged.
  */
 int dice_die_set_table(struct dice_die *die, struct dice_table *table)
 {
-	int err = dice_format_check(die->format, table->sides);
+	int err = dice_method_check(die->method, DICE_KIND_LOADED);
 
+	if (!err)
+		err = dice_format_check(die->format, table->sides);
 	if (err) {
 		dice_table_free(table);
 		return err;
@@ -89,6 +93,47 @@ int dice_die_set_table(struct dice_die *die, struct dice_table *table)
 	die->sides = table->sides;
 	die->kind = DICE_KIND_LOADED;
 	return 0;
+}
+
+/**
+ * dice_die_set_method() - choose how the die turns bits into faces
+ * @die: the die
+ * @method: DICE_METHOD_*
+ *
+ * Bits waiting in the pool and the recycler stay for later rolls; rolls
+ * waiting in a batch are dropped (their bits were counted as used).
+ *
+ * Return: 0, or -EINVAL for an unknown method or one that cannot roll this
+ * kind of die.
+ */
+int dice_die_set_method(struct dice_die *die, u32 method)
+{
+	int err = dice_method_check(method, die->kind);
+
+	if (err)
+		return err;
+	die->method = method;
+	die->batch.sides = 0;
+	return 0;
+}
+
+/**
+ * dice_die_set_source() - take bits from elsewhere from now on
+ * @die: the die
+ * @fill: the new source, or NULL for bits given by dice_pool_put()
+ * @ctx: argument for @fill
+ *
+ * Every bit of the old source still buffered is discarded and the recycled
+ * state forgotten, so no roll after this mixes bits of the two sources and
+ * none is ever used twice.
+ */
+void dice_die_set_source(struct dice_die *die, dice_fill_fn fill, void *ctx)
+{
+	dice_pool_discard(&die->pool);
+	die->pool.fill = fill;
+	die->pool.fill_ctx = ctx;
+	dice_recycler_init(&die->rec);
+	die->batch.sides = 0;
 }
 
 static int dice_roll_fair(struct dice_die *die, u64 *face)
@@ -134,14 +179,27 @@ static int dice_roll_loaded(struct dice_die *die, u64 *face)
 int dice_die_roll(struct dice_die *die, u64 *face)
 {
 	struct dice_recycler saved = die->rec;
+	u64 saved_coin_bits = die->coin_bits;
 	int err;
 
-	if (die->table)
-		err = dice_roll_loaded(die, face);
-	else
-		err = dice_roll_fair(die, face);
+	switch (die->method) {
+	case DICE_METHOD_VIGLIETTA:
+		err = dice_roll_viglietta(die, face);
+		break;
+	case DICE_METHOD_BATCH:
+		err = dice_roll_batch(die, face);
+		break;
+	case DICE_METHOD_ALIAS:
+	case DICE_METHOD_REJECTION:
+		err = dice_roll_alias(die, face);
+		break;
+	default:
+		err = die->table ? dice_roll_loaded(die, face) :
+				   dice_roll_fair(die, face);
+	}
 	if (unlikely(err)) {
 		die->rec = saved;
+		die->coin_bits = saved_coin_bits;
 		dice_pool_rollback(&die->pool);
 		return err;
 	}

@@ -7,8 +7,8 @@
  * userspace, the CRNG as bit source, and the global counters in sysfs.  The
  * die itself (sampling, accounting, encoding) is the core in dice_*.c.
  *
- * Sections: global counters, bit sources, open/release, read, ioctls,
- * module init.
+ * Sections: global counters, bit sources, open/release, read, write,
+ * ioctls, module init.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -264,6 +264,57 @@ out_unlock:
 	return done ? done : err;
 }
 
+/* ---- write: bits for DICE_SRC_WRITTEN --------------------------------------------- */
+
+/*
+ * Bytes written become bits for later rolls, most significant bit first.
+ * Writes never block: when the buffer is full, read rolls to make room.
+ */
+static ssize_t dice_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct dice_file *df = iocb->ki_filp->private_data;
+	struct dice_pool *pool = &df->die.pool;
+	size_t want = iov_iter_count(from), done = 0;
+	ssize_t err = 0;
+	u8 buf[64];
+
+	if (!want)
+		return 0;
+	if (iocb->ki_flags & IOCB_NOWAIT) {
+		if (!mutex_trylock(&df->lock))
+			return -EAGAIN;
+	} else if (mutex_lock_interruptible(&df->lock)) {
+		return -ERESTARTSYS;
+	}
+	if (df->source != DICE_SRC_WRITTEN) {
+		err = -EINVAL;
+		goto out_unlock;
+	}
+	while (done < want) {
+		size_t chunk = min3(want - done, sizeof(buf),
+				    (size_t)dice_pool_room(pool) / 8);
+		size_t copied, i;
+
+		if (!chunk)
+			break;
+		copied = copy_from_iter(buf, chunk, from);
+		for (i = 0; i < copied; i++)
+			dice_pool_put(pool, buf[i], 8);
+		done += copied;
+		if (copied != chunk) {
+			err = -EFAULT;
+			break;
+		}
+	}
+	if (!done && !err)
+		err = -EAGAIN;
+	dice_report(df);
+out_unlock:
+	mutex_unlock(&df->lock);
+	memzero_explicit(buf, sizeof(buf));
+	return done ? done : err;
+}
+
 /* ---- ioctls ------------------------------------------------------------------------ */
 
 /* An ioctl number with its size bits cleared: structs may grow. */
@@ -305,11 +356,46 @@ static long dice_ioctl_set_format(struct dice_file *df, u32 __user *uarg)
 	mutex_lock(&df->lock);
 	err = dice_die_set_format(&df->die, format);
 	/* Bytes still buffered are in the old encoding: drop them. */
-	if (!err)
+	if (!err) {
 		df->out_start = 0;
 		df->out_end = 0;
+	}
 	mutex_unlock(&df->lock);
 	return err;
+}
+
+static long dice_ioctl_set_method(struct dice_file *df, u32 __user *uarg)
+{
+	u32 method;
+	int err;
+
+	if (get_user(method, uarg))
+		return -EFAULT;
+	mutex_lock(&df->lock);
+	err = dice_die_set_method(&df->die, method);
+	mutex_unlock(&df->lock);
+	return err;
+}
+
+static long dice_ioctl_set_source(struct dice_file *df, u32 __user *uarg)
+{
+	u32 source;
+
+	if (get_user(source, uarg))
+		return -EFAULT;
+	if (source != DICE_SRC_KERNEL && source != DICE_SRC_WRITTEN)
+		return -EINVAL;
+	mutex_lock(&df->lock);
+	dice_die_set_source(&df->die,
+			    source == DICE_SRC_KERNEL ? dice_fill_crng : NULL,
+			    NULL);
+	WRITE_ONCE(df->source, source);
+	/* Rolls waiting to be read came from the old source: drop them. */
+	df->out_start = 0;
+	df->out_end = 0;
+	dice_report(df);
+	mutex_unlock(&df->lock);
+	return 0;
 }
 
 static long dice_ioctl_get_info(struct dice_file *df, void __user *uarg,
@@ -500,6 +586,10 @@ static long dice_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return dice_ioctl_set_sides(df, uarg);
 	case DICE_IOC_SET_FORMAT:
 		return dice_ioctl_set_format(df, uarg);
+	case DICE_IOC_SET_METHOD:
+		return dice_ioctl_set_method(df, uarg);
+	case DICE_IOC_SET_SOURCE:
+		return dice_ioctl_set_source(df, uarg);
 	}
 	switch (DICE_IOC_BASE(cmd)) {
 	case DICE_IOC_BASE(DICE_IOC_GET_INFO):
@@ -523,6 +613,7 @@ static const struct file_operations dice_fops = {
 	.open = dice_open,
 	.release = dice_release,
 	.read_iter = dice_read_iter,
+	.write_iter = dice_write_iter,
 	.unlocked_ioctl = dice_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = no_llseek,
