@@ -235,6 +235,7 @@ int dice_roll_batch(struct dice_die *die, u64 *face);
 int dice_roll_viglietta(struct dice_die *die, u64 *face);
 int dice_roll_alias(struct dice_die *die, u64 *face);
 int dice_method_check(u32 method, u32 kind);
+int dice_coin(struct dice_die *die, u64 num, u64 den, bool *heads);
 
 /* ---- the die ---------------------------------------------------------------- */
 

@@ -42,7 +42,7 @@ int dice_method_check(u32 method, u32 kind)
  * Heads with probability @num / @den exactly: heads iff the fresh bits,
  * read as a binary fraction U, fall below num / den.  Two bits on average.
  */
-static int dice_coin(struct dice_die *die, u64 num, u64 den, bool *heads)
+int dice_coin(struct dice_die *die, u64 num, u64 den, bool *heads)
 {
 	u128 r = num;
 	u64 u, p;
