@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1-or-later
 /*
  * dice_bits.c - the bit pool: fair bits bought in batches, spent one by one
  *

@@ -235,6 +235,11 @@ static ssize_t dice_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		df->out_start += copied;
 		done += copied;
 		if (copied != chunk) {
+			/* Half a binary roll went out: drop the rest of the
+			 * chunk so later reads still return whole rolls.
+			 */
+			if (width)
+				df->out_start = df->out_end;
 			err = -EFAULT;
 			break;
 		}
@@ -534,6 +539,8 @@ static long dice_ioctl_get_masses(struct dice_file *df, void __user *uarg,
 	u64 g = 0, i;
 	long err;
 
+	if (!usize)
+		return -EINVAL;
 	err = copy_struct_from_user(&arg, sizeof(arg), uarg, usize);
 	if (err)
 		return err;

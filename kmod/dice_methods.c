@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1-or-later
 /*
  * dice_methods.c - the seed documents' samplers, done exactly
  *

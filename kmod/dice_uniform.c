@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1-or-later
 /*
  * dice_uniform.c - uniform integers at the entropy bound, by recycling
  *

@@ -20,7 +20,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-/* Ioctl type byte, registered in Documentation/userspace-api/ioctl/ioctl-number.rst */
+/* Ioctl type byte: unused in Documentation/userspace-api/ioctl/ioctl-number.rst */
 #define DICE_IOC_MAGIC		0xD1
 
 /* Largest number of sides of a fair die: 2^64 - 1. */
@@ -85,8 +85,9 @@ struct dice_info {
  * @bits_drawn: bits taken into the file's bit buffer from the source; minus
  *	@bits_used and @bits_discarded, this is what waits there for later rolls
  * @bits_discarded: buffered bits dropped unused when the source changed
- * @coin_bits: part of @bits_used spent on making biased coins
- *	(DICE_METHOD_VIGLIETTA's (1/n)-coin); the rest are fair flips
+ * @coin_bits: part of @bits_used spent on tossing biased coins
+ *	(DICE_METHOD_VIGLIETTA's (1/n)-coin, DICE_METHOD_ALIAS's column
+ *	coins); the rest are fair flips
  * @flags: none defined yet, reported as zero
  * @reserved: room to grow, reported as zero
  */
