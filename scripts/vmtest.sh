@@ -7,8 +7,12 @@ tests=$B/vmtests
 rm -rf "$tests"
 mkdir -p "$tests"
 cp "$B"/selftests/* "$tests"/
-# Optional tiers that put static binaries or scripts in $B/vmtests-extra.
-[ -d "$B/vmtests-extra" ] && cp "$B"/vmtests-extra/* "$tests"/
+# libdice's device and io_uring tests, static.
+make -s -C "$TOP/libdice" selftests O="$B/libdice" VMTESTS="$tests"
+# The CLI against the real device.
+if [ -f "$TOP/tools/Makefile" ]; then
+	make -s -C "$TOP/tools" vmtest O="$B/tools" VMTESTS="$tests"
+fi
 "$TOP"/selftests/qemu/mkinitramfs.sh --out "$B/initrd-test.gz" \
 	--module "$TOP/kmod/dice.ko" --tests "$tests" --test-timeout 900
 exec "$TOP"/selftests/qemu/run.sh --kernel "$KIMAGE" \

@@ -141,7 +141,8 @@ struct dice_alias {
  *	with probability masses[i] / @total
  * @capacity: in: entries @masses has room for
  * @sides: out: number of sides; if it exceeds @capacity, nothing was written
- *	to @masses and the ioctl failed with -ENOSPC
+ *	to @masses and the ioctl failed with -ENOSPC.  A user alias table
+ *	whose total in lowest terms does not fit 64 bits gives -EOVERFLOW.
  * @total: out: sum of all masses
  * @flags: none defined yet, must be zero
  * @padding: must be zero

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tap.h - a small TAP producer for the libdice tests
+ *
+ * Each test program runs its cases with tap_run() and ends with
+ * tap_done(): exit 0 when every case passed or was skipped, 1 when one
+ * failed, 4 (kselftest's KSFT_SKIP) when every case was skipped.  Helpers
+ * for statistics live here too, so every program judges alike.
+ */
+#ifndef _LIBDICE_TAP_H
+#define _LIBDICE_TAP_H
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int tap_count, tap_failed, tap_skipped, tap_case_failed;
+static char tap_skip_reason[256];
+
+/* Record a failed expectation inside the running case, with its location. */
+#define EXPECT(cond) do {						\
+	if (!(cond)) {							\
+		tap_case_failed = 1;					\
+		printf("#   %s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
+	}								\
+} while (0)
+
+/* Integers (errnos, counts): show both values when they differ. */
+#define EXPECT_EQ(a, b) do {						\
+	long long _a = (long long)(a), _b = (long long)(b);		\
+	if (_a != _b) {							\
+		tap_case_failed = 1;					\
+		printf("#   %s:%d: expected %s == %s, got %lld and %lld\n", \
+		       __FILE__, __LINE__, #a, #b, _a, _b);		\
+	}								\
+} while (0)
+
+/* Stop the case here: a failed precondition. */
+#define ASSERT_EQ(a, b) do {						\
+	long long _a = (long long)(a), _b = (long long)(b);		\
+	if (_a != _b) {							\
+		tap_case_failed = 1;					\
+		printf("#   %s:%d: expected %s == %s, got %lld and %lld\n", \
+		       __FILE__, __LINE__, #a, #b, _a, _b);		\
+		return;							\
+	}								\
+} while (0)
+
+/* Skip the rest of the case, with a reason. */
+#define SKIP(...) do {							\
+	snprintf(tap_skip_reason, sizeof(tap_skip_reason), __VA_ARGS__); \
+	return;								\
+} while (0)
+
+static inline void tap_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("#   ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+static inline void tap_run(const char *name, void (*fn)(void))
+{
+	tap_case_failed = 0;
+	tap_skip_reason[0] = '\0';
+	fn();
+	tap_count++;
+	if (tap_case_failed) {
+		tap_failed++;
+		printf("not ok %d - %s\n", tap_count, name);
+	} else if (tap_skip_reason[0]) {
+		tap_skipped++;
+		printf("ok %d - %s # SKIP %s\n", tap_count, name,
+		       tap_skip_reason);
+	} else {
+		printf("ok %d - %s\n", tap_count, name);
+	}
+	fflush(stdout);
+}
+
+#define TAP_RUN(fn)	tap_run(#fn, fn)
+
+static inline int tap_done(const char *suite)
+{
+	printf("1..%d\n# %s: %d passed, %d failed, %d skipped\n", tap_count,
+	       suite, tap_count - tap_failed - tap_skipped, tap_failed,
+	       tap_skipped);
+	if (tap_failed)
+		return 1;
+	return tap_count && tap_skipped == tap_count ? 4 : 0;
+}
+
+/* ---- statistics ---------------------------------------------------------- */
+
+/*
+ * Pearson's statistic of @counts (@k cells, @n draws) against the exact
+ * masses (@masses out of @total).
+ */
+static inline double tap_chi2(const uint64_t *counts, const uint64_t *masses,
+			      uint64_t total, unsigned int k, uint64_t n)
+{
+	double chi2 = 0;
+	unsigned int i;
+
+	for (i = 0; i < k; i++) {
+		double e = (double)n * masses[i] / total;
+		double d = counts[i] - e;
+
+		if (e > 0)
+			chi2 += d * d / e;
+		else if (counts[i])
+			return INFINITY;
+	}
+	return chi2;
+}
+
+/*
+ * Critical value of chi-square with @df degrees of freedom about 5 sigma
+ * out (p ~ 3e-7, Wilson-Hilferty), so a correct sampler fails about once
+ * in three million runs.
+ */
+static inline double tap_chi2_limit(unsigned int df)
+{
+	double h = 2.0 / (9.0 * df), z = 5.0;
+
+	return df * pow(1 - h + z * sqrt(h), 3);
+}
+
+static inline int tap_have_device(void)
+{
+	return access("/dev/dice", F_OK) == 0;
+}
+
+#endif /* _LIBDICE_TAP_H */
