@@ -48,13 +48,8 @@ cli: libdice
 sparse:
 	$(MAKE) -C $(KDIR) M=$(TOP) C=2 CHECK="sparse -Wbitwise" modules
 
-# Gate on errors and warnings.  One exception: dice_compat.h typedefs u128
-# (and the u8..u64 of userspace), which Linux 6.1 does not have yet.
-CHECKPATCH = perl $(LINUX_SRC)/scripts/checkpatch.pl --no-tree --strict --terse
 checkpatch: linux-src
-	$(CHECKPATCH) -f $(filter-out %.mod.c kmod/dice_compat.h,\
-		$(wildcard kmod/*.c kmod/*.h)) kmod/include/uapi/linux/dice.h
-	$(CHECKPATCH) --ignore NEW_TYPEDEFS -f kmod/dice_compat.h
+	$(TOP)/scripts/checkpatch.sh
 
 selftests: linux-src
 	$(MAKE) -C selftests/dice LINUX_SRC=$(LINUX_SRC) O=$(B)/selftests

@@ -15,5 +15,20 @@ if [ -f "$TOP/tools/Makefile" ]; then
 fi
 "$TOP"/selftests/qemu/mkinitramfs.sh --out "$B/initrd-test.gz" \
 	--module "$TOP/kmod/dice.ko" --tests "$tests" --test-timeout 900
-exec "$TOP"/selftests/qemu/run.sh --kernel "$KIMAGE" \
-	--initrd "$B/initrd-test.gz" --log "$B/vm-console.log" --timeout 1800
+rc=0
+"$TOP"/selftests/qemu/run.sh --kernel "$KIMAGE" \
+	--initrd "$B/initrd-test.gz" --log "$B/vm-console.log" --timeout 1800 ||
+	rc=$?
+# Each binary's own cases, as TAP lines of their own, so the closing count
+# says how many cases ran in the guest, not just how many binaries.
+[ -f "$B/vm-console.log" ] && awk '
+	/^# selftest: / { bin = $3; next }
+	/^# (not )?ok [0-9]+ / {
+		line = substr($0, 3)
+		notok = line ~ /^not ok/
+		sub(/^(not )?ok [0-9]+ (- )?/, "", line)
+		printf "%s %d - vm case: %s: %s\n", notok ? "not ok" : "ok", ++n, bin, line
+		if (notok) bad = 1
+	}
+	END { exit bad }' "$B/vm-console.log" || rc=1
+exit $rc
