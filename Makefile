@@ -67,10 +67,41 @@ demo: deps
 	$(MAKE) module
 	$(TOP)/scripts/demo.sh
 
+# Everything a user needs; DESTDIR and PREFIX as usual.
+PREFIX ?= /usr/local
+install: all
+	$(MAKE) -C $(KDIR) M=$(TOP) INSTALL_MOD_PATH=$(DESTDIR) \
+		CONFIG_MODULE_SIG_ALL= modules_install
+	$(MAKE) -C libdice O=$(B)/libdice PREFIX=$(PREFIX) install
+	$(MAKE) -C tools O=$(B)/tools PREFIX=$(PREFIX) install
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+uninstall:
+	rm -f $(DESTDIR)/lib/modules/$(KVER)/extra/kmod/dice.ko
+	-rmdir $(DESTDIR)/lib/modules/$(KVER)/extra/kmod 2>/dev/null
+	$(MAKE) -C libdice O=$(B)/libdice PREFIX=$(PREFIX) uninstall
+	$(MAKE) -C tools O=$(B)/tools PREFIX=$(PREFIX) uninstall
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+# Build the module through dkms.conf once (root).
+dkms:
+	$(TOP)/scripts/dkms-check.sh
+
+# An interactive VM with the module loaded and the CLI at hand (^A x quits).
+shell: module cli
+	rm -rf $(B)/shell-extra && mkdir -p $(B)/shell-extra
+	cp $(B)/tools/dice $(B)/shell-extra/
+	cc -static -O2 -I$(TOP)/kmod/include/uapi -o $(B)/shell-extra/dicectl \
+		$(TOP)/selftests/qemu/dicectl.c -lm
+	$(TOP)/selftests/qemu/mkinitramfs.sh --out $(B)/initrd-shell.gz \
+		--module $(TOP)/kmod/dice.ko --extra $(B)/shell-extra --shell
+	$(TOP)/selftests/qemu/run.sh --kernel $(KIMAGE) \
+		--initrd $(B)/initrd-shell.gz --shell
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean
 	rm -rf $(B)
 
 export TOP KVER KDIR KIMAGE B LINUX_SRC DICE_CACHE
 .PHONY: all deps linux-src module core libdice cli sparse checkpatch \
-	selftests kunit vmtest check demo clean
+	selftests kunit vmtest check demo install uninstall dkms shell clean
