@@ -149,7 +149,41 @@ struct dice_recycler {
 	unsigned int wide_width;
 };
 
+/**
+ * struct dice_divisor - division by a fixed divisor as a multiplication
+ * @d: the divisor, at least 1
+ * @magic: multiplier: x / d == mulhi(x, magic) >> shift, with the
+ *	overflow step when @add is set (the method of libdivide, Granlund and
+ *	Montgomery); exact for every 64-bit x
+ * @shift: final shift
+ * @add: the magic number needs 65 bits
+ * @pow2: @d is a power of two: a shift alone
+ */
+struct dice_divisor {
+	u64 d;
+	u64 magic;
+	u8 shift;
+	u8 add;
+	u8 pow2;
+};
+
+void dice_divisor_init(struct dice_divisor *dv, u64 d);
+
+static inline u64 dice_divide(const struct dice_divisor *dv, u64 x)
+{
+	u64 q;
+
+	if (dv->pow2)
+		return x >> dv->shift;
+	q = (u64)(((u128)x * dv->magic) >> 64);
+	if (dv->add)
+		q = ((x - q) >> 1) + q;
+	return q >> dv->shift;
+}
+
 void dice_recycler_init(struct dice_recycler *rec);
+int dice_uniform_div(struct dice_recycler *rec, struct dice_pool *pool,
+		     const struct dice_divisor *dv, u64 *out);
 int dice_uniform(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 		 u64 *out);
 int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
@@ -251,6 +285,7 @@ int dice_coin(struct dice_die *die, u64 num, u64 den, bool *heads);
  * @rolls: faces produced
  * @coin_bits: bits spent on biased coins
  * @batch: state of DICE_METHOD_BATCH
+ * @div: division by @sides, precomputed for the fair recycled sampler
  */
 struct dice_die {
 	u64 sides;
@@ -263,6 +298,7 @@ struct dice_die {
 	u64 rolls;
 	u64 coin_bits;
 	struct dice_batch batch;
+	struct dice_divisor div;
 };
 
 void dice_die_init(struct dice_die *die, dice_fill_fn fill, void *ctx);

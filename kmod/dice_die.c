@@ -17,6 +17,7 @@ void dice_die_init(struct dice_die *die, dice_fill_fn fill, void *ctx)
 	die->kind = DICE_KIND_FAIR;
 	die->method = DICE_METHOD_RECYCLE;
 	die->format = DICE_FMT_TEXT;
+	dice_divisor_init(&die->div, die->sides);
 	dice_recycler_init(&die->rec);
 	dice_pool_init(&die->pool, fill, ctx);
 }
@@ -49,6 +50,7 @@ int dice_die_set_sides(struct dice_die *die, u64 sides)
 	dice_die_drop_table(die);
 	die->sides = sides;
 	die->kind = DICE_KIND_FAIR;
+	dice_divisor_init(&die->div, sides);
 	die->batch.sides = 0;	/* a batch holds rolls of the old die */
 	return 0;
 }
@@ -147,7 +149,7 @@ static int dice_roll_fair(struct dice_die *die, u64 *face)
 	/* A power of two costs exactly its log2 in bits, no state involved. */
 	if (!(n & (n - 1)))
 		return dice_pool_take(&die->pool, fls64(n) - 1, face);
-	return dice_uniform(&die->rec, &die->pool, n, face);
+	return dice_uniform_div(&die->rec, &die->pool, &die->div, face);
 }
 
 static int dice_roll_loaded(struct dice_die *die, u64 *face)

@@ -1,26 +1,816 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite "dice": the die core of /dev/dice, run inside the kernel
+ *
+ * The same core runs in userspace under kmod/tests/core_test.c; here it is
+ * built with the kernel's compiler flags and checked where it will run.
+ * Sections: bit sources and helpers, the bit pool, faces from known bits,
+ * recycling invariants, alias construction invariants, every method, table
+ * validation, a small exhaustive exactness check, the suite.
+ *
+ * Every table is of the kind of lib/cmdline_kunit.c: one row per case,
+ * one parameter of a KUNIT_CASE_PARAM per row, named after the row.
+ */
 #include <kunit/test.h>
+#include <linux/random.h>
+
 #include "dice_core.h"
 
-static void dice_stub(struct kunit *test)
-{
-	struct dice_pool pool;
-	u64 v;
+/* ---- bit sources and helpers --------------------------------------------- */
 
-	dice_pool_init(&pool, NULL, NULL);
-	dice_pool_put(&pool, 5, 3);
-	KUNIT_EXPECT_EQ(test, dice_pool_take(&pool, 3, &v), 0);
-	KUNIT_EXPECT_EQ(test, v, 5);
+/* Known stream: byte i is (i * 37 + 11) & 0xff, as in ref_recycle.py. */
+static u8 dice_kat_byte(u64 i)
+{
+	return (u8)(i * 37 + 11);
 }
 
-static struct kunit_case dice_cases[] = {
-	KUNIT_CASE(dice_stub),
+/* @nbits (at most 64) bits of the known stream from bit @pos on. */
+static u64 dice_kat_bits(u64 pos, unsigned int nbits)
+{
+	u64 v = 0;
+	unsigned int i;
+
+	for (i = 0; i < nbits; i++, pos++)
+		v = v << 1 | (dice_kat_byte(pos / 8) >> (7 - pos % 8) & 1);
+	return v;
+}
+
+static int dice_kat_fill(void *ctx, u64 *words, unsigned int nwords)
+{
+	u64 *byte = ctx;
+	unsigned int i, j;
+
+	for (i = 0; i < nwords; i++) {
+		u64 w = 0;
+
+		for (j = 0; j < 8; j++)
+			w = w << 8 | dice_kat_byte((*byte)++);
+		words[i] = w;
+	}
+	return 0;
+}
+
+static int dice_random_fill(void *ctx, u64 *words, unsigned int nwords)
+{
+	get_random_bytes(words, nwords * sizeof(*words));
+	return 0;
+}
+
+/* A source that gives *@ctx fills, then fails. */
+static int dice_failing_fill(void *ctx, u64 *words, unsigned int nwords)
+{
+	unsigned int *left = ctx;
+
+	if (!*left)
+		return -EIO;
+	(*left)--;
+	return dice_random_fill(NULL, words, nwords);
+}
+
+/* xorshift64*: reproducible weights for the large tables. */
+static u64 dice_xorshift(u64 *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dULL;
+}
+
+static struct dice_die *dice_test_die(struct kunit *test, dice_fill_fn fill,
+				      void *ctx)
+{
+	struct dice_die *die = kunit_kzalloc(test, sizeof(*die), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, die);
+	dice_die_init(die, fill, ctx);
+	return die;
+}
+
+/* ---- the bit pool ---------------------------------------------------------- */
+
+static void dice_test_pool_order(struct kunit *test)
+{
+	struct dice_pool *pool = kunit_kzalloc(test, sizeof(*pool), GFP_KERNEL);
+	u64 v;
+	int i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pool);
+	dice_pool_init(pool, NULL, NULL);
+	dice_pool_put(pool, 0xb, 4);
+	dice_pool_put(pool, 0x123456789abcdefULL, 60);
+	KUNIT_EXPECT_EQ(test, dice_pool_take(pool, 1, &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 1);
+	KUNIT_EXPECT_EQ(test, dice_pool_take(pool, 3, &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 3);
+	KUNIT_EXPECT_EQ(test, dice_pool_take(pool, 60, &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 0x123456789abcdefULL);
+	KUNIT_EXPECT_EQ(test, dice_pool_take(pool, 1, &v), -EAGAIN);
+	/* Bits straddling words come out in stream order. */
+	for (i = 0; i < 200; i++) {
+		dice_pool_commit(pool);
+		dice_pool_put(pool, i & 1 ? 0x5 : 0x2, 3);
+	}
+	for (i = 0; i < 200; i++) {
+		KUNIT_ASSERT_EQ(test, dice_pool_take(pool, 3, &v), 0);
+		KUNIT_ASSERT_EQ_MSG(test, v, (u64)(i & 1 ? 5 : 2), "take %d", i);
+	}
+	KUNIT_EXPECT_EQ(test, dice_pool_used(pool), 664);
+	KUNIT_EXPECT_EQ(test, dice_pool_drawn(pool), 664);
+}
+
+/* ---- faces from known bits --------------------------------------------------- */
+
+#define DICE_KAT_ROLLS	12
+
+/* Faces from kmod/tests/ref_recycle.py, an independent implementation. */
+struct dice_kat_case {
+	u64 sides;
+	u64 faces[DICE_KAT_ROLLS];
+};
+
+static const struct dice_kat_case dice_kat_cases[] = {
+	{ 6, { 5, 4, 0, 5, 3, 3, 4, 1, 5, 0, 3, 0 } },
+	{ 7, { 0, 2, 5, 0, 5, 1, 6, 6, 1, 5, 5, 5 } },
+	{ 20, { 19, 7, 3, 5, 16, 15, 15, 4, 15, 1, 19, 6 } },
+	{ 1000003, { 236340, 518073, 852072, 202622, 302080, 915469, 834054,
+		     602619, 196200, 492572, 75405, 690872 } },
+	{ 4294967297ULL, { 2492732308ULL, 1176566229ULL, 1474852359ULL,
+			   1602264511ULL, 1525116669ULL, 1277094592ULL,
+			   824513033ULL, 200991447ULL, 3668008748ULL,
+			   2652275974ULL, 1465669222ULL, 74502476ULL } },
+	{ 18446744073709551615ULL, {
+		2253041775215672610ULL, 3699845231968817462ULL,
+		5146648686582867274ULL, 6593451593588586846ULL,
+		8040114312861764978ULL, 9450888972604334470ULL,
+		1674320392511059226ULL, 3121123849264204078ULL,
+		4567927303878253890ULL, 6014730210883973462ULL,
+		7461392930157151594ULL, 8872167589899721086ULL } },
+	/* A power of two spends exactly its log2: the faces are the bits. */
+	{ 8, { 0, 2, 6, 3, 0, 1, 2, 5, 3, 6, 5, 1 } },
+};
+
+static void dice_kat_desc(const struct dice_kat_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "d%llu", c->sides);
+}
+
+KUNIT_ARRAY_PARAM(dice_kat, dice_kat_cases, dice_kat_desc);
+
+/*
+ * The same faces twice: from a die that draws the stream from its source,
+ * and from a sourceless die fed five bits whenever a roll runs dry.  A roll
+ * that runs dry must leave the die exactly as it was.
+ */
+static void dice_test_known_bits(struct kunit *test)
+{
+	const struct dice_kat_case *c = test->param_value;
+	u64 byte = 0, pos = 0, face, head;
+	struct dice_die *ref = dice_test_die(test, dice_kat_fill, &byte);
+	struct dice_die *die = dice_test_die(test, NULL, NULL);
+	unsigned int i, dry = 0;
+	u128 x, m;
+	int err;
+
+	KUNIT_ASSERT_EQ(test, dice_die_set_sides(ref, c->sides), 0);
+	KUNIT_ASSERT_EQ(test, dice_die_set_sides(die, c->sides), 0);
+	for (i = 0; i < DICE_KAT_ROLLS; i++) {
+		KUNIT_ASSERT_EQ(test, dice_die_roll(ref, &face), 0);
+		KUNIT_EXPECT_EQ_MSG(test, face, c->faces[i],
+				    "sourced d%llu, roll %u: %llu, want %llu",
+				    c->sides, i, face, c->faces[i]);
+		for (;;) {
+			x = die->rec.x;
+			m = die->rec.m;
+			head = die->pool.head;
+			err = dice_die_roll(die, &face);
+			if (err != -EAGAIN)
+				break;
+			KUNIT_ASSERT_TRUE_MSG(test, die->rec.x == x &&
+					      die->rec.m == m &&
+					      die->pool.head == head,
+					      "roll %u: a dry roll changed the die", i);
+			KUNIT_ASSERT_GE(test, dice_pool_room(&die->pool), 5U);
+			dice_pool_put(&die->pool, dice_kat_bits(pos, 5), 5);
+			pos += 5;
+			dry++;
+		}
+		KUNIT_ASSERT_EQ(test, err, 0);
+		KUNIT_EXPECT_EQ_MSG(test, face, c->faces[i],
+				    "fed d%llu, roll %u: %llu, want %llu",
+				    c->sides, i, face, c->faces[i]);
+		KUNIT_EXPECT_EQ(test, dice_pool_used(&die->pool),
+				dice_pool_used(&ref->pool));
+	}
+	KUNIT_EXPECT_EQ(test, die->rolls, (u64)DICE_KAT_ROLLS);
+	KUNIT_EXPECT_GT(test, dry, 0U);
+	if (!(c->sides & (c->sides - 1)))
+		KUNIT_EXPECT_EQ(test, dice_pool_used(&die->pool),
+				(u64)DICE_KAT_ROLLS * (fls64(c->sides) - 1));
+	dice_die_wipe(ref);
+	dice_die_wipe(die);
+}
+
+/* ---- recycling invariants ------------------------------------------------------ */
+
+static const u64 dice_recycle_sides[] = {
+	1, 2, 3, 5, 6, 7, 20, 100, 1000003, (1ULL << 31) + 1,
+	(1ULL << 32) - 1, 1ULL << 32, (1ULL << 32) + 1, 1ULL << 40,
+	(1ULL << 63) + 1, U64_MAX - 1, U64_MAX,
+};
+
+static void dice_sides_desc(const u64 *sides, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "d%llu", *sides);
+}
+
+KUNIT_ARRAY_PARAM(dice_recycle, dice_recycle_sides, dice_sides_desc);
+
+#define DICE_INVARIANT_ROLLS	2000
+
+/*
+ * x < m after every roll, faces in range, bits used only grow and never
+ * pass the bits drawn from the source.
+ */
+static void dice_test_recycle_invariant(struct kunit *test)
+{
+	u64 n = *(const u64 *)test->param_value, face = 0, used = 0;
+	struct dice_die *die = dice_test_die(test, dice_random_fill, NULL);
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, dice_die_set_sides(die, n), 0);
+	for (i = 0; i < DICE_INVARIANT_ROLLS; i++) {
+		if (dice_die_roll(die, &face) || face >= n ||
+		    die->rec.x >= die->rec.m ||
+		    dice_pool_used(&die->pool) < used ||
+		    dice_pool_used(&die->pool) > dice_pool_drawn(&die->pool)) {
+			KUNIT_FAIL(test,
+				   "d%llu roll %u: face %llu, x %llx:%016llx, m %llx:%016llx, used %llu of %llu",
+				   n, i, face, (u64)(die->rec.x >> 64),
+				   (u64)die->rec.x, (u64)(die->rec.m >> 64),
+				   (u64)die->rec.m, dice_pool_used(&die->pool),
+				   dice_pool_drawn(&die->pool));
+			break;
+		}
+		used = dice_pool_used(&die->pool);
+	}
+	if (i == DICE_INVARIANT_ROLLS)
+		KUNIT_EXPECT_EQ(test, die->rolls, (u64)DICE_INVARIANT_ROLLS);
+	/* A d1 and a power of two leave the recycler alone. */
+	if (!(n & (n - 1)))
+		KUNIT_EXPECT_TRUE(test, die->rec.m == 1 && die->rec.x == 0);
+	dice_die_wipe(die);
+}
+
+/* A failing source fails the roll and leaves the die as it was. */
+static void dice_test_source_error(struct kunit *test)
+{
+	unsigned int left = 1, i;
+	struct dice_die *die = dice_test_die(test, dice_failing_fill, &left);
+	u64 face, rolls = 0, head = 0;
+	u128 x = 0, m = 0;
+	int err = 0;
+
+	KUNIT_ASSERT_EQ(test, dice_die_set_sides(die, 1000003), 0);
+	/* One fill is DICE_POOL_BITS bits: about 200 rolls, then -EIO. */
+	for (i = 0; i < DICE_POOL_BITS; i++) {
+		x = die->rec.x;
+		m = die->rec.m;
+		head = die->pool.head;
+		rolls = die->rolls;
+		err = dice_die_roll(die, &face);
+		if (err)
+			break;
+		KUNIT_ASSERT_LT(test, face, 1000003ULL);
+	}
+	KUNIT_EXPECT_EQ(test, err, -EIO);
+	KUNIT_EXPECT_TRUE(test, die->rec.x == x && die->rec.m == m);
+	KUNIT_EXPECT_EQ(test, die->pool.head, head);
+	KUNIT_EXPECT_EQ(test, die->rolls, rolls);
+	/* The source recovers (a refill may wrap: two fills): the die rolls on. */
+	left = 2;
+	KUNIT_EXPECT_EQ(test, dice_die_roll(die, &face), 0);
+	KUNIT_EXPECT_EQ(test, die->rolls, rolls + 1);
+	dice_die_wipe(die);
+}
+
+/* ---- alias construction invariants ----------------------------------------------- */
+
+enum dice_weights_gen {
+	DICE_GEN_LIST,		/* the listed weights */
+	DICE_GEN_ZIPF,		/* 1000000 / (i + 1) */
+	DICE_GEN_RANDOM,	/* random, every seventh zero */
+	DICE_GEN_MAX,		/* all U32_MAX */
+};
+
+struct dice_weights_case {
+	const char *name;
+	enum dice_weights_gen gen;
+	u32 sides;
+	u32 w[8];
+};
+
+static const struct dice_weights_case dice_weights_cases[] = {
+	{ "one side", DICE_GEN_LIST, 1, { 7 } },
+	{ "seed {2,2,6,1,1}", DICE_GEN_LIST, 5, { 2, 2, 6, 1, 1 } },
+	{ "gap {1,0,3}", DICE_GEN_LIST, 3, { 1, 0, 3 } },
+	{ "flat {1,1,1,1}", DICE_GEN_LIST, 4, { 1, 1, 1, 1 } },
+	{ "spike {20,1,1,1,1,1,1}", DICE_GEN_LIST, 7, { 20, 1, 1, 1, 1, 1, 1 } },
+	{ "single {0,0,5,0}", DICE_GEN_LIST, 4, { 0, 0, 5, 0 } },
+	{ "extremes {U32_MAX,1,0}", DICE_GEN_LIST, 3, { U32_MAX, 1, 0 } },
+	{ "zipf-1000", DICE_GEN_ZIPF, 1000 },
+	{ "random-65536", DICE_GEN_RANDOM, 65536 },
+	{ "2^16 sides of U32_MAX", DICE_GEN_MAX, 1 << 16 },
+};
+
+static void dice_weights_desc(const struct dice_weights_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);
+}
+
+KUNIT_ARRAY_PARAM(dice_weights, dice_weights_cases, dice_weights_desc);
+
+static u32 *dice_make_weights(struct kunit *test,
+			      const struct dice_weights_case *c)
+{
+	u32 *w = kunit_kmalloc_array(test, c->sides, sizeof(*w), GFP_KERNEL);
+	u64 s = 0x9e3779b97f4a7c15ULL;
+	u32 i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, w);
+	for (i = 0; i < c->sides; i++) {
+		switch (c->gen) {
+		case DICE_GEN_LIST:
+			w[i] = c->w[i];
+			break;
+		case DICE_GEN_ZIPF:
+			w[i] = 1000000 / (i + 1);
+			break;
+		case DICE_GEN_RANDOM:
+			w[i] = i % 7 == 3 ? 0 :
+			       (u32)(dice_xorshift(&s) >> (32 + i % 29));
+			break;
+		case DICE_GEN_MAX:
+			w[i] = U32_MAX;
+			break;
+		}
+	}
+	if (c->gen == DICE_GEN_RANDOM)
+		w[c->sides / 2] |= 1;	/* never all zero */
+	return w;
+}
+
+/*
+ * Check a finished table against the mass each side should have: the
+ * pieces of every column, added up side by side, give each side its share;
+ * the shares add up to the whole table; and dice_table_side() lays each
+ * side's pieces end to end, own piece first, then alias pieces in column
+ * order, so a position inside a share is hit by exactly one (c, y).
+ */
+static void dice_check_table(struct kunit *test, const struct dice_table *t,
+			     const u64 *want)
+{
+	u64 *sum = kunit_kcalloc(test, t->sides, sizeof(*sum), GFP_KERNEL);
+	u64 *next = kunit_kcalloc(test, t->sides, sizeof(*next), GFP_KERNEL);
+	u128 total = 0;
+	u64 off;
+	u32 c, s;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sum);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, next);
+	KUNIT_ASSERT_GT(test, t->mass, 0ULL);
+	KUNIT_EXPECT_TRUE(test, t->total == (u128)t->sides * t->mass);
+	for (c = 0; c < t->sides; c++) {
+		if (t->thr[c] > t->mass || t->alias[c] >= t->sides) {
+			KUNIT_FAIL(test, "column %u: thr %llu of %llu, alias %u",
+				   c, t->thr[c], t->mass, t->alias[c]);
+			return;
+		}
+		sum[c] += t->thr[c];
+		sum[t->alias[c]] += t->mass - t->thr[c];
+		next[c] = t->thr[c];
+	}
+	for (s = 0; s < t->sides; s++) {
+		if (sum[s] != t->share[s] || (want && sum[s] != want[s])) {
+			KUNIT_FAIL(test, "side %u: pieces add up to %llu, share %llu, want %llu",
+				   s, sum[s], t->share[s], want ? want[s] : sum[s]);
+			return;
+		}
+		total += t->share[s];
+	}
+	KUNIT_EXPECT_TRUE(test, total == t->total);
+	for (c = 0; c < t->sides; c++) {
+		u64 piece = t->mass - t->thr[c];
+		u32 a = t->alias[c];
+
+		if (t->thr[c]) {
+			s = dice_table_side(t, c, 0, &off);
+			KUNIT_ASSERT_EQ(test, s, c);
+			KUNIT_ASSERT_EQ(test, off, 0ULL);
+			s = dice_table_side(t, c, t->thr[c] - 1, &off);
+			KUNIT_ASSERT_EQ(test, s, c);
+			KUNIT_ASSERT_EQ(test, off, t->thr[c] - 1);
+		}
+		if (!piece)
+			continue;
+		s = dice_table_side(t, c, t->thr[c], &off);
+		if (s != a || off != next[a]) {
+			KUNIT_FAIL(test,
+				   "column %u: alias piece of side %u at %llu, want side %u at %llu",
+				   c, s, off, a, next[a]);
+			return;
+		}
+		s = dice_table_side(t, c, t->mass - 1, &off);
+		KUNIT_ASSERT_EQ(test, s, a);
+		KUNIT_ASSERT_EQ(test, off, next[a] + piece - 1);
+		next[a] += piece;
+	}
+	for (s = 0; s < t->sides; s++)
+		if (next[s] != t->share[s]) {
+			KUNIT_FAIL(test, "side %u: pieces end at %llu, share %llu",
+				   s, next[s], t->share[s]);
+			return;
+		}
+}
+
+/*
+ * A table built from weights: column mass W = sum(w), side i's share
+ * exactly n * w_i in column units.  Its columns, given back to
+ * dice_table_from_alias(), must make the same table.
+ */
+static void dice_test_alias_build(struct kunit *test)
+{
+	const struct dice_weights_case *c = test->param_value;
+	u32 n = c->sides, *w = dice_make_weights(test, c), i;
+	u64 *want = kunit_kcalloc(test, n, sizeof(*want), GFP_KERNEL);
+	struct dice_table *t, *t2;
+	u64 sum = 0;
+	int err;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, want);
+	for (i = 0; i < n; i++) {
+		want[i] = (u64)n * w[i];
+		sum += w[i];
+	}
+	t = dice_table_alloc(n);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	t2 = dice_table_alloc(n);
+	if (!t2) {
+		dice_table_free(t);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t2);
+	}
+	err = dice_table_from_weights(t, w);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	if (!err) {
+		KUNIT_EXPECT_EQ(test, t->sides, n);
+		KUNIT_EXPECT_EQ(test, t->mass, sum);
+		dice_check_table(test, t, want);
+
+		memcpy(t2->thr, t->thr, n * sizeof(*t->thr));
+		memcpy(t2->alias, t->alias, n * sizeof(*t->alias));
+		err = dice_table_from_alias(t2, t->mass);
+		KUNIT_EXPECT_EQ(test, err, 0);
+		if (!err) {
+			dice_check_table(test, t2, want);
+			KUNIT_EXPECT_EQ(test, memcmp(t2->adj, t->adj,
+						     n * sizeof(*t->adj)), 0);
+		}
+	}
+	dice_table_free(t2);
+	dice_table_free(t);
+}
+
+/*
+ * Rolls of a loaded die: faces in range, never a side of weight zero,
+ * x < m after every roll.
+ */
+static void dice_test_loaded_rolls(struct kunit *test)
+{
+	const struct dice_weights_case *c = test->param_value;
+	u32 *w = dice_make_weights(test, c);
+	struct dice_die *die = dice_test_die(test, dice_random_fill, NULL);
+	struct dice_table *t = dice_table_alloc(c->sides);
+	unsigned int i;
+	u64 face;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	if (dice_table_from_weights(t, w)) {
+		dice_table_free(t);
+		KUNIT_FAIL(test, "dice_table_from_weights() failed");
+		return;
+	}
+	/* The die owns the table from here, even on error. */
+	KUNIT_ASSERT_EQ(test, dice_die_set_table(die, t), 0);
+	for (i = 0; i < DICE_INVARIANT_ROLLS; i++) {
+		if (dice_die_roll(die, &face) || face >= c->sides ||
+		    !w[face] || die->rec.x >= die->rec.m) {
+			KUNIT_FAIL(test, "roll %u: face %llu of %u, x < m: %d",
+				   i, face, c->sides, die->rec.x < die->rec.m);
+			break;
+		}
+	}
+	dice_die_wipe(die);
+}
+
+/* ---- every method ---------------------------------------------------------------- */
+
+struct dice_method_case {
+	const char *name;
+	u32 method;
+	u64 sides;		/* 0: the loaded die {2,2,0,6,1,1} */
+};
+
+static const struct dice_method_case dice_method_cases[] = {
+	{ "recycle d6", DICE_METHOD_RECYCLE, 6 },
+	{ "recycle loaded", DICE_METHOD_RECYCLE, 0 },
+	{ "viglietta d6", DICE_METHOD_VIGLIETTA, 6 },
+	{ "viglietta d1000003", DICE_METHOD_VIGLIETTA, 1000003 },
+	{ "viglietta d2^63+1", DICE_METHOD_VIGLIETTA, (1ULL << 63) + 1 },
+	{ "batch d6", DICE_METHOD_BATCH, 6 },
+	{ "batch d1000003", DICE_METHOD_BATCH, 1000003 },
+	{ "batch d2^64-1", DICE_METHOD_BATCH, U64_MAX },
+	{ "alias d6", DICE_METHOD_ALIAS, 6 },
+	{ "alias loaded", DICE_METHOD_ALIAS, 0 },
+	{ "rejection d6", DICE_METHOD_REJECTION, 6 },
+	{ "rejection d2^63+1", DICE_METHOD_REJECTION, (1ULL << 63) + 1 },
+};
+
+static void dice_method_desc(const struct dice_method_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);
+}
+
+KUNIT_ARRAY_PARAM(dice_method, dice_method_cases, dice_method_desc);
+
+/* Every method serves faces in range, and never a side of weight zero. */
+static void dice_test_methods(struct kunit *test)
+{
+	static const u32 w[] = { 2, 2, 0, 6, 1, 1 };
+	const struct dice_method_case *c = test->param_value;
+	struct dice_die *die = dice_test_die(test, dice_random_fill, NULL);
+	u64 n = c->sides ? c->sides : ARRAY_SIZE(w), face = 0;
+	unsigned int i;
+	int err = 0;
+
+	if (c->sides) {
+		KUNIT_ASSERT_EQ(test, dice_die_set_sides(die, n), 0);
+	} else {
+		struct dice_table *t = dice_table_alloc(n);
+
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+		if (dice_table_from_weights(t, w)) {
+			dice_table_free(t);
+			KUNIT_FAIL(test, "dice_table_from_weights() failed");
+			return;
+		}
+		KUNIT_ASSERT_EQ(test, dice_die_set_table(die, t), 0);
+	}
+	err = dice_die_set_method(die, c->method);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	for (i = 0; !err && i < DICE_INVARIANT_ROLLS; i++) {
+		err = dice_die_roll(die, &face);
+		if (err || face >= n || (!c->sides && !w[face])) {
+			KUNIT_FAIL(test, "roll %u: error %d, face %llu of %llu",
+				   i, err, face, n);
+			break;
+		}
+	}
+	if (!err)
+		KUNIT_EXPECT_EQ(test, die->rolls, (u64)DICE_INVARIANT_ROLLS);
+	KUNIT_EXPECT_LE(test, dice_pool_used(&die->pool),
+			dice_pool_drawn(&die->pool));
+	dice_die_wipe(die);
+}
+
+/* A loaded die takes only the methods that can roll it. */
+static void dice_test_method_check(struct kunit *test)
+{
+	static const u32 w[] = { 1, 3 };
+	struct dice_die *die = dice_test_die(test, NULL, NULL);
+	struct dice_table *t = dice_table_alloc(2);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	KUNIT_EXPECT_EQ(test, dice_die_set_method(die, 5), -EINVAL);
+	KUNIT_EXPECT_EQ(test, dice_die_set_method(die, U32_MAX), -EINVAL);
+	if (dice_table_from_weights(t, w)) {
+		dice_table_free(t);
+		KUNIT_FAIL(test, "dice_table_from_weights() failed");
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, dice_die_set_table(die, t), 0);
+	KUNIT_EXPECT_EQ(test, dice_die_set_method(die, DICE_METHOD_VIGLIETTA),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, dice_die_set_method(die, DICE_METHOD_BATCH),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, dice_die_set_method(die, DICE_METHOD_REJECTION),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, dice_die_set_method(die, DICE_METHOD_ALIAS), 0);
+	KUNIT_EXPECT_EQ(test, die->method, (u32)DICE_METHOD_ALIAS);
+	KUNIT_EXPECT_EQ(test, dice_die_set_sides(die, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, die->sides, 2ULL);
+	dice_die_wipe(die);
+}
+
+/* ---- table validation ------------------------------------------------------------ */
+
+struct dice_alias_case {
+	const char *name;
+	bool weights;		/* dice_table_from_weights(), or from_alias */
+	u32 sides;
+	u64 mass;
+	u64 thr[3];		/* for weights: the weights */
+	u32 alias[3];
+	int err;
+	u64 share[3];		/* when err is 0 */
+};
+
+static const struct dice_alias_case dice_alias_cases[] = {
+	{ "all weights zero", true, 2, 0, { 0, 0 }, {}, -EINVAL },
+	{ "the one weight zero", true, 1, 0, { 0 }, {}, -EINVAL },
+	{ "zero mass", false, 2, 0, { 0, 0 }, { 1, 0 }, -EINVAL },
+	{ "threshold above mass", false, 2, 4, { 5, 3 }, { 1, 0 }, -EINVAL },
+	{ "threshold above mass, last", false, 3, 4, { 4, 0, 5 }, { 0, 0, 0 },
+	  -EINVAL },
+	{ "alias out of range", false, 2, 4, { 1, 3 }, { 1, 2 }, -EINVAL },
+	{ "alias out of range, full column", false, 2, 4, { 4, 4 }, { 7, 1 },
+	  -EINVAL },
+	{ "share overflows", false, 2, 1ULL << 63, { 0, 0 }, { 1, 1 },
+	  -EOVERFLOW },
+	{ "share overflows by one", false, 2, U64_MAX, { U64_MAX - 1, U64_MAX },
+	  { 1, 1 }, -EOVERFLOW },
+	{ "valid", false, 2, 4, { 1, 3 }, { 1, 0 }, 0, { 2, 6 } },
+	{ "valid, full columns ignore alias", false, 3, 2, { 2, 2, 2 },
+	  { 1, 2, 0 }, 0, { 2, 2, 2 } },
+	{ "valid, largest shares", false, 2, U64_MAX, { U64_MAX, U64_MAX },
+	  { 1, 0 }, 0, { U64_MAX, U64_MAX } },
+	{ "valid, weights", true, 3, 0, { 1, 0, 3 }, {}, 0, { 3, 0, 9 } },
+};
+
+static void dice_alias_desc(const struct dice_alias_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);
+}
+
+KUNIT_ARRAY_PARAM(dice_alias, dice_alias_cases, dice_alias_desc);
+
+static void dice_test_alias_validate(struct kunit *test)
+{
+	const struct dice_alias_case *c = test->param_value;
+	struct dice_table *t = dice_table_alloc(c->sides);
+	u32 w[ARRAY_SIZE(c->thr)], i;
+	int err;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	for (i = 0; i < c->sides; i++) {
+		w[i] = (u32)c->thr[i];
+		t->thr[i] = c->thr[i];
+		t->alias[i] = c->alias[i];
+	}
+	if (c->weights)
+		err = dice_table_from_weights(t, w);
+	else
+		err = dice_table_from_alias(t, c->mass);
+	KUNIT_EXPECT_EQ(test, err, c->err);
+	if (!err && !c->err) {
+		dice_check_table(test, t, c->share);
+		for (i = 0; i < c->sides; i++)
+			if (t->thr[i] == t->mass)
+				KUNIT_EXPECT_EQ(test, t->alias[i], i);
+	}
+	dice_table_free(t);
+}
+
+/* ---- exhaustive exactness -------------------------------------------------------- */
+
+/*
+ * With the recycler's width shrunk, enumerate every start state x < m0 and
+ * every L-bit string.  Over the rolls those bits decide, each face must
+ * come up exactly in proportion to its weight, and given the face and the
+ * m' left behind, x' must be exactly uniform on [0, m').
+ */
+#define DICE_EX_BITS	12
+#define DICE_EX_M	128	/* above every m' for widths up to 7 */
+#define DICE_EX_SIDES	8
+
+struct dice_exact_case {
+	const char *name;
+	u32 sides;
+	bool loaded;
+	u32 w[DICE_EX_SIDES];
+	bool wide;		/* take the 128-bit path */
+	unsigned int width;
+	u64 m0[3];
+};
+
+static const struct dice_exact_case dice_exact_cases[] = {
+	{ "fair d6", 6, false, {}, false, 6, { 1, 4, 7 } },
+	{ "fair d7, wide", 7, false, {}, true, 7, { 1, 4, 7 } },
+	{ "loaded {2,2,6,1,1}", 5, true, { 2, 2, 6, 1, 1 }, false, 7, { 1, 3 } },
+	{ "loaded {0,1,0,3}", 4, true, { 0, 1, 0, 3 }, false, 5, { 1, 3 } },
+};
+
+static void dice_exact_desc(const struct dice_exact_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);
+}
+
+KUNIT_ARRAY_PARAM(dice_exact, dice_exact_cases, dice_exact_desc);
+
+static void dice_test_exhaustive(struct kunit *test)
+{
+	const struct dice_exact_case *c = test->param_value;
+	struct dice_die *die = dice_test_die(test, NULL, NULL);
+	u32 (*cnt)[DICE_EX_SIDES][DICE_EX_M];
+	u64 byface[DICE_EX_SIDES] = {}, mass[DICE_EX_SIDES], total = 0;
+	u64 x0, s, f, m1, x1, decided = 0, face;
+	struct dice_table *t;
+	unsigned int i;
+
+	cnt = kunit_kzalloc(test, sizeof(*cnt) * DICE_EX_M, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cnt);
+	for (i = 0; i < c->sides; i++) {
+		mass[i] = c->loaded ? c->w[i] : 1;
+		total += mass[i];
+	}
+	if (c->loaded) {
+		t = dice_table_alloc(c->sides);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+		if (dice_table_from_weights(t, c->w)) {
+			dice_table_free(t);
+			KUNIT_FAIL(test, "dice_table_from_weights() failed");
+			return;
+		}
+		KUNIT_ASSERT_EQ(test, dice_die_set_table(die, t), 0);
+	} else {
+		KUNIT_ASSERT_EQ(test, dice_die_set_sides(die, c->sides), 0);
+	}
+	die->rec.narrow_width = c->width;
+	die->rec.wide_width = c->width;
+	if (c->wide)
+		die->rec.narrow_limit = 0;
+
+	for (i = 0; i < ARRAY_SIZE(c->m0) && c->m0[i]; i++) {
+		for (x0 = 0; x0 < c->m0[i]; x0++) {
+			for (s = 0; s < 1U << DICE_EX_BITS; s++) {
+				die->rec.x = x0;
+				die->rec.m = c->m0[i];
+				dice_pool_discard(&die->pool);
+				dice_pool_put(&die->pool, s, DICE_EX_BITS);
+				if (dice_die_roll(die, &face))
+					continue;
+				m1 = (u64)die->rec.m;
+				x1 = (u64)die->rec.x;
+				if (face >= c->sides || x1 >= m1 ||
+				    die->rec.m >= DICE_EX_M) {
+					KUNIT_FAIL(test,
+						   "x0 %llu bits %llx: face %llu, x' %llu, m' %llu",
+						   x0, s, face, x1, m1);
+					goto out;
+				}
+				decided++;
+				byface[face]++;
+				cnt[m1][face][x1]++;
+			}
+		}
+	}
+	KUNIT_EXPECT_GT(test, decided, 0ULL);
+	for (f = 0; f < c->sides; f++)
+		KUNIT_EXPECT_EQ_MSG(test, byface[f] * total, mass[f] * decided,
+				    "face %llu: %llu of %llu rolls, want %llu/%llu",
+				    f, byface[f], decided, mass[f], total);
+	for (m1 = 1; m1 < DICE_EX_M; m1++)
+		for (f = 0; f < c->sides; f++)
+			for (x1 = 1; x1 < m1; x1++)
+				if (cnt[m1][f][x1] != cnt[m1][f][0]) {
+					KUNIT_FAIL(test, "leftover not uniform: m' %llu, face %llu",
+						   m1, f);
+					goto out;
+				}
+out:
+	dice_die_wipe(die);
+}
+
+/* ---- the suite --------------------------------------------------------------------- */
+
+static struct kunit_case dice_test_cases[] = {
+	KUNIT_CASE(dice_test_pool_order),
+	KUNIT_CASE_PARAM(dice_test_known_bits, dice_kat_gen_params),
+	KUNIT_CASE_PARAM(dice_test_recycle_invariant, dice_recycle_gen_params),
+	KUNIT_CASE(dice_test_source_error),
+	KUNIT_CASE_PARAM(dice_test_alias_build, dice_weights_gen_params),
+	KUNIT_CASE_PARAM(dice_test_loaded_rolls, dice_weights_gen_params),
+	KUNIT_CASE_PARAM(dice_test_alias_validate, dice_alias_gen_params),
+	KUNIT_CASE_PARAM(dice_test_methods, dice_method_gen_params),
+	KUNIT_CASE(dice_test_method_check),
+	KUNIT_CASE_PARAM(dice_test_exhaustive, dice_exact_gen_params),
 	{}
 };
 
-static struct kunit_suite dice_suite = {
+static struct kunit_suite dice_test_suite = {
 	.name = "dice",
-	.test_cases = dice_cases,
+	.test_cases = dice_test_cases,
 };
-kunit_test_suite(dice_suite);
+
+kunit_test_suite(dice_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the /dev/dice die core");
 MODULE_LICENSE("GPL");

@@ -120,59 +120,130 @@ static int dice_recycler_fill(struct dice_recycler *rec,
 }
 
 /**
+ * dice_divisor_init() - prepare division by @d
+ * @dv: the divisor
+ * @d: at least 1
+ */
+void dice_divisor_init(struct dice_divisor *dv, u64 d)
+{
+	unsigned int log = fls64(d) - 1;
+	u128 q = (u128)1 << (64 + log);
+	u64 rem, magic;
+
+	dv->d = d;
+	dv->pow2 = !(d & (d - 1));
+	dv->shift = log;
+	dv->add = 0;
+	dv->magic = 0;
+	if (dv->pow2)
+		return;
+	/* d > 2^log, so 2^(64+log) / d fits 64 bits. */
+	rem = dice_div128(&q, d);
+	magic = (u64)q;
+	if (d - rem >= 1ULL << log) {
+		u64 twice = rem + rem;
+
+		magic += magic;
+		if (twice >= d || twice < rem)
+			magic++;
+		dv->add = 1;
+	}
+	dv->magic = magic + 1;
+}
+
+/* Narrow draw: m topped up to 64 bits, divisions by multiplication. */
+static inline int dice_uniform_narrow(struct dice_recycler *rec,
+				      struct dice_pool *pool,
+				      const struct dice_divisor *dv, u64 *out)
+{
+	u64 n = dv->d, m = (u64)rec->m, x = (u64)rec->x, q, lim, bits;
+	unsigned int k;
+	int err;
+
+	for (;;) {
+		k = rec->narrow_width - fls64(m);
+		if (k) {
+			err = dice_pool_take(pool, k, &bits);
+			if (err)
+				return err;
+			x = (x << k) | bits;
+			m <<= k;
+		}
+		q = dice_divide(dv, m);
+		lim = q * n;
+		if (likely(x < lim)) {
+			u64 xq = dice_divide(dv, x);
+
+			*out = x - xq * n;
+			rec->x = xq;
+			rec->m = q;
+			return 0;
+		}
+		x -= lim;
+		m -= lim;
+		/* Keep the state right if the next top-up fails. */
+		rec->x = x;
+		rec->m = m;
+	}
+}
+
+/**
+ * dice_uniform_div() - draw uniformly from [0, d), recycling leftovers
+ * @rec: the recycler
+ * @pool: fresh bits
+ * @dv: division by the number of outcomes d, at least 1
+ * @out: the draw
+ *
+ * Return: 0 or the pool's error; on error the caller restores @rec and @pool.
+ */
+int dice_uniform_div(struct dice_recycler *rec, struct dice_pool *pool,
+		     const struct dice_divisor *dv, u64 *out)
+{
+	u64 n = dv->d;
+	int err;
+
+	if (n < rec->narrow_limit && !(rec->m >> 64))
+		return dice_uniform_narrow(rec, pool, dv, out);
+	for (;;) {
+		u128 q, xq, lim;
+		u64 rem;
+
+		err = dice_recycler_fill(rec, pool, rec->wide_width);
+		if (err)
+			return err;
+		q = rec->m;
+		rem = dice_div128(&q, n);
+		lim = rec->m - rem;
+		if (likely(rec->x < lim)) {
+			xq = rec->x;
+			*out = dice_div128(&xq, n);
+			rec->x = xq;
+			rec->m = q;
+			return 0;
+		}
+		rec->x -= lim;
+		rec->m = rem;
+	}
+}
+
+/**
  * dice_uniform() - draw uniformly from [0, @n), recycling leftovers
  * @rec: the recycler
  * @pool: fresh bits
  * @n: at least 1
  * @out: the draw
  *
+ * For callers without a prepared divisor; a die keeps one.
+ *
  * Return: 0 or the pool's error; on error the caller restores @rec and @pool.
  */
 int dice_uniform(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 		 u64 *out)
 {
-	int err;
+	struct dice_divisor dv;
 
-	for (;;) {
-		if (n < rec->narrow_limit && !(rec->m >> 64)) {
-			u64 m, x, q, lim;
-
-			err = dice_recycler_fill(rec, pool, rec->narrow_width);
-			if (err)
-				return err;
-			m = (u64)rec->m;
-			x = (u64)rec->x;
-			q = m / n;
-			lim = q * n;
-			if (likely(x < lim)) {
-				*out = x % n;
-				rec->x = x / n;
-				rec->m = q;
-				return 0;
-			}
-			rec->x = x - lim;
-			rec->m = m - lim;
-		} else {
-			u128 q, xq, lim;
-			u64 rem;
-
-			err = dice_recycler_fill(rec, pool, rec->wide_width);
-			if (err)
-				return err;
-			q = rec->m;
-			rem = dice_div128(&q, n);
-			lim = rec->m - rem;
-			if (likely(rec->x < lim)) {
-				xq = rec->x;
-				*out = dice_div128(&xq, n);
-				rec->x = xq;
-				rec->m = q;
-				return 0;
-			}
-			rec->x -= lim;
-			rec->m = rem;
-		}
-	}
+	dice_divisor_init(&dv, n);
+	return dice_uniform_div(rec, pool, &dv, out);
 }
 
 /**

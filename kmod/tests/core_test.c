@@ -142,6 +142,38 @@ static void test_div128(void)
 	}
 }
 
+/* Division by multiplication agrees with the hardware for every case tried. */
+static void test_divisor(void)
+{
+	static const u64 edge[] = { 1, 2, 3, 5, 6, 7, 10, 20, 100, 641,
+		1000003, (1ULL << 31) + 1, (1ULL << 32) - 1, (1ULL << 32) + 1,
+		(1ULL << 63) - 1, 1ULL << 63, (1ULL << 63) + 1, U64_MAX - 1,
+		U64_MAX };
+	unsigned int i, j;
+
+	for (i = 0; i < 4000 && !tap_case_failed; i++) {
+		struct dice_divisor dv;
+		u64 d = i < ARRAY_SIZE(edge) ? edge[i] :
+			xoshiro() >> (xoshiro() % 64);
+
+		if (!d)
+			d = 1;
+		dice_divisor_init(&dv, d);
+		for (j = 0; j < 2000; j++) {
+			u64 x = j < 4 ? (u64[]){ 0, 1, U64_MAX, d - 1 }[j] :
+				j < 8 ? d * (xoshiro() % (U64_MAX / d)) - (j & 1) :
+				xoshiro() >> (xoshiro() % 64);
+
+			if (dice_divide(&dv, x) != x / d) {
+				printf("#   %llu / %llu\n", (unsigned long long)x,
+				       (unsigned long long)d);
+				tap_case_failed = 1;
+				break;
+			}
+		}
+	}
+}
+
 /* ---- formats ---------------------------------------------------------------- */
 
 static void test_format(void)
@@ -579,6 +611,7 @@ int main(void)
 	tap_run("core: pool bit order", test_pool_order);
 	tap_run("core: pool accounting, rollback, discard", test_pool_accounting);
 	tap_run("core: 128-by-64 division", test_div128);
+	tap_run("core: division by multiplication", test_divisor);
 	tap_run("core: face formats", test_format);
 	tap_run("core: known answers against the Python reference",
 		test_known_answers);
