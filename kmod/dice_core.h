@@ -308,6 +308,7 @@ int dice_die_set_table(struct dice_die *die, struct dice_table *table);
 int dice_die_set_method(struct dice_die *die, u32 method);
 void dice_die_set_source(struct dice_die *die, dice_fill_fn fill, void *ctx);
 int dice_die_roll(struct dice_die *die, u64 *face);
+int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count);
 void dice_die_wipe(struct dice_die *die);
 
 /* ---- faces to bytes ----------------------------------------------------------- */

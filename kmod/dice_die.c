@@ -210,6 +210,87 @@ int dice_die_roll(struct dice_die *die, u64 *face)
 	return 0;
 }
 
+/*
+ * The common case, a fair die under the default method, with the recycler
+ * kept in registers across rolls.  Same draws as dice_uniform_div(); a roll
+ * that runs out of bits is undone exactly as in dice_die_roll().
+ */
+static unsigned int dice_roll_fair_many(struct dice_die *die, u64 *faces,
+					unsigned int count, int *errp)
+{
+	struct dice_pool *pool = &die->pool;
+	const struct dice_divisor dv = die->div;
+	u64 n = dv.d, m = (u64)die->rec.m, x = (u64)die->rec.x;
+	u64 m0 = m, x0 = x, q, lim, xq, bits;
+	unsigned int width = die->rec.narrow_width, i = 0, k;
+	int err;
+
+	while (i < count) {
+		k = width - fls64(m);
+		if (k) {
+			if (unlikely(pool->tail - pool->head < k)) {
+				err = dice_pool_refill(pool, k);
+				if (err) {
+					x = x0;
+					m = m0;
+					dice_pool_rollback(pool);
+					*errp = err;
+					break;
+				}
+			}
+			bits = dice_pool_peek(pool, k);
+			pool->head += k;
+			x = (x << k) | bits;
+			m <<= k;
+		}
+		q = dice_divide(&dv, m);
+		lim = q * n;
+		if (unlikely(x >= lim)) {
+			x -= lim;
+			m -= lim;
+			continue;
+		}
+		xq = dice_divide(&dv, x);
+		faces[i++] = x - xq * n;
+		x = xq;
+		m = q;
+		x0 = x;
+		m0 = m;
+		dice_pool_commit(pool);
+	}
+	die->rec.x = x;
+	die->rec.m = m;
+	die->rolls += i;
+	return i;
+}
+
+/**
+ * dice_die_roll_many() - roll up to @count times
+ * @die: the die
+ * @faces: room for @count zero-based faces
+ * @count: rolls wanted
+ *
+ * Return: the number of rolls made, at least 1, or the bit source's error
+ * if not even one could be made.  The faces equal those of @count calls of
+ * dice_die_roll().
+ */
+int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count)
+{
+	u64 n = die->sides;
+	unsigned int done = 0;
+	int err = 0;
+
+	if (die->method == DICE_METHOD_RECYCLE && !die->table && n > 2 &&
+	    (n & (n - 1)) && n < die->rec.narrow_limit && !(die->rec.m >> 64))
+		done = dice_roll_fair_many(die, faces, count, &err);
+	while (!err && done < count) {
+		err = dice_die_roll(die, &faces[done]);
+		if (!err)
+			done++;
+	}
+	return done ? (int)done : err;
+}
+
 /**
  * dice_die_wipe() - forget the die's random state and free its table
  * @die: the die

@@ -810,7 +810,5 @@ static struct kunit_suite dice_test_suite = {
 	.test_cases = dice_test_cases,
 };
 
+/* Linked with the core: its module, if any, has the description and license. */
 kunit_test_suite(dice_test_suite);
-
-MODULE_DESCRIPTION("KUnit tests for the /dev/dice die core");
-MODULE_LICENSE("GPL");

@@ -43,6 +43,7 @@ MODULE_PARM_DESC(max_sides, "Most sides a loaded die may have (default 1048576)"
  * @out_end: end of the bytes in @out
  * @reported: the die's rolls, bits used and bits drawn already added to the
  *	global counters
+ * @faces: rolls on their way into @out
  */
 struct dice_file {
 	struct mutex lock;	/* protects all of the below */
@@ -52,6 +53,7 @@ struct dice_file {
 	unsigned int out_start;
 	unsigned int out_end;
 	u64 reported[3];
+	u64 faces[64];
 };
 
 /* ---- global counters ------------------------------------------------------ */
@@ -161,32 +163,50 @@ static int dice_release(struct inode *inode, struct file *file)
 
 /* ---- read ------------------------------------------------------------------------ */
 
+/* Decimal digits of the largest face, plus the newline. */
+static unsigned int dice_text_line_max(const struct dice_die *die)
+{
+	u64 top = die->format & DICE_FMT_ZERO_BASED ? die->sides - 1 : die->sides;
+	unsigned int len = 2;
+
+	while (top >= 10) {
+		top /= 10;
+		len++;
+	}
+	return len;
+}
+
 /*
  * Encode rolls into the empty out buffer: whole binary rolls up to @want
  * bytes, or text lines until @want bytes are there (the last line may run
- * past @want and wait in the buffer for the next read).
+ * past @want and wait in the buffer for the next read).  Rolls are made a
+ * batch at a time, never more than the read asked for.
  */
 static int dice_produce(struct dice_file *df, size_t want)
 {
 	struct dice_die *die = &df->die;
 	unsigned int width = dice_format_width(die->format);
-	unsigned int end = 0;
-	int err = 0;
-	u64 face;
+	unsigned int line = width ? width : dice_text_line_max(die);
+	unsigned int end = 0, count, i;
+	int got = 0;
 
 	if (width)
 		want = min_t(size_t, want - want % width, DICE_OUT_BYTES);
 	else
 		want = min_t(size_t, want, DICE_OUT_BYTES - DICE_TEXT_MAX);
 	while (end < want) {
-		err = dice_die_roll(die, &face);
-		if (err)
+		count = max_t(unsigned int, (want - end) / line, 1);
+		count = min_t(unsigned int, count, ARRAY_SIZE(df->faces));
+		got = dice_die_roll_many(die, df->faces, count);
+		if (got < 0)
 			break;
-		end += dice_format_face(die->format, face, df->out + end);
+		for (i = 0; i < (unsigned int)got; i++)
+			end += dice_format_face(die->format, df->faces[i],
+						df->out + end);
 	}
 	df->out_start = 0;
 	df->out_end = end;
-	return end ? 0 : err;
+	return end ? 0 : got;
 }
 
 static ssize_t dice_read_iter(struct kiocb *iocb, struct iov_iter *to)

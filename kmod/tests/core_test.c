@@ -491,6 +491,68 @@ static void test_rollback(void)
 	EXPECT(die.rolls == 50);
 }
 
+/* Rolling many at once gives the faces and bit counts of one by one. */
+static void test_roll_many(void)
+{
+	static const u64 sides[] = { 2, 3, 6, 7, 20, 1000003,
+		(1ULL << 32) - 1, (1ULL << 32) + 1, U64_MAX };
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(sides); i++) {
+		struct kat_ctx k1 = { 0 }, k2 = { 0 };
+		struct dice_die one, many;
+		u64 want, faces[37];
+		int got;
+
+		dice_die_init(&one, kat_fill, &k1);
+		dice_die_init(&many, kat_fill, &k2);
+		dice_die_set_sides(&one, sides[i]);
+		dice_die_set_sides(&many, sides[i]);
+		for (j = 0; j < 300; j++) {
+			got = dice_die_roll_many(&many, faces, 37);
+			EXPECT(got == 37);
+			for (int f = 0; f < got; f++) {
+				EXPECT(!dice_die_roll(&one, &want));
+				EXPECT(faces[f] == want);
+			}
+			if (tap_case_failed)
+				break;
+		}
+		EXPECT(dice_pool_used(&one.pool) == dice_pool_used(&many.pool));
+		EXPECT(one.rolls == many.rolls);
+	}
+	/* Written bits: the batch stops at the last whole roll, undoing the
+	 * partial one, and goes on from there when more bits come.
+	 */
+	{
+		struct kat_ctx k = { 0 };
+		struct dice_die ref, die;
+		u64 faces[64], want, fed = 0;
+		int got, total = 0;
+
+		dice_die_init(&ref, kat_fill, &k);
+		dice_die_init(&die, NULL, NULL);
+		dice_die_set_sides(&ref, 6);
+		dice_die_set_sides(&die, 6);
+		while (total < 500) {
+			for (j = 0; j < 29; j++)
+				dice_pool_put(&die.pool, kat_bit(fed++), 1);
+			got = dice_die_roll_many(&die, faces, 64);
+			if (got == -EAGAIN)
+				continue;
+			EXPECT(got > 0);
+			for (int f = 0; f < got; f++) {
+				dice_die_roll(&ref, &want);
+				EXPECT(faces[f] == want);
+			}
+			total += got;
+			if (tap_case_failed)
+				break;
+		}
+		EXPECT(dice_pool_used(&die.pool) == dice_pool_used(&ref.pool));
+	}
+}
+
 /* ---- bits per roll ------------------------------------------------------------------------ */
 
 static double bits_per_roll(struct dice_die *die, unsigned long rolls)
@@ -622,6 +684,7 @@ int main(void)
 	tap_run("core: alias construction invariants", test_alias_build);
 	tap_run("core: alias table validation", test_alias_validate);
 	tap_run("core: running out of bits rolls back", test_rollback);
+	tap_run("core: rolling many equals rolling one by one", test_roll_many);
 	tap_run("core: power-of-two and d1 cost exactly", test_bits_exact);
 	tap_run("core: fair bits per roll within 0.1% of log2 n",
 		test_bits_fair);
