@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * roll.h - rolling a parsed expression
+ *
+ * roll.c knows nothing of /dev/dice: it asks a roll_source for sides of a
+ * die (1..sides, as many at a time as it can) and does the rest: rerolls,
+ * explosions, keep/drop, success counts, arithmetic.
+ */
+#ifndef _DICE_TOOLS_ROLL_H
+#define _DICE_TOOLS_ROLL_H
+
+#include "notation.h"
+
+/**
+ * struct roll_source - where sides come from
+ * @roll: put @count sides of @d, each 1..@d->sides, into @out; return 0 or
+ *	a negative errno
+ * @ctx: passed to @roll
+ */
+struct roll_source {
+	int (*roll)(void *ctx, const struct die *d, uint64_t *out, size_t count);
+	void *ctx;
+};
+
+/* roll_event.flags */
+#define EV_REROLLED	0x1	/* thrown away by a reroll rule */
+#define EV_EXPLODED	0x2	/* made its die explode */
+
+/**
+ * struct roll_event - one face that came up, in the order of its die
+ * @face: the face's value
+ * @slot: which of the group's dice (0..count-1) it belongs to
+ * @flags: EV_*
+ */
+struct roll_event {
+	val_t face;
+	uint32_t slot;
+	uint32_t flags;
+};
+
+/* pool_die.flags */
+#define POOL_DROPPED	0x1	/* not kept */
+#define POOL_EXTRA	0x2	/* added to the pool by an explosion ('!') */
+#define POOL_SUCCESS	0x4
+#define POOL_FAILURE	0x8
+
+/**
+ * struct pool_die - a die of the pool the keep/drop rules look at
+ * @value: its value (for '!!', the sum of its faces)
+ * @flags: POOL_*
+ * @slot: which of the group's dice it came from
+ * @first: index of its first event (rerolled faces come first)
+ * @nev: number of its events
+ */
+struct pool_die {
+	val_t value;
+	uint32_t flags;
+	uint32_t slot;
+	size_t first;
+	size_t nev;
+};
+
+/**
+ * struct group_roll - the outcome of a dice group
+ * @g: the group
+ * @ev: every face rolled, grouped by slot (not kept when !@detail)
+ * @nev: number of @ev
+ * @pool: the dice of the pool, in slot order (not kept when !@detail and
+ *	the group has no modifiers)
+ * @npool: number of @pool
+ * @value: the group's value: the sum of the kept dice, or the count of
+ *	successes less failures
+ * @rolled: sides asked of the source for this group
+ */
+struct group_roll {
+	const struct group *g;
+	struct roll_event *ev;
+	size_t nev, cap_ev;
+	struct pool_die *pool;
+	size_t npool, cap_pool;
+	val_t value;
+	uint64_t rolled;
+};
+
+/**
+ * struct roll_result - the outcome of one roll of an expression
+ * @total: the value of the expression
+ * @groups: one per dice group of the expression, left to right
+ * @ngroups: number of @groups
+ * @detail: keep every event and pool die (for --breakdown and --json)
+ */
+struct roll_result {
+	val_t total;
+	struct group_roll *groups;
+	unsigned int ngroups;
+	int detail;
+};
+
+void roll_init(struct roll_result *r, const struct expr *e, int detail);
+void roll_free(struct roll_result *r);
+/*
+ * Roll @e once (one repetition) into @r, reusing its buffers.  0, -EINTR
+ * if interrupted, -EOVERFLOW if the total does not fit 128 bits, or what
+ * the source returned.
+ */
+int roll_expr(const struct expr *e, const struct roll_source *src,
+	      struct roll_result *r);
+
+#endif /* _DICE_TOOLS_ROLL_H */

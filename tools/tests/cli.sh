@@ -1,0 +1,475 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# CLI tests of dice(1): every notation feature, every error message, the
+# rolldice bugs as regression cases, --dist against hand-computed exact
+# distributions (and against a brute-force reference, tests/ref_dist.py,
+# when python3 is there).  Rolls use the seeded or userspace engine only,
+# so /dev/dice is not needed (vm.sh tests the real device).
+#
+# Usage: cli.sh PATH/TO/dice
+# Prints TAP and ends with "cli: N passed, N failed"; exit 1 on failure.
+
+DICE=${1:?usage: cli.sh PATH/TO/dice}
+HERE=$(cd "$(dirname "$0")" && pwd)
+T=$(mktemp -d "${TMPDIR:-/tmp}/dice-cli.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+n=0 passed=0 failed=0
+
+# ---- helpers ------------------------------------------------------------
+
+run() { # ARGS...: run dice, set RC, stdout in $T/out, stderr in $T/err
+	"$DICE" "$@" >"$T/out" 2>"$T/err"
+	RC=$?
+}
+
+ok() {
+	n=$((n + 1))
+	passed=$((passed + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() { # NAME WHY
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	echo "#   $2"
+	sed 's/^/#   out: /' "$T/out" | head -20
+	sed 's/^/#   err: /' "$T/err" | head -20
+}
+
+# t_rc NAME RC ARGS...
+t_rc() {
+	name=$1 want=$2
+	shift 2
+	run "$@"
+	if [ "$RC" -eq "$want" ]; then ok "$name"; else not_ok "$name" "exit $RC, want $want"; fi
+}
+
+# t_err NAME RC TEXT ARGS...: exit RC, stderr has TEXT (fixed string)
+# starting with "dice: ", and stdout is empty
+t_err() {
+	name=$1 want=$2 text=$3
+	shift 3
+	run "$@"
+	if [ "$RC" -ne "$want" ]; then
+		not_ok "$name" "exit $RC, want $want"
+	elif ! grep -qF -- "$text" "$T/err"; then
+		not_ok "$name" "stderr lacks: $text"
+	elif ! head -1 "$T/err" | grep -q '^dice: '; then
+		not_ok "$name" "stderr does not start with 'dice: '"
+	elif [ -s "$T/out" ]; then
+		not_ok "$name" "stdout not empty"
+	else
+		ok "$name"
+	fi
+}
+
+# t_parse NAME COLUMN TEXT EXPR...: a notation error, exit 2, with the
+# caret under COLUMN (1-based) of the echoed expression
+t_parse() {
+	name=$1 col=$2 text=$3
+	shift 3
+	run "$@"
+	caret=$(printf '%*s^' $((col + 1)) '')
+	if [ "$RC" -ne 2 ]; then
+		not_ok "$name" "exit $RC, want 2"
+	elif ! grep -qF -- "$text" "$T/err"; then
+		not_ok "$name" "stderr lacks: $text"
+	elif ! grep -qF "(column $col)" "$T/err"; then
+		not_ok "$name" "no (column $col)"
+	elif [ "$(sed -n 3p "$T/err")" != "$caret" ]; then
+		not_ok "$name" "caret not under column $col"
+	else
+		ok "$name"
+	fi
+}
+
+# t_out NAME TEXT ARGS...: exit 0 and stdout has TEXT
+t_out() {
+	name=$1 text=$2
+	shift 2
+	run "$@"
+	if [ "$RC" -ne 0 ]; then
+		not_ok "$name" "exit $RC"
+	elif ! grep -qF -- "$text" "$T/out"; then
+		not_ok "$name" "stdout lacks: $text"
+	else
+		ok "$name"
+	fi
+}
+
+# t_range NAME LINES LO HI ARGS...: exit 0, LINES lines of integers in [LO, HI]
+t_range() {
+	name=$1 lines=$2 lo=$3 hi=$4
+	shift 4
+	run "$@"
+	if [ "$RC" -ne 0 ]; then
+		not_ok "$name" "exit $RC"
+		return
+	fi
+	got=$(wc -l <"$T/out")
+	if [ "$got" -ne "$lines" ]; then
+		not_ok "$name" "$got lines, want $lines"
+		return
+	fi
+	while read -r v; do
+		case $v in
+		'' | *[!0-9-]* | ?*-*)
+			not_ok "$name" "not an integer: $v"
+			return
+			;;
+		esac
+		if [ "$v" -lt "$lo" ] || [ "$v" -gt "$hi" ]; then
+			not_ok "$name" "$v not in [$lo, $hi]"
+			return
+		fi
+	done <"$T/out"
+	ok "$name"
+}
+
+# t_count NAME TEXT MIN MAX ARGS...: TEXT occurs on MIN..MAX stdout lines
+t_count() {
+	name=$1 text=$2 min=$3 max=$4
+	shift 4
+	run "$@"
+	c=$(grep -cF -- "$text" "$T/out")
+	if [ "$RC" -ne 0 ]; then
+		not_ok "$name" "exit $RC"
+	elif [ "$c" -lt "$min" ] || [ "$c" -gt "$max" ]; then
+		not_ok "$name" "'$text' on $c lines, want $min..$max"
+	else
+		ok "$name"
+	fi
+}
+
+# t_dist NAME "v:c v:c ..." DENOMINATOR EXPR: the exact distribution
+t_dist() {
+	name=$1 want=$2 den=$3
+	shift 3
+	run --dist "$@"
+	got=$(awk -F'\t' 'NF == 3 && $1 ~ /^-?[0-9]+$/ { printf "%s%s:%s", s, $1, $2; s = " " }' "$T/out")
+	if [ "$RC" -ne 0 ]; then
+		not_ok "$name" "exit $RC"
+	elif ! grep -qx "denominator: $den" "$T/out"; then
+		not_ok "$name" "denominator is not $den"
+	elif [ "$got" != "$want" ]; then
+		not_ok "$name" "got $got"
+	else
+		ok "$name"
+	fi
+}
+
+
+# ---- rolldice forms and regressions ----------------------------------------
+
+t_range "3d6 rolls one total in 3..18" 1 3 18 --seed=42 3d6
+t_range "100x3d6: 100 totals in 3..18" 100 3 18 --seed=42 100x3d6
+t_range "6x3d6: one line per roll" 6 3 18 --seed=42 6x3d6
+t_range "4d6s1 (rolldice drop lowest) in 3..18" 1 3 18 --seed=42 4d6s1
+t_count "4d6s1 drops exactly one die" "dropped" 1 1 --seed=42 -s 4d6s1
+t_dist "4d6s1 is 4d6kh3" "3:1 4:4 5:10 6:21 7:38 8:62 9:91 10:122 11:148 12:167 13:172 14:160 15:131 16:94 17:54 18:21" 1296 4d6s1
+t_parse "rolldice bug: abc is rejected, not 1d6" 1 "unexpected 'a'" abc
+t_range "rolldice bug: 3d6+2d4 is 3d6 plus 2d4 (5..26)" 200 5 26 --seed=42 200x3d6+2d4
+t_out "rolldice bug: 3d6+2d4 shows both groups" "3d6 [" --seed=42 -s 3d6+2d4
+t_out "rolldice bug: 3d6+2d4 shows the 2d4" " + 2d4 [" --seed=42 -s 3d6+2d4
+t_dist "rolldice bug: 3d6+2d4 distribution" "5:1 6:5 7:15 8:35 9:68 10:116 11:177 12:245 13:311 14:363 15:392 16:392 17:363 18:311 19:245 20:177 21:116 22:68 23:35 24:15 25:5 26:1" 3456 "3d6+2d4"
+t_parse "rolldice bug: 0d6 is rejected" 1 "a dice group needs at least one die" 0d6
+t_parse "0x3d6 is rejected" 1 "repeat count must be at least 1" 0x3d6
+t_parse "rolldice bug: 4d6s5 drops 5 of 4: error" 4 "cannot drop 5 of 4 dice" 4d6s5
+t_parse "4d6s4 would drop every die" 4 "cannot drop 4 of 4 dice (at least one must remain)" 4d6s4
+t_range "d% is d100" 300 1 100 --seed=42 300xd%
+t_dist "d% distribution is uniform on 1..100" "$(i=1; s=; while [ $i -le 100 ]; do printf '%s%s:1' "$s" $i; s=' '; i=$((i + 1)); done)" 100 d%
+
+# ---- Roll20 notation ---------------------------------------------------------
+
+t_range "4dF in -4..4" 200 -4 4 --seed=42 200x4dF
+t_dist "4dF distribution" "-4:1 -3:4 -2:10 -1:16 0:19 1:16 2:10 3:4 4:1" 81 4dF
+t_count "4d6kh3 drops one" "dropped" 1 1 --seed=42 -s 4d6kh3
+t_count "4d6k3 (k = kh) drops one" "dropped" 1 1 --seed=42 -s 4d6k3
+run --seed=42 -s 5d6kl2
+if [ "$(grep -o dropped "$T/out" | wc -l)" -eq 3 ]; then ok "5d6kl2 drops three"; else not_ok "5d6kl2 drops three" "wrong count"; fi
+t_dist "4d6dl1 = 4d6kh3" "3:1 4:4 5:10 6:21 7:38 8:62 9:91 10:122 11:148 12:167 13:172 14:160 15:131 16:94 17:54 18:21" 1296 4d6dl1
+t_dist "2d20kh1 (advantage)" "$(i=1; s=; while [ $i -le 20 ]; do printf '%s%s:%s' "$s" $i $((2 * i - 1)); s=' '; i=$((i + 1)); done)" 400 2d20kh1
+t_dist "2d20kl1 (disadvantage)" "$(i=1; s=; while [ $i -le 20 ]; do printf '%s%s:%s' "$s" $i $((41 - 2 * i)); s=' '; i=$((i + 1)); done)" 400 2d20kl1
+t_dist "2d6dh1 = 2d6kl1" "1:11 2:9 3:7 4:5 5:3 6:1" 36 2d6dh1
+t_dist "3d6 exact distribution" "3:1 4:3 5:6 6:10 7:15 8:21 9:25 10:27 11:27 12:25 13:21 14:15 15:10 16:6 17:3 18:1" 216 3d6
+t_dist "4d6kh3 exact distribution" "3:1 4:4 5:10 6:21 7:38 8:62 9:91 10:122 11:148 12:167 13:172 14:160 15:131 16:94 17:54 18:21" 1296 4d6kh3
+t_out "3d6 mean is 21/2" "mean: 21/2 = 10.5" --dist 3d6
+t_out "4d6kh3 mean is 15869/1296" "mean: 15869/1296 = 12.24459877" --dist 4d6kh3
+t_out "2d20kh1 mean is 5530/400 = 553/40" "mean: 553/40 = 13.825" --dist 2d20kh1
+t_out "3d6 min" "min: 3" --dist 3d6
+t_out "3d6 max" "max: 18" --dist 3d6
+t_dist "1d6! explodes into separate dice (limit 2)" "1:36 2:36 3:36 4:36 5:36 7:6 8:6 9:6 10:6 11:6 13:1 14:1 15:1 16:1 17:1 18:1" 216 --max-explode 2 "1d6!"
+t_dist "1d4!! compounds (limit 1)" "1:4 2:4 3:4 5:1 6:1 7:1 8:1" 16 --max-explode 1 "1d4!!"
+t_dist "1d4!>=3 explodes on 3 and 4 (limit 1)" "1:4 2:4 4:1 5:2 6:2 7:2 8:1" 16 --max-explode 1 "1d4!>=3"
+t_count "3d6! breakdown marks explosions" "exploded" 1 200 --seed=42 -s 200x3d6!
+t_count "3d6!! breakdown shows compounded faces" "(6+" 1 200 --seed=42 -s 200x3d6!!
+t_range "1d6! totals stay within the explosion limit" 200 1 606 --seed=42 200x1d6!
+t_range "--max-explode 1 bounds 1d6! to 12" 300 1 12 --seed=42 --max-explode 1 300x1d6!
+t_dist "1d6r1 rerolls 1s until gone" "2:1 3:1 4:1 5:1 6:1" 5 "1d6r1"
+t_dist "1d6r<3 rerolls 1 and 2" "3:1 4:1 5:1 6:1" 4 "1d6r<3"
+t_dist "1d6ro1 rerolls a 1 once" "1:1 2:7 3:7 4:7 5:7 6:7" 36 "1d6ro1"
+t_dist "1d6r1r6 takes several rules" "2:1 3:1 4:1 5:1" 4 "1d6r1r6"
+t_count "2d6r1 breakdown shows rerolled dice" "rerolled" 1 300 --seed=42 -s 300x2d6r1
+t_range "2d6r<3 never shows a kept 1 or 2" 200 6 12 --seed=42 200x2d6r\<3
+t_range "10d10>=8 counts 0..10 successes" 200 0 10 --seed=42 "200x10d10>=8"
+t_dist "3d6>=5 counts successes" "0:8 1:12 2:6 3:1" 27 "3d6>=5"
+t_dist "3d6>3 is strict (3 does not count)" "0:1 1:3 2:3 3:1" 8 "3d6>3"
+t_dist "3d6=6 counts sixes" "0:125 1:75 2:15 3:1" 216 "3d6=6"
+t_dist "2d6>=5f1 subtracts failures" "-2:1 -1:6 0:13 1:12 2:4" 36 "2d6>=5f1"
+t_count "10d10>=8 breakdown marks successes" "success" 1 50 --seed=42 -s "50x10d10>=8"
+t_range "10d10>=8f1 can go negative" 200 -10 10 --seed=42 "200x10d10>=8f1"
+t_dist "4d6kh3>=5 counts among the kept" "0:16 1:32 2:24 3:9" 81 "4d6kh3>=5"
+
+# ---- arithmetic ------------------------------------------------------------
+
+t_dist "d6+3 shifts" "4:1 5:1 6:1 7:1 8:1 9:1" 6 "d6+3"
+t_dist "d6-d6 is symmetric" "-5:1 -4:2 -3:3 -2:4 -1:5 0:6 1:5 2:4 3:3 4:2 5:1" 36 "d6-d6"
+t_dist "2*d3 scales" "2:1 4:1 6:1" 3 "2*d3"
+t_dist "d2*d3 multiplies" "1:1 2:2 3:1 4:1 6:1" 6 "d2*d3"
+t_dist "(d2+1)*2 uses parentheses" "4:1 6:1" 2 "(d2+1)*2"
+t_dist "-d4 negates" "-4:1 -3:1 -2:1 -1:1" 4 -- "-d4"
+t_dist "1+2*3 is 7" "7:1" 1 "1+2*3"
+t_dist "spaces around operators" "3:1 4:2 5:1" 4 " d2 + d2 + 1 "
+t_range "3d6 + 2d4 - 1 rolls" 50 4 25 --seed=42 "50x3d6 + 2d4 - 1"
+t_out "breakdown of parentheses" "(2d6 [" --seed=42 -s "(2d6+1)*2"
+t_range "several expressions roll in turn" 2 1 6 --seed=42 d6 d6
+
+# ---- custom and weighted dice -----------------------------------------------
+
+t_dist "--weights 2,2,6,1,1" "1:2 2:2 3:6 4:1 5:1" 12 --weights 2,2,6,1,1
+t_dist "--faces 1,1,2,3,5,8" "1:2 2:1 3:1 5:1 8:1" 6 --faces 1,1,2,3,5,8
+t_dist "--faces with --weights" "-1:1 0:2 10:1" 4 --faces 10,0,-1 --weights 1,2,1
+t_dist "3dW uses the custom die" "3:1 4:3 5:3 6:1" 8 --faces 1,2 3dW
+t_dist "d{...} inline faces" "1:2 2:1 3:1 5:1 8:1" 6 "d{1,1,2,3,5,8}"
+t_dist "d{face:weight} inline weights" "1:2 2:2 3:6 4:1 5:1" 12 "d{1:2,2:2,3:6,4:1,5:1}"
+t_dist "zero weights never come up" "1:1 3:1" 2 --weights 1,0,1
+t_range "--weights rolls faces 1..5" 200 1 5 --seed=42 --weights 2,2,6,1,1 200xdW
+t_range "--faces rolls only listed faces" 100 1 8 --seed=42 --faces 1,1,2,3,5,8 100xdW
+t_range "--weights 0,1 always rolls 2" 50 2 2 --seed=42 --weights 0,1 50xdW
+t_range "with --weights the expression defaults to dW" 1 1 3 --seed=42 --weights 1,1,1
+t_count "weighted dice roll through the loaded die" "" 1 1 --seed=42 --weights 5,1 dW
+t_range "3d{-1:1,1:1} in -3..3" 100 -3 3 --seed=42 "100x3d{-1:1,1:1}"
+
+# ---- output forms ---------------------------------------------------------
+
+t_out "--breakdown shows the total" " = " --seed=42 -s 3d6
+t_out "-s prints one line per roll" "4d6kh3 [" --seed=42 -s 4d6kh3+2
+run --seed=42 5x3d6
+plain=$(cat "$T/out")
+run --seed=42 -s 5x3d6
+sums=$(sed 's/.* = //' "$T/out")
+if [ "$plain" = "$sums" ]; then ok "-s totals equal the plain totals"; else not_ok "-s totals equal the plain totals" "$plain vs $sums"; fi
+run --seed=42 5x3d6
+again=$(cat "$T/out")
+if [ "$plain" = "$again" ]; then ok "--seed replays the same rolls"; else not_ok "--seed replays the same rolls" "differs"; fi
+run --seed 43 20x3d6
+other=$(cat "$T/out")
+run --seed=42 20x3d6
+if [ "$other" != "$(cat "$T/out")" ]; then ok "another seed gives other rolls"; else not_ok "another seed gives other rolls" "same"; fi
+run --seed=42 3d6
+if [ "$(cat "$T/err")" = "dice: seeded replay (seed 42) - not random" ]; then ok "--seed labels the rolls as not random (stderr)"; else not_ok "--seed labels the rolls as not random (stderr)" "no label"; fi
+if grep -qx '[0-9]*' "$T/out" && ! grep -q seeded "$T/out"; then ok "--seed label stays off stdout"; else not_ok "--seed label stays off stdout" "stdout polluted"; fi
+t_out "--json has the expression" '"expression":"4d6kh3+2"' --seed=42 --json 4d6kh3+2
+t_out "--json has each die" '"dice":[{"value":' --seed=42 --json 4d6kh3+2
+t_out "--json marks dropped dice" '"kept":false' --seed=42 --json 4d6kh3+2
+t_out "--json has the total" '"total":' --seed=42 --json 4d6kh3+2
+t_out "--json names the source" '"source":"seeded","seed":42' --seed=42 --json 3d6
+t_out "--json lists rerolled faces" '"rerolled":[' --seed=42 --json 50x2d6r1
+t_out "--json marks explosions" '"exploded":true' --seed=42 --json 50x2d6!
+t_out "--json marks extra dice" '"extra":true' --seed=42 --json 50x2d6!
+t_out "--json lists compounded faces" '"faces":[' --seed=42 --json 2d6!!
+t_out "--json marks successes" '"success":true' --seed=42 --json "10d10>=5"
+t_out "--json --dist" '"denominator":"216","min":3,"max":18,"mean":{"numerator":"21","denominator":"2"' --json --dist 3d6
+t_out "--json --histogram" '"rolls":100,"values":[' --seed=42 --json -H 100 3d6
+if command -v python3 >/dev/null; then
+	for args in "--json 4d6kh3+2" "--json 6x3d6!" "--json --bits 2d6r1" "--json 10d10>=8f1" "--json --dist 3d6" "--json -H 1000 2d6" "--json 3d6 2d4"; do
+		# shellcheck disable=SC2086
+		run --seed=42 $args
+		if python3 -c 'import json,sys
+for line in sys.stdin: json.loads(line)' <"$T/out" 2>/dev/null; then
+			ok "valid JSON: $args"
+		else
+			not_ok "valid JSON: $args" "python3 json.loads failed"
+		fi
+	done
+fi
+t_out "--bits reports bits against the bound" "bits: " --seed=42 --bits 100d6
+t_out "--bits names the entropy bound" "entropy bound 258.496" --seed=42 --bits 100d6
+t_out "--bits counts the faces" "for 100 faces" --seed=42 --bits 100d6
+t_out "--bits --json" '"bits":{"used":' --seed=42 --bits --json 10d6
+for m in recycle viglietta batch rejection; do
+	t_range "--method $m rolls" 50 3 18 --seed=42 --method $m 50x3d6
+done
+t_range "--method alias rolls a loaded die" 20 1 3 --seed=42 --method alias --weights 1,2,3 20xdW
+t_range "--userspace rolls" 20 3 18 --userspace 20x3d6
+t_out "--histogram draws bars" "#" --seed=42 -H 2000 2d6
+t_out "--histogram shows the expectation" "expected" --seed=42 -H 2000 2d6
+t_out "--histogram runs a chi-square test" "chi-square: " --seed=42 -H 2000 2d6
+t_out "--histogram counts repeats" "300 rolls" --seed=42 -H 100 3x2d6
+t_out "--dist of a repeat says so" "repeat: 6 independent rolls" --dist 6x3d6
+t_range "a million dice" 1 1000000 6000000 --seed=42 1000000d6
+t_out "--help" "Usage: dice" --help
+t_out "--version" "dice " --version
+
+# ---- notation errors --------------------------------------------------------
+
+t_parse "empty expression" 1 "empty expression" ""
+t_parse "garbage after a total" 4 "unknown modifier 'a'" 3d6abc
+t_parse "3d: no sides" 3 "expected the number of sides" 3d
+t_parse "d0: no sides" 2 "a die needs at least one side" d0
+t_parse "df: Fudge hint" 3 "Fudge dice are written dF" 4df
+t_parse "3D6: lowercase hint" 2 "dice are written with a lowercase d" 3D6
+t_parse "kh more than the dice" 4 "cannot keep 5 of 4 dice" 4d6kh5
+t_parse "kh0" 4 "cannot keep 0 of 4 dice" 4d6kh0
+t_parse "kh without a number" 6 "expected a number after 'kh'" 4d6kh
+t_parse "s without a number" 5 "expected a number after 's'" 4d6s
+t_parse "dl more than the dice" 4 "cannot drop 4 of 4 dice" 4d6dl4
+t_parse "bare d after a group is ambiguous" 4 "ambiguous 'd' after a dice group" 4d6d1
+t_parse "two keep/drop modifiers" 7 "more than one keep/drop modifier" 4d6kh3dl1
+t_parse "two explosions" 7 "more than one '!' modifier" "3d6!r1!"
+t_parse "penetrating is not supported" 5 "penetrating dice (!p) are not supported" "3d6!p"
+t_parse "explosion that matches no face" 4 "matches no face of the die, so nothing would explode" "3d6!7"
+t_parse "explosion on every face" 4 "matches every face" "3d6!>=1"
+t_parse "reroll without a compare point" 5 "expected a compare point" "3d6r"
+t_parse "reroll that matches no face" 4 "'r7' matches no face of the die" "3d6r7"
+t_parse "reroll every face forever" 7 "rerolling every face of the die would never stop" "3d6r<4r>3"
+t_parse "mixing r and ro" 6 "cannot mix 'r' and 'ro'" "3d6r1ro2"
+t_parse "too many reroll rules" 20 "too many reroll rules" "d20r1r2r3r4r5r6r7r8r9"
+t_parse "success that matches no face" 4 "success target '>=7' matches no face" "3d6>=7"
+t_parse "success target must come last" 7 "the success target must be the last modifier" "3d6>=5kh2"
+t_parse "failures need a success target" 4 "'f' (failures) needs a success target first" "3d6f1"
+t_parse "failure that matches no face" 7 "failure target 'f<1' matches no face" "3d6>=5f<1"
+t_parse "success and failure overlap" 7 "cannot count as both a success and a failure" "3d6>=3f<4"
+t_parse "compare point without a number" 6 "expected a number after '>='" "3d6>="
+t_parse "x after a group" 4 "a repeat, as in 6x3d6, goes only at the start" "3d6x2"
+t_parse "a second repeat" 4 "a repeat, as in 6x3d6, goes only at the start" "2x3x3d6"
+t_parse "repeat without an expression" 3 "expected an expression after 'x'" "6x"
+t_parse "division" 4 "division is not supported" "3d6/2"
+t_parse "missing )" 1 "missing ')' for this '('" "(3d6"
+t_parse "stray )" 4 "unexpected ')' without a matching '('" "3d6)"
+t_parse "trailing operator" 5 "expression ends too early" "3d6+"
+t_parse "double minus" 5 "unexpected '-'" "3d6--2"
+t_parse "space inside a group" 5 "no spaces are allowed inside a dice group" "4d6 kh3"
+t_parse "modifier after a constant" 6 "modifiers must directly follow their dice group" "4d6+2s1"
+t_parse "number too large" 1 "number too large" "99999999999999999999d6"
+t_parse "constant too large" 1 "number too large" "9223372036854775808"
+t_parse "sides too large" 2 "number too large" "d18446744073709551616"
+t_parse "too many dice in a group" 1 "too many dice: more than 1000000" "1000001d6"
+t_parse "too many dice over groups" 10 "too many dice: more than 1000000" "600000d6+600000d6"
+t_parse "too many dice with repeats" 1 "too many dice: more than 1000000" "2x600000d6"
+t_parse "--max-dice lowers the limit" 1 "too many dice: more than 10" --max-dice 10 11d6
+t_parse "unknown modifier" 4 "unknown modifier 'c'" "3d6cs>5"
+t_parse "grouped rolls are not supported" 1 "grouped rolls {...} are not supported" "{3d6}"
+t_parse "empty custom die" 3 "expected a face value" "d{}"
+t_parse "custom die without }" 2 "missing '}' for this '{'" "d{1,2"
+t_parse "custom die: bad separator" 4 "expected ',' or '}'" "d{1;2}"
+t_parse "custom die: some weights missing" 7 "give a weight (face:weight) for every face or for none" "d{1:2,3}"
+t_parse "custom die: all weights zero" 2 "every weight is zero" "d{1:0,2:0}"
+t_parse "custom die: weight too large" 5 "weight too large" "d{1:4294967296}"
+t_parse "dW without --weights or --faces" 2 "dW needs --weights or --faces" "dW"
+t_parse "non-ASCII byte" 4 "unexpected byte 0xc3" "3d6$(printf '\303\251')"
+t_parse "tab inside a group" 5 "no spaces are allowed inside a dice group" "$(printf '3d6\tkh3')"
+t_range "tab around operators is fine" 1 4 9 --seed=42 "$(printf 'd6\t+3')"
+
+# ---- option errors --------------------------------------------------------
+
+t_err "no expression" 2 "dice: no expression given" 
+t_err "unknown long option" 2 "dice: unknown option '--frobnicate'" --frobnicate 3d6
+t_err "unknown short option" 2 "dice: unknown option '-q'" -q 3d6
+t_err "option without its value" 2 "dice: option '--seed' needs a value" 3d6 --seed
+t_err "bad --seed" 2 "--seed needs a whole number" --seed 12abc 3d6
+t_err "negative --seed" 2 "--seed needs a whole number" --seed=-1 3d6
+t_err "--histogram 0" 2 "--histogram needs a whole number from 1" -H 0 3d6
+t_err "unknown --method" 2 "unknown --method 'fast'" --method fast 3d6
+t_err "--max-explode 0" 2 "--max-explode needs a whole number from 1 to 10000" --max-explode 0 "3d6!"
+t_err "--max-dice too large" 2 "--max-dice needs a whole number from 1 to 100000000" --max-dice 100000001 3d6
+t_err "--dist with --seed" 2 "--dist rolls nothing, so it cannot be combined with --seed" --dist --seed=42 3d6
+t_err "--dist with --histogram" 2 "cannot be combined with --histogram" --dist -H 10 3d6
+t_err "--json with --breakdown" 2 "--breakdown and --json cannot be combined" --json -s 3d6
+t_err "--histogram with --breakdown" 2 "--breakdown and --histogram cannot be combined" -s -H 10 3d6
+t_err "--weights: not a number" 2 "--weights: 'x' is not a weight" --weights 1,x 
+t_err "--weights: empty item" 2 "--weights: empty item" --weights 1,,2
+t_err "--weights: all zero" 2 "--weights: every weight is zero" --weights 0,0
+t_err "--weights: too large" 2 "is not a weight" --weights 4294967296
+t_err "--faces: not a number" 2 "--faces: '1.5' is not a whole number" --faces 1.5,2
+t_err "--faces and --weights differ in length" 2 "--faces has 3 values but --weights has 2" --faces 1,2,3 --weights 1,1
+t_err "--weights unused by the expression" 2 "--weights given, but no expression uses the die dW" --weights 1,2 3d6
+
+# ---- failures (exit 1) ------------------------------------------------------
+
+if [ ! -e /dev/dice ]; then
+	t_err "no /dev/dice: clear error, no fallback" 1 "dice: cannot open /dev/dice: No such file or directory (is the dice module loaded? see dice(1))" 3d6
+else
+	echo "ok $((n + 1)) - no /dev/dice: clear error # SKIP /dev/dice exists"
+	n=$((n + 1))
+fi
+t_err "--dist: too many sides" 1 "no exact distribution: the die has 2000000 sides, more than 1048576" --dist d2000000
+t_err "--dist: too many keep states" 1 "no exact distribution: keeping 5 dice of up to 100 faces with '!' needs too many states" --dist "10d100!kh5"
+t_err "--dist: values beyond 62 bits" 1 "no exact distribution: its values would not fit in 62 bits" --dist "d6*4611686018427387904"
+t_err "a method that cannot roll loaded dice says so" 1 "dice: cannot set up a loaded die of 2 sides with --method batch: Invalid argument" --seed=42 --method batch --weights 1,2
+t_err "total beyond 128 bits" 1 "dice: the total does not fit in 128 bits" --seed=42 "d18446744073709551615*d18446744073709551615*d18446744073709551615*2"
+t_count "a d(2^64-1) rolls" "" 5 5 --seed=42 "5xd18446744073709551615"
+
+# Ctrl-C stops a huge histogram with exit 1.
+"$DICE" --seed=42 -H 1000000000 3d6 >"$T/out" 2>"$T/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+RC=$?
+if [ "$RC" -eq 1 ] && grep -q "^dice: interrupted after [0-9]* of 1000000000 rolls" "$T/err"; then
+	ok "SIGINT interrupts a huge histogram (exit 1)"
+else
+	not_ok "SIGINT interrupts a huge histogram (exit 1)" "exit $RC"
+fi
+
+# ---- against a brute-force reference ---------------------------------------
+
+ref() { # NAME NOTATION SPEC [OPTION]...
+	name=$1
+	shift
+	if python3 "$HERE/ref_dist.py" "$DICE" "$@" >"$T/out" 2>"$T/err"; then
+		ok "reference: $name"
+	else
+		not_ok "reference: $name" "differs from brute force"
+	fi
+}
+if command -v python3 >/dev/null; then
+	d6='range(1, 7)'
+	ref "3d6" 3d6 "[dict(n=3, faces=$d6)]"
+	ref "4d6kh3" 4d6kh3 "[dict(n=4, faces=$d6, keep=('h', 3))]"
+	ref "2d20kh1" 2d20kh1 "[dict(n=2, faces=range(1, 21), keep=('h', 1))]"
+	ref "5d6dh2" 5d6dh2 "[dict(n=5, faces=$d6, keep=('l', 3))]"
+	ref "3d6! (limit 2)" "3d6!" "[dict(n=3, faces=$d6, explode=('sep', ('=', 6)), limit=2)]" --max-explode 2
+	ref "2d6!!>=5 (limit 3)" "2d6!!>=5" "[dict(n=2, faces=$d6, explode=('compound', ('>=', 5)), limit=3)]" --max-explode 3
+	ref "2d6!! (limit 30, big counts)" "2d6!!" "[dict(n=2, faces=$d6, explode=('compound', ('=', 6)), limit=30)]" --max-explode 30
+	ref "3d6!!kh2 (limit 2)" "3d6!!kh2" "[dict(n=3, faces=$d6, explode=('compound', ('=', 6)), limit=2, keep=('h', 2))]" --max-explode 2
+	ref "4d6!kh3 (limit 2)" "4d6!kh3" "[dict(n=4, faces=$d6, explode=('sep', ('=', 6)), limit=2, keep=('h', 3))]" --max-explode 2
+	ref "3d6!>=5kl2 (limit 2)" "3d6!>=5kl2" "[dict(n=3, faces=$d6, explode=('sep', ('>=', 5)), limit=2, keep=('l', 2))]" --max-explode 2
+	ref "3d6!<2dh1>=4 (limit 3)" "3d6!<2dh1>=4" "[dict(n=3, faces=$d6, explode=('sep', ('<', 2)), limit=3, keep=('l', 2), success=('>=', 4))]" --max-explode 3
+	ref "3d6!>=5>=5 (limit 2)" "3d6!>=5>=5" "[dict(n=3, faces=$d6, explode=('sep', ('>=', 5)), limit=2, success=('>=', 5))]" --max-explode 2
+	ref "3d6r1" 3d6r1 "[dict(n=3, faces=$d6, reroll=('always', [('=', 1)]))]"
+	ref "3d6ro<3" "3d6ro<3" "[dict(n=3, faces=$d6, reroll=('once', [('<', 3)]))]"
+	ref "4d6r1r2kh3" 4d6r1r2kh3 "[dict(n=4, faces=$d6, reroll=('always', [('=', 1), ('=', 2)]), keep=('h', 3))]"
+	ref "3d6ro1!! (limit 2)" "3d6ro1!!" "[dict(n=3, faces=$d6, reroll=('once', [('=', 1)]), explode=('compound', ('=', 6)), limit=2)]" --max-explode 2
+	ref "3d6ro2!kh2 (limit 2)" "3d6ro2!kh2" "[dict(n=3, faces=$d6, reroll=('once', [('=', 2)]), explode=('sep', ('=', 6)), limit=2, keep=('h', 2))]" --max-explode 2
+	ref "4d10>=8f1" "4d10>=8f1" "[dict(n=4, faces=range(1, 11), success=('>=', 8), failure=('=', 1))]"
+	ref "4d10kh3>=8f1" "4d10kh3>=8f1" "[dict(n=4, faces=range(1, 11), keep=('h', 3), success=('>=', 8), failure=('=', 1))]"
+	ref "3d6+2d4-3" "3d6+2d4-3" "[dict(n=3, faces=$d6), dict(n=2, faces=range(1, 5)), -3]"
+	ref "2d20kl1-1d4" "2d20kl1-1d4" "[dict(n=2, faces=range(1, 21), keep=('l', 1)), dict(n=1, faces=range(1, 5), sign=-1)]"
+	ref "4dF" 4dF "[dict(n=4, faces=[-1, 0, 1])]"
+	ref "2d%" "2d%" "[dict(n=2, faces=range(1, 101))]"
+	ref "3d{1,1,2,3,5,8}kh2" "3d{1,1,2,3,5,8}kh2" "[dict(n=3, faces=[1, 1, 2, 3, 5, 8], keep=('h', 2))]"
+	ref "3d{1:2,2:2,3:6,4:1,5:1}" "3d{1:2,2:2,3:6,4:1,5:1}" "[dict(n=3, faces=[1, 2, 3, 4, 5], weights=[2, 2, 6, 1, 1])]"
+	ref "2d{1:1,2:3,3:1}r1!=2kh1 (limit 3)" "2d{1:1,2:3,3:1}r1!=2kh1" "[dict(n=2, faces=[1, 2, 3], weights=[1, 3, 1], reroll=('always', [('=', 1)]), explode=('sep', ('=', 2)), limit=3, keep=('h', 1))]" --max-explode 3
+	ref "3d{-2:1,0:3,5:2}r0!!>=5kl2 (limit 2)" "3d{-2:1,0:3,5:2}r0!!>=5kl2" "[dict(n=3, faces=[-2, 0, 5], weights=[1, 3, 2], reroll=('always', [('=', 0)]), explode=('compound', ('>=', 5)), limit=2, keep=('l', 2))]" --max-explode 2
+	ref "--weights 2,2,6,1,1 with 2dW" 2dW "[dict(n=2, faces=[1, 2, 3, 4, 5], weights=[2, 2, 6, 1, 1])]" --weights 2,2,6,1,1
+else
+	echo "# python3 not found: brute-force reference checks skipped"
+fi
+
+echo "1..$n"
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,154 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# dice(1) against the real /dev/dice, for the QEMU guest (busybox sh).
+# "make -C tools vmtest VMTESTS=DIR" installs this as DIR/tools_dice_cli
+# and a static dice as DIR/dice-cli/dice.  Prints TAP; exit 0 if every
+# case passed, 1 if one failed, 4 (skip) if /dev/dice is missing.
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+DICE=${DICE:-$HERE/dice-cli/dice}
+[ -x "$DICE" ] || DICE=$(command -v dice) || {
+	echo "not ok 1 - no dice binary next to $0 or on PATH"
+	exit 1
+}
+T=$(mktemp -d /tmp/dice-vm.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+n=0 failed=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1: $2"
+	sed 's/^/#   out: /' "$T/out" | head -10
+	sed 's/^/#   err: /' "$T/err" | head -10
+}
+
+run() {
+	"$DICE" "$@" >"$T/out" 2>"$T/err"
+	RC=$?
+}
+
+# range NAME LINES LO HI ARGS...: exit 0, no stderr, LINES totals in [LO, HI]
+range() {
+	name=$1 lines=$2 lo=$3 hi=$4
+	shift 4
+	run "$@"
+	if [ "$RC" -ne 0 ]; then
+		not_ok "$name" "exit $RC"
+		return
+	fi
+	if [ -s "$T/err" ]; then
+		not_ok "$name" "unexpected stderr"
+		return
+	fi
+	bad=$(awk -v lo="$lo" -v hi="$hi" -v want="$lines" '
+		!/^-?[0-9]+$/ || $1 + 0 < lo + 0 || $1 + 0 > hi + 0 { bad++ }
+		END { if (NR != want) bad++; print bad + 0 }' "$T/out")
+	if [ "$bad" -ne 0 ]; then
+		not_ok "$name" "$bad bad lines"
+	else
+		ok "$name"
+	fi
+}
+
+# has NAME TEXT ARGS...: exit 0 and stdout has TEXT
+has() {
+	name=$1 text=$2
+	shift 2
+	run "$@"
+	if [ "$RC" -ne 0 ]; then
+		not_ok "$name" "exit $RC"
+	elif ! grep -qF -- "$text" "$T/out"; then
+		not_ok "$name" "stdout lacks $text"
+	else
+		ok "$name"
+	fi
+}
+
+echo "TAP version 13"
+if [ ! -c /dev/dice ]; then
+	run 3d6
+	if [ "$RC" -eq 1 ] && grep -qF "is the dice module loaded? see dice(1)" "$T/err"; then
+		echo "ok 1 - no /dev/dice: clear error, exit 1"
+	else
+		echo "not ok 1 - no /dev/dice: exit $RC"
+		exit 1
+	fi
+	echo "1..1 # SKIP /dev/dice missing: the rest needs the module"
+	exit 4
+fi
+
+range "dice 3d6" 1 3 18 3d6
+range "dice 1000x3d6" 1000 3 18 1000x3d6
+range "dice 6x4d6kh3" 6 3 18 6x4d6kh3
+range "dice 4d6s1" 1 3 18 4d6s1
+range "dice 3d6+2d4" 1 5 26 3d6+2d4
+range "dice 100xd%" 100 1 100 100xd%
+range "dice 100x4dF" 100 -4 4 100x4dF
+range "dice 2d20kh1+5" 1 6 25 2d20kh1+5
+range "dice 100x1d6! (bounded explosions)" 100 1 606 '100x1d6!'
+range "dice 100x2d6r1" 100 4 12 100x2d6r1
+range "dice 100x10d10>=8f1" 100 -10 10 '100x10d10>=8f1'
+range "dice --weights 2,2,6,1,1 300xdW" 300 1 5 --weights 2,2,6,1,1 300xdW
+range "dice --faces 1,1,2,3,5,8 100xdW" 100 1 8 --faces 1,1,2,3,5,8 100xdW
+range "dice 1000000d6" 1 1000000 6000000 1000000d6
+range "dice d9223372036854775807" 1 1 9223372036854775807 d9223372036854775807
+for m in recycle viglietta batch rejection; do
+	range "dice --method $m 200x3d6" 200 3 18 --method $m 200x3d6
+done
+range "dice --method alias loaded" 100 1 3 --method alias --weights 1,2,3 100xdW
+has "dice -s 4d6kh3 shows a dropped die" "dropped" -s 4d6kh3
+has "dice --json names /dev/dice" '"source":"/dev/dice"' --json 3d6
+has "dice --bits reports the bound" "entropy bound" --bits 10000d6
+
+# bits used close to the bound: recycling wastes under 0.01 bit per d6
+run --bits 100000d6
+grep '^bits:' "$T/out" | sed 's/^/# /'
+if awk '/^bits:/ { used = $2; bound = $9; sub(/;/, "", bound)
+	exit !(used >= bound - 70 && used <= bound * 1.01 + 70) }' "$T/out"; then
+	ok "100000d6 spends about log2(6) bits per die"
+else
+	not_ok "100000d6 spends about log2(6) bits per die" "$(grep bits: "$T/out")"
+fi
+
+# fairness: chi-square p-value not absurdly small (fails 1 run in 10^5)
+run -H 50000 2d6
+grep '^chi-square:' "$T/out" | sed 's/^/# 2d6: /'
+if [ "$RC" -eq 0 ] && awk '/^chi-square:/ { p = $NF } END { exit !(p + 0 > 1e-5) }' "$T/out"; then
+	ok "histogram of 50000 2d6 fits the exact distribution"
+else
+	not_ok "histogram of 50000 2d6 fits the exact distribution" "$(grep chi "$T/out")"
+fi
+run -H 20000 --weights 2,2,6,1,1
+grep '^chi-square:' "$T/out" | sed 's/^/# weights 2,2,6,1,1: /'
+if [ "$RC" -eq 0 ] && awk '/^chi-square:/ { p = $NF } END { exit !(p + 0 > 1e-5) }' "$T/out"; then
+	ok "histogram of a loaded die fits its weights"
+else
+	not_ok "histogram of a loaded die fits its weights" "$(grep chi "$T/out")"
+fi
+
+# Ctrl-C stops a huge histogram
+"$DICE" -H 1000000000 3d6 >"$T/out" 2>"$T/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+RC=$?
+if [ "$RC" -eq 1 ] && grep -q "interrupted after" "$T/err"; then
+	ok "SIGINT interrupts a huge histogram"
+else
+	not_ok "SIGINT interrupts a huge histogram" "exit $RC"
+fi
+
+run abc
+if [ "$RC" -eq 2 ]; then ok "dice abc is rejected (exit 2)"; else not_ok "dice abc is rejected (exit 2)" "exit $RC"; fi
+
+echo "1..$n"
+echo "# tools_dice_cli: $((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
