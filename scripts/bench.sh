@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: the die core in userspace (time, bits, callgrind
+# instructions), then /dev/dice in a VM booted on Debian's kernel.  Prints
+# everything and writes it to $B/bench/results.txt (TSV next to it).
+#
+# Environment:
+#   BENCH_QUICK=1     shorter userspace runs (10^6 rolls, 0.05 s timings)
+#   BENCH_CORE=0      skip the userspace timings
+#   BENCH_VM=0        skip the VM part
+#   BENCH_CALLGRIND=0 skip callgrind
+#   BENCH_VM_SECS=N   seconds per VM test (default 1)
+#   KVM=1, QEMU_SMP   as for selftests/qemu/run.sh (default TCG, 2 CPUs)
+set -euo pipefail
+: "${TOP:?run from make}" "${B:?}" "${KIMAGE:?}" "${KVER:?}"
+
+export O=$B/bench
+RES=$O/results.txt
+make -s -C "$TOP/bench" O="$O" LIBDICE="$B/libdice"
+mkdir -p "$O"
+
+host() {
+	local model cpus debver
+	model=$(LC_ALL=C lscpu | sed -n 's/^Model name: *//p' | head -n 1)
+	cpus=$(nproc)
+	debver=$(dpkg-query -W -f='${Version}' "linux-image-$KVER" 2>/dev/null || echo '?')
+	echo "date:    $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "host:    $model, $cpus CPUs, $(uname -r) (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+	echo "guest:   Debian linux-image-$KVER $debver, QEMU $(qemu-system-x86_64 --version 2>/dev/null | sed -n '1s/.*version \([^ ]*\).*/\1/p')" \
+		"$([ "${KVM:-0}" = 1 ] && echo KVM || echo TCG), ${QEMU_SMP:-2} CPUs"
+	echo "source:  $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?')" \
+		"$(git -C "$TOP" status --porcelain -- kmod 2>/dev/null | grep -q . && echo '(kmod/ has uncommitted changes)')"
+	echo "cc:      $(${CC:-cc} --version | head -n 1)"
+}
+
+vm() {
+	local extra=$O/vm-extra log=$O/vm-console.log
+	if [ "${BENCH_VM:-1}" = 0 ]; then
+		echo "VM part skipped (BENCH_VM=0)"
+		return 0
+	fi
+	if ! command -v qemu-system-x86_64 >/dev/null; then
+		echo "VM part skipped: qemu-system-x86_64 not found (make deps)"
+		return 0
+	fi
+	[ -f "$TOP/kmod/dice.ko" ] || {
+		echo "no kmod/dice.ko: run make module" >&2
+		return 1
+	}
+	echo "secs=${BENCH_VM_SECS:-1}" >"$extra/bench.conf"
+	"$TOP"/selftests/qemu/mkinitramfs.sh --out "$O/initrd-bench.gz" \
+		--module "$TOP/kmod/dice.ko" --extra "$extra" \
+		--script "$TOP/bench/vm.sh" --test-timeout 300 >/dev/null
+	if ! "$TOP"/selftests/qemu/run.sh --kernel "$KIMAGE" \
+		--initrd "$O/initrd-bench.gz" --log "$log" --timeout 420 \
+		>"$O/vm-verdict.log"; then
+		cat "$O/vm-verdict.log" >&2
+		return 1
+	fi
+	sed -n '/^=== vm bench begin ===$/,/^=== vm bench end ===$/p' "$log" |
+		grep -vE '^=== vm bench|^\[ *[0-9]+\.[0-9]+\]'
+}
+
+start=$(date +%s)
+{
+	host
+	echo
+	if [ "${BENCH_CORE:-1}" != 0 ]; then
+		"$O/bench_core" ${BENCH_QUICK:+--quick} --tsv "$O/bench_core.tsv"
+		echo
+	fi
+	if [ "${BENCH_CALLGRIND:-1}" != 0 ]; then
+		"$TOP/bench/callgrind.sh" "$O/bench_core"
+		echo
+	fi
+	vm
+	echo
+	echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); $(($(date +%s) - start)) s in all"
+} 2>&1 | tee "$RES.tmp"
+rc=${PIPESTATUS[0]}
+mv "$RES.tmp" "$RES"
+echo "results: $RES"
+exit "$rc"

@@ -1,0 +1,23 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# make install into a staging DESTDIR puts every piece in place, and
+# make uninstall takes every file away again.
+set -eu
+: "${TOP:?run from make}"
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+n=0
+check() {
+	n=$((n + 1))
+	if eval "$2"; then echo "ok $n - install: $1"; else echo "not ok $n - install: $1"; fail=1; fi
+}
+fail=0
+make -s -C "$TOP" install DESTDIR="$stage" PREFIX=/usr >/dev/null 2>&1
+check "module" "find '$stage/lib/modules' -name dice.ko | grep -q ."
+check "uapi header" "test -f '$stage/usr/include/linux/dice.h'"
+check "library, soname and pkg-config" "test -f '$stage/usr/lib/libdice.a' && ls '$stage'/usr/lib/libdice.so.1* >/dev/null && test -f '$stage/usr/lib/pkgconfig/libdice.pc'"
+check "dice.h" "test -f '$stage/usr/include/dice.h'"
+check "CLI and man pages" "test -x '$stage/usr/bin/dice' && test -f '$stage/usr/share/man/man1/dice.1' && test -f '$stage/usr/share/man/man3/libdice.3'"
+make -s -C "$TOP" uninstall DESTDIR="$stage" PREFIX=/usr >/dev/null 2>&1
+check "uninstall leaves no file" "test -z \"\$(find '$stage' -type f)\""
+exit $fail
