@@ -6,6 +6,7 @@
 #   make demo       install what is missing, boot a VM, roll real dice
 #   make check      install what is missing, run every test tier
 #   make deps       install the Debian packages (root)
+#   make bench      benchmarks: the core in userspace, callgrind, /dev/dice in a VM
 #
 # The kernel is Debian's linux-image-amd64, found at build time.
 
@@ -63,6 +64,10 @@ vmtest: module selftests
 check: deps
 	@$(TOP)/scripts/check.sh
 
+bench: deps
+	$(MAKE) module libdice
+	$(TOP)/scripts/bench.sh
+
 demo: deps
 	$(MAKE) module
 	$(TOP)/scripts/demo.sh
@@ -104,4 +109,4 @@ clean:
 
 export TOP KVER KDIR KIMAGE B LINUX_SRC DICE_CACHE
 .PHONY: all deps linux-src module core libdice cli sparse checkpatch \
-	selftests kunit vmtest check demo install uninstall dkms shell clean
+	selftests kunit vmtest check demo bench install uninstall dkms shell clean

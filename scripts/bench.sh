@@ -63,6 +63,7 @@ vm() {
 }
 
 start=$(date +%s)
+rc=0
 {
 	host
 	echo
@@ -77,8 +78,7 @@ start=$(date +%s)
 	vm
 	echo
 	echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); $(($(date +%s) - start)) s in all"
-} 2>&1 | tee "$RES.tmp"
-rc=${PIPESTATUS[0]}
+} 2>&1 | tee "$RES.tmp" || rc=$?
 mv "$RES.tmp" "$RES"
 echo "results: $RES"
 exit "$rc"
