@@ -13,8 +13,14 @@ make -s -C "$TOP/libdice" selftests O="$B/libdice" VMTESTS="$tests"
 if [ -f "$TOP/tools/Makefile" ]; then
 	make -s -C "$TOP/tools" vmtest O="$B/tools" VMTESTS="$tests"
 fi
+# Statistical quality: ent and dieharder on the device's byte streams
+# (selftests/quality); dicecat, ent and dieharder go to the guest's /extra.
+cp "$TOP/selftests/quality/quality.sh" "$tests"/
+rm -rf "$B/vmextra"
+"$TOP"/selftests/quality/prepare.sh "$B/vmextra"
 "$TOP"/selftests/qemu/mkinitramfs.sh --out "$B/initrd-test.gz" \
-	--module "$TOP/kmod/dice.ko" --tests "$tests" --test-timeout 900
+	--module "$TOP/kmod/dice.ko" --tests "$tests" --extra "$B/vmextra" \
+	--test-timeout 900
 rc=0
 "$TOP"/selftests/qemu/run.sh --kernel "$KIMAGE" \
 	--initrd "$B/initrd-test.gz" --log "$B/vm-console.log" --timeout 1800 ||
