@@ -87,12 +87,13 @@ void dice_pool_put(struct dice_pool *pool, u64 bits, unsigned int nbits)
 		unsigned int idx = (pool->tail / 64) % DICE_POOL_WORDS;
 		unsigned int off = pool->tail % 64;
 		unsigned int run = 64 - off;
-		u64 chunk, mask;
+		u64 chunk, mask, low;
 
 		if (run > nbits)
 			run = nbits;
-		chunk = (bits >> (nbits - run)) & (~0ULL >> (64 - run));
-		mask = (~0ULL >> (64 - run)) << (64 - off - run);
+		low = run == 64 ? ~0ULL : (1ULL << run) - 1;
+		chunk = (bits >> (nbits - run)) & low;
+		mask = low << (64 - off - run);
 		pool->word[idx] = (pool->word[idx] & ~mask) |
 				  (chunk << (64 - off - run));
 		pool->tail += run;

@@ -237,7 +237,7 @@ static void widen(struct ctx *x, struct dist *d, __int128 lo, __int128 hi)
 
 static val_t score(const struct group *g, val_t v)
 {
-	if (g->success.op == CMP_NONE)
+	if (!g || g->success.op == CMP_NONE)
 		return v;
 	if (cmp_match(&g->success, v))
 		return 1;

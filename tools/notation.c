@@ -906,7 +906,9 @@ static struct node *term(struct parser *ps)
 {
 	struct node *l = factor(ps);
 
-	while (l) {
+	if (!l)
+		return NULL;
+	for (;;) {
 		struct node *n, *r;
 
 		skip_space(ps);
@@ -949,7 +951,9 @@ static struct node *expr(struct parser *ps)
 	} else {
 		l = term(ps);
 	}
-	while (l) {
+	if (!l)
+		return NULL;
+	for (;;) {
 		struct node *n, *r;
 		char op;
 
