@@ -55,6 +55,10 @@ checkpatch: linux-src
 selftests: linux-src
 	$(MAKE) -C selftests/dice LINUX_SRC=$(LINUX_SRC) O=$(B)/selftests
 
+FUZZ_SECONDS ?= 30
+fuzz:
+	$(MAKE) -C fuzz check O=$(B)/fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
+
 kunit: linux-src
 	LINUX_SRC=$(LINUX_SRC) $(TOP)/selftests/kunit/run.sh
 
@@ -109,4 +113,4 @@ clean:
 
 export TOP KVER KDIR KIMAGE B LINUX_SRC DICE_CACHE
 .PHONY: all deps linux-src module core libdice cli sparse checkpatch \
-	selftests kunit vmtest check demo bench install uninstall dkms shell clean
+	selftests fuzz kunit vmtest check demo bench install uninstall dkms shell clean

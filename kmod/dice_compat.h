@@ -87,10 +87,15 @@ static inline bool check_add_overflow_u64(u64 a, u64 b, u64 *d)
 	return check_add_overflow(a, b, d);
 }
 
-/* Tables are caused by userspace: charge them to it. */
+/*
+ * Tables are caused by userspace: charge them to it, and when its memory
+ * cgroup is full fail with -ENOMEM rather than OOM-kill it.
+ */
+#define DICE_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
 static inline void *dice_alloc(size_t size)
 {
-	return kvmalloc(size, GFP_KERNEL_ACCOUNT);
+	return kvmalloc(size, DICE_GFP);
 }
 
 static inline void dice_free(void *p)

@@ -176,7 +176,10 @@ static int dice_roll_loaded(struct dice_die *die, u64 *face)
  * @face: the zero-based face
  *
  * Return: 0, or the bit source's error (-EAGAIN when written bits run out),
- * in which case the die is left exactly as it was: no bit is lost or spent.
+ * in which case the die is left as it was before the roll, its bits unspent.
+ * One exception: DICE_METHOD_BATCH keeps the bits of tries it already
+ * rejected as spent (they can never make a roll), so a later roll starts
+ * after them.
  */
 int dice_die_roll(struct dice_die *die, u64 *face)
 {

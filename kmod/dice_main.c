@@ -478,8 +478,7 @@ static long dice_ioctl_set_weights(struct dice_file *df, void __user *uarg,
 		return -EINVAL;
 	if (arg.sides > READ_ONCE(max_sides))
 		return -E2BIG;
-	weights = kvmalloc_array(arg.sides, sizeof(*weights),
-				 GFP_KERNEL_ACCOUNT);
+	weights = kvmalloc_array(arg.sides, sizeof(*weights), DICE_GFP);
 	if (!weights)
 		return -ENOMEM;
 	if (copy_from_user(weights, u64_to_user_ptr(arg.weights),

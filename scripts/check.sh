@@ -62,6 +62,7 @@ tier checkpatch make -s checkpatch
 tier core make -s -C kmod/tests O="$B/core" check
 [ -f libdice/Makefile ] && tier libdice make -s -C libdice O="$B/libdice" check
 [ -f tools/Makefile ] && tier cli make -s -C tools O="$B/tools" check
+tier fuzz make -s -C fuzz O="$B/fuzz" check FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
 tier install "$TOP"/scripts/install-check.sh
 tier dkms "$TOP"/scripts/dkms-check.sh
 tier kunit make -s kunit

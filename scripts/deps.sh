@@ -6,7 +6,7 @@ set -eu
 
 PKGS="
 	gcc make pkg-config python3 rsync xz-utils
-	cppcheck valgrind clang llvm lld sparse
+	cppcheck valgrind clang llvm lld libclang-rt-dev sparse
 	busybox-static cpio kmod dkms qemu-system-x86
 	linux-image-amd64 linux-headers-amd64 linux-source
 	flex bison bc libelf-dev libssl-dev

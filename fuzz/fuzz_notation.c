@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_notation.c - libFuzzer target: the dice CLI's notation parser
+ * (tools/notation.c), and what the CLI does next with a parsed expression
+ *
+ * The input, up to its first NUL, is one expression as typed on the command
+ * line.  An input of odd length is parsed with a custom die for dW (faces
+ * -3, 0, 5, 5, 7 with weights 1, 2, 0, 3, 1), an even one without.
+ *
+ * Checked:
+ *  - notation_parse() returns 0 with an expression, or -1 with an error
+ *    whose offset lies inside the text (or just past it) and whose message
+ *    is a non-empty string; it never crashes, hangs or leaks (ASan, UBSan,
+ *    LeakSanitizer);
+ *  - a parsed expression is sane: its text is the input, repeat >= 1,
+ *    ndice and repeat within max_dice, groups numbered left to right with
+ *    byte ranges inside the text, a syntax tree whose nodes nest inside
+ *    their parents' ranges;
+ *  - when cheap: dist_expr() under small limits gives 0 or -E2BIG, and a
+ *    distribution with positive counts and a positive denominator.  Its
+ *    failures unwind with longjmp() and strand what was in flight, by
+ *    design (the CLI exits then); here the Makefile links the CLI with
+ *    --wrap for xmalloc, xcalloc, xrealloc and free, so what dist_expr()
+ *    allocates is tracked and what it strands is freed, and leaks stay
+ *    errors everywhere else;
+ *  - roll_expr() with a pseudo-random source (every side of nonzero
+ *    weight possible, a budget of sides so that rerolls cannot run for
+ *    ever) succeeds or reports overflow, and when the distribution is
+ *    known, the total it rolled has a positive probability in it.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist.h"
+#include "notation.h"
+#include "roll.h"
+
+#define MAX_TEXT	4096
+#define MAX_DICE	1000
+#define EXPLODE_LIMIT	20
+#define SIDES_BUDGET	200000
+
+#define CHECK(cond, ...) do {						\
+	if (!(cond)) {							\
+		fprintf(stderr, "fuzz_notation: %s:%d: %s: ", __FILE__,	\
+			__LINE__, #cond);				\
+		fprintf(stderr, __VA_ARGS__);				\
+		fputc('\n', stderr);					\
+		abort();						\
+	}								\
+} while (0)
+
+static int64_t custom_faces[] = { -3, 0, 5, 5, 7 };
+static uint32_t custom_weights[] = { 1, 2, 0, 3, 1 };
+static const struct die custom = {
+	.type = DIE_CUSTOM,
+	.sides = 5,
+	.faces = custom_faces,
+	.weights = custom_weights,
+	.weight_sum = 7,
+};
+
+struct prng {
+	uint64_t s;
+	uint64_t budget;
+};
+
+static uint64_t next(struct prng *p)
+{
+	uint64_t x = (p->s += 0x9e3779b97f4a7c15ULL);
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* Sides 1..sides, never one of weight zero; -ECANCELED past the budget. */
+static int prng_roll(void *ctx, const struct die *d, uint64_t *out,
+		     size_t count)
+{
+	struct prng *p = ctx;
+	size_t i;
+
+	CHECK(d->sides >= 1, "a die of no sides");
+	if (count > p->budget)
+		return -ECANCELED;
+	p->budget -= count;
+	for (i = 0; i < count; i++) {
+		uint64_t s;
+
+		do {
+			s = next(p) % d->sides;
+		} while (d->type == DIE_CUSTOM && d->weights &&
+			 !d->weights[s]);
+		out[i] = s + 1;
+	}
+	return 0;
+}
+
+static void check_node(const struct node *n, size_t lo, size_t hi,
+		       unsigned int depth)
+{
+	if (!n)
+		return;
+	CHECK(depth < 100000, "syntax tree too deep");
+	CHECK(lo <= n->start && n->start <= n->end && n->end <= hi,
+	      "node [%zu, %zu) outside [%zu, %zu)", n->start, n->end, lo, hi);
+	switch (n->type) {
+	case NODE_CONST:
+		break;
+	case NODE_GROUP:
+		CHECK(n->group, "group node without a group");
+		break;
+	case NODE_NEG:
+		CHECK(n->l && !n->r, "negation with %s operands",
+		      n->r ? "two" : "no");
+		check_node(n->l, n->start, n->end, depth + 1);
+		break;
+	case NODE_ADD:
+	case NODE_SUB:
+	case NODE_MUL:
+		CHECK(n->l && n->r, "binary node without both operands");
+		check_node(n->l, n->start, n->end, depth + 1);
+		check_node(n->r, n->start, n->end, depth + 1);
+		break;
+	default:
+		CHECK(0, "node type %d", (int)n->type);
+	}
+}
+
+static void check_expr(const struct expr *e, const char *text, size_t len,
+		       const struct notation_opts *o)
+{
+	uint64_t ndice = 0;
+	unsigned int i;
+
+	CHECK(!strcmp(e->text, text), "text changed");
+	CHECK(e->repeat >= 1 && e->repeat <= o->max_dice, "repeat %llu",
+	      (unsigned long long)e->repeat);
+	CHECK(e->root, "no syntax tree");
+	check_node(e->root, 0, len, 0);
+	for (i = 0; i < e->ngroups; i++) {
+		const struct group *g = e->groups[i];
+
+		CHECK(g->index == i, "group %u numbered %u", i, g->index);
+		CHECK(g->start < g->end && g->end <= len,
+		      "group %u at [%zu, %zu) of %zu", i, g->start, g->end, len);
+		CHECK(i == 0 || e->groups[i - 1]->start < g->start,
+		      "groups out of order");
+		CHECK(g->die.sides >= 1, "group %u: a die of no sides", i);
+		CHECK(g->nrr <= DICE_MAX_REROLL_RULES, "%u reroll rules", g->nrr);
+		CHECK(!e->uses_custom || o->custom, "dW without a custom die");
+		ndice += g->count;
+		CHECK(ndice <= o->max_dice, "%llu dice",
+		      (unsigned long long)ndice);
+	}
+	CHECK(e->ndice == ndice, "ndice %llu, groups hold %llu",
+	      (unsigned long long)e->ndice, (unsigned long long)ndice);
+	CHECK(e->ndice <= o->max_dice / e->repeat || !e->ndice,
+	      "%llu dice x %llu", (unsigned long long)e->ndice,
+	      (unsigned long long)e->repeat);
+}
+
+/* ---- what dist_expr() allocates ------------------------------------------ */
+
+void *__real_xmalloc(size_t size);
+void *__real_xcalloc(size_t n, size_t size);
+void *__real_xrealloc(void *p, size_t n, size_t size);
+void __real_free(void *p);
+void *__wrap_xmalloc(size_t size);
+void *__wrap_xcalloc(size_t n, size_t size);
+void *__wrap_xrealloc(void *p, size_t n, size_t size);
+void __wrap_free(void *p);
+
+/* Open addressing: NULL is an empty slot, TOMB a removed one. */
+#define TOMB	((void *)1)
+
+static struct {
+	bool on;
+	void **slot;
+	size_t cap, used;	/* used counts tombstones too */
+} live;
+
+static size_t slot_of(const void *p, size_t cap)
+{
+	uint64_t h = (uintptr_t)p * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(h >> 20) & (cap - 1);
+}
+
+static void live_add(void *p);
+
+static void live_grow(void)
+{
+	void **old = live.slot;
+	size_t oldcap = live.cap, i;
+
+	live.cap = oldcap ? oldcap * 2 : 1024;
+	live.slot = calloc(live.cap, sizeof(*live.slot));
+	CHECK(live.slot, "out of memory");
+	live.used = 0;
+	for (i = 0; i < oldcap; i++)
+		if (old[i] && old[i] != TOMB)
+			live_add(old[i]);
+	__real_free(old);
+}
+
+static void live_add(void *p)
+{
+	size_t i;
+
+	if (2 * (live.used + 1) > live.cap)
+		live_grow();
+	for (i = slot_of(p, live.cap); live.slot[i] && live.slot[i] != TOMB;
+	     i = (i + 1) & (live.cap - 1))
+		;
+	if (!live.slot[i])
+		live.used++;
+	live.slot[i] = p;
+}
+
+static bool live_del(void *p)
+{
+	size_t i;
+
+	if (!live.cap)
+		return false;
+	for (i = slot_of(p, live.cap); live.slot[i];
+	     i = (i + 1) & (live.cap - 1)) {
+		if (live.slot[i] == p) {
+			live.slot[i] = TOMB;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Stop tracking; free what is still live if @reclaim. */
+static void live_end(bool reclaim)
+{
+	size_t i;
+
+	live.on = false;
+	for (i = 0; i < live.cap; i++) {
+		if (reclaim && live.slot[i] && live.slot[i] != TOMB)
+			__real_free(live.slot[i]);
+		live.slot[i] = NULL;
+	}
+	live.used = 0;
+}
+
+void *__wrap_xmalloc(size_t size)
+{
+	void *p = __real_xmalloc(size);
+
+	if (live.on)
+		live_add(p);
+	return p;
+}
+
+void *__wrap_xcalloc(size_t n, size_t size)
+{
+	void *p = __real_xcalloc(n, size);
+
+	if (live.on)
+		live_add(p);
+	return p;
+}
+
+/* Only memory dist_expr() made itself is ever reclaimed. */
+void *__wrap_xrealloc(void *p, size_t n, size_t size)
+{
+	bool ours = live.on && (!p || live_del(p));
+
+	p = __real_xrealloc(p, n, size);
+	if (ours)
+		live_add(p);
+	return p;
+}
+
+void __wrap_free(void *p)
+{
+	if (live.on && p)
+		live_del(p);
+	__real_free(p);
+}
+
+/* The distribution, or -E2BIG; nothing stranded on the way survives. */
+static int try_dist(const struct expr *e, struct dist *d)
+{
+	const struct dist_limits lim = { .max_values = 4096,
+					 .max_work = 200000 };
+	char why[256];
+	int err;
+
+	live.on = true;
+	err = dist_expr(e, &lim, d, why, sizeof(why));
+	live_end(err != 0);
+	CHECK(!err || err == -E2BIG, "dist_expr: %d", err);
+	if (!err) {
+		size_t i;
+		int any = 0;
+
+		CHECK(d->n >= 1, "an empty distribution");
+		CHECK(!big_is_zero(&d->den), "zero denominator");
+		for (i = 0; i < d->n; i++)
+			any |= !big_is_zero(&d->c[i]);
+		CHECK(any, "every count is zero");
+		CHECK(!big_is_zero(&d->c[0]) && !big_is_zero(&d->c[d->n - 1]),
+		      "not trimmed");
+	} else {
+		CHECK(why[0], "-E2BIG without a reason");
+	}
+	return err;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct notation_opts o = {
+		.custom = (size & 1) ? &custom : NULL,
+		.max_dice = MAX_DICE,
+		.explode_limit = EXPLODE_LIMIT,
+	};
+	struct notation_error err;
+	struct roll_result r;
+	struct prng p;
+	struct expr *e;
+	struct dist d;
+	size_t len, i;
+	char *text;
+	int ret, have_dist;
+
+	if (size > MAX_TEXT)
+		return -1;	/* not added to the corpus */
+	len = strnlen((const char *)data, size);
+	text = malloc(len + 1);
+	CHECK(text, "out of memory");
+	memcpy(text, data, len);
+	text[len] = 0;
+
+	memset(&err, 0x5a, sizeof(err));
+	e = NULL;
+	ret = notation_parse(text, &o, &e, &err);
+	if (ret) {
+		CHECK(ret == -1, "notation_parse returned %d", ret);
+		CHECK(err.offset <= len, "error at %zu of %zu: %s", err.offset,
+		      len, err.msg);
+		CHECK(memchr(err.msg, 0, sizeof(err.msg)) && err.msg[0],
+		      "no error message");
+		free(text);
+		return 0;
+	}
+	CHECK(e, "no expression");
+	check_expr(e, text, len, &o);
+
+	have_dist = !try_dist(e, &d);
+
+	p.s = 0;
+	for (i = 0; i < size; i++)
+		p.s = p.s * 131 + data[i];
+	p.budget = SIDES_BUDGET;
+	roll_init(&r, e, (int)(size & 2));
+	ret = roll_expr(e, &(struct roll_source){ prng_roll, &p }, &r);
+	CHECK(!ret || ret == -EOVERFLOW || ret == -ECANCELED, "roll_expr: %d",
+	      ret);
+	if (!ret && have_dist) {
+		val_t off = r.total - d.lo;
+		char buf[VAL_BUFSZ];
+
+		CHECK(off >= 0 && off < (val_t)d.n && !big_is_zero(&d.c[off]),
+		      "\"%s\" rolled %s, impossible in its distribution from %lld over %zu values",
+		      text, val_str(r.total, buf), (long long)d.lo, d.n);
+	}
+	CHECK(!(ret == -EOVERFLOW && have_dist),
+	      "\"%s\": roll overflowed, but its distribution fits 62 bits", text);
+	roll_free(&r);
+	if (have_dist)
+		dist_free(&d);
+	notation_free(e);
+	free(text);
+	return 0;
+}

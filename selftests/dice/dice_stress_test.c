@@ -1,0 +1,1695 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dice_stress_test.c - concurrency, resource limits and module life of
+ * /dev/dice
+ *
+ * Sections:
+ *
+ *  - concurrency: eight threads on one file (readers of text and binary,
+ *    readv, a reconfigurer cycling sides, format, weights, alias tables,
+ *    method and source, a writer of bits, pollers of GET_STATS, GET_INFO
+ *    with GET_MASSES, and of the sysfs counters); 32 files at once, each
+ *    read by its own thread and every face checked; open/close churn;
+ *  - resource limits: sides past max_sides fail at once with E2BIG, a
+ *    lowered max_sides applies to open files, a table at the limit (2^20
+ *    sides) works, installing and replacing it 50 times and closing leaks
+ *    no memory, a memory cgroup limit gives ENOMEM (opt-in, see there), a
+ *    1 GiB read is interrupted by a signal (partial count) or killed within
+ *    bounded time, and a closed file's random state never reaches a new
+ *    one;
+ *  - module life: unloading is refused while a file is open, and 20 times
+ *    in a row the module unloads and loads again with nothing open, also
+ *    while another thread keeps opening the device.
+ *
+ * Threads never use ASSERT_*() (the harness longjmps): they record the
+ * first failure, which the main thread checks after joining them.
+ *
+ * The module cases need root and the module file (DICE_KO, default
+ * /dice/dice.ko, where the test VM has it) and are skipped otherwise; they
+ * leave the module loaded on every path, since other tests run after them.
+ * DICE_STRESS_SECONDS (default 5) sets how long the threads run;
+ * DICE_STRESS_MEMCG=0 skips the memory cgroup case.
+ *
+ * ASSERT_*() and EXPECT_*() expand to two statements (the check, then a loop
+ * that runs the optional TH_LOG() and bails out), so under if, else and for
+ * they always go in braces.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/dice.h>
+
+#include "kselftest_harness.h"
+
+#define DICE_PATH	"/dev/dice"
+#define DICE_SYSFS	"/sys/class/misc/dice"
+#define MODULE_SYSFS	"/sys/module/dice"
+#define MAX_SIDES_PATH	MODULE_SYSFS "/parameters/max_sides"
+#define DEFAULT_KO	"/dice/dice.ko"
+#define DEFAULT_MAX_SIDES (1U << 20)
+
+typedef unsigned __int128 u128;
+
+#ifndef __printf
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#endif
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static int open_die(struct __test_metadata *_metadata, int flags)
+{
+	int fd = open(DICE_PATH, O_RDWR | O_CLOEXEC | flags);
+
+	if (fd < 0 && (errno == ENOENT || errno == ENXIO || errno == ENODEV))
+		return -1;
+	ASSERT_LE(0, fd) TH_LOG("open %s: %s", DICE_PATH, strerror(errno));
+	return fd;
+}
+
+#define REQUIRE_DIE(fd) do {						\
+	if ((fd) < 0)							\
+		SKIP(return, "%s is absent", DICE_PATH);		\
+} while (0)
+
+static int ioctl_errno(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) ? errno : 0;
+}
+
+static int set_sides(int fd, __u64 sides)
+{
+	return ioctl_errno(fd, DICE_IOC_SET_SIDES, &sides);
+}
+
+static int set_format(int fd, __u32 fmt)
+{
+	return ioctl_errno(fd, DICE_IOC_SET_FORMAT, &fmt);
+}
+
+static int set_method(int fd, __u32 method)
+{
+	return ioctl_errno(fd, DICE_IOC_SET_METHOD, &method);
+}
+
+static int set_source(int fd, __u32 source)
+{
+	return ioctl_errno(fd, DICE_IOC_SET_SOURCE, &source);
+}
+
+static int set_weights(int fd, const __u32 *w, __u32 sides)
+{
+	struct dice_weights arg = {
+		.weights = (uintptr_t)w,
+		.sides = sides,
+	};
+
+	return ioctl_errno(fd, DICE_IOC_SET_WEIGHTS, &arg);
+}
+
+static int set_alias(int fd, const __u64 *thr, const __u32 *alias,
+		     __u64 mass, __u32 sides)
+{
+	struct dice_alias arg = {
+		.thresholds = (uintptr_t)thr,
+		.aliases = (uintptr_t)alias,
+		.mass = mass,
+		.sides = sides,
+	};
+
+	return ioctl_errno(fd, DICE_IOC_SET_ALIAS, &arg);
+}
+
+static int get_masses(int fd, __u64 *masses, __u64 capacity,
+		      struct dice_masses *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->masses = (uintptr_t)masses;
+	out->capacity = capacity;
+	return ioctl_errno(fd, DICE_IOC_GET_MASSES, out);
+}
+
+static unsigned int fmt_width(__u32 fmt)
+{
+	switch (fmt & DICE_FMT_TYPE_MASK) {
+	case DICE_FMT_U8: return 1;
+	case DICE_FMT_U16: return 2;
+	case DICE_FMT_U32: return 4;
+	case DICE_FMT_U64: return 8;
+	default: return 0;
+	}
+}
+
+static __u64 get_le(const unsigned char *p, unsigned int width)
+{
+	__u64 v = 0;
+	unsigned int i;
+
+	for (i = 0; i < width; i++)
+		v |= (__u64)p[i] << (8 * i);
+	return v;
+}
+
+/* read_full() - @len bytes of rolls; false on error or a short count */
+static bool read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t ret = read(fd, p, len);
+
+		if (ret <= 0)
+			return false;
+		p += ret;
+		len -= ret;
+	}
+	return true;
+}
+
+/* A d6 in text from the kernel: the file works. */
+static void expect_d6_line(struct __test_metadata *_metadata, int fd)
+{
+	char line[2];
+
+	ASSERT_EQ(0, set_format(fd, DICE_FMT_TEXT));
+	ASSERT_EQ(0, set_source(fd, DICE_SRC_KERNEL));
+	ASSERT_EQ(0, set_method(fd, DICE_METHOD_RECYCLE));
+	ASSERT_EQ(0, set_sides(fd, 6));
+	ASSERT_EQ(2, read(fd, line, 2)) TH_LOG("read: %s", strerror(errno));
+	EXPECT_TRUE(line[0] >= '1' && line[0] <= '6' && line[1] == '\n')
+		TH_LOG("line %#x %#x", line[0], line[1]);
+}
+
+static bool read_u64_file(const char *path, __u64 *v)
+{
+	char buf[64];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	*v = strtoull(buf, NULL, 10);
+	return true;
+}
+
+static bool write_file(const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = write(fd, val, len) == (ssize_t)len;
+	return !close(fd) && ok;
+}
+
+static __u64 sysfs_counter(const char *name)
+{
+	char path[128];
+	__u64 v = ~0ULL;
+
+	snprintf(path, sizeof(path), DICE_SYSFS "/%s", name);
+	read_u64_file(path, &v);
+	return v;
+}
+
+/* A field of /proc/meminfo in KiB, or -1. */
+static long long meminfo(const char *field)
+{
+	char line[256];
+	size_t len = strlen(field);
+	long long v = -1;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, field, len) && line[len] == ':') {
+			v = strtoll(line + len + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+/* All of /proc/meminfo, for meminfo_diff(). */
+static char *meminfo_snapshot(void)
+{
+	char buf[8192];
+	size_t len = 0;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (f) {
+		len = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[len] = 0;
+	return strdup(buf);
+}
+
+/* Log every /proc/meminfo field that moved by more than 1 MiB. */
+static void meminfo_diff(struct __test_metadata *_metadata, const char *before)
+{
+	char *after = meminfo_snapshot(), *l1, *l2, *s1, *s2;
+	char n1[64], n2[64];
+	long long v1, v2;
+
+	if (!after || !before)
+		goto out;
+	for (l1 = strtok_r(after, "\n", &s1); l1; l1 = strtok_r(NULL, "\n", &s1)) {
+		char *copy = strdup(before);
+
+		if (!copy || sscanf(l1, "%63s %lld", n1, &v1) != 2) {
+			free(copy);
+			continue;
+		}
+		for (l2 = strtok_r(copy, "\n", &s2); l2; l2 = strtok_r(NULL, "\n", &s2)) {
+			if (sscanf(l2, "%63s %lld", n2, &v2) != 2 || strcmp(n1, n2))
+				continue;
+			if (v1 - v2 > 1024 || v2 - v1 > 1024)
+				TH_LOG("  %-16s %9lld -> %9lld kB", n1, v2, v1);
+			break;
+		}
+		free(copy);
+	}
+out:
+	free(after);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static __u64 splitmix(__u64 *s)
+{
+	__u64 x = (*s += 0x9e3779b97f4a7c15ULL);
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static double stress_seconds(void)
+{
+	const char *s = getenv("DICE_STRESS_SECONDS");
+	double v = s ? atof(s) : 0;
+
+	return v > 0 && v <= 300 ? v : 5;
+}
+
+/* ---- failures seen by threads --------------------------------------------- */
+
+struct failures {
+	pthread_mutex_t lock;
+	unsigned long count;
+	char first[256];
+};
+
+static void failed(struct failures *f, const char *fmt, ...) __printf(2, 3);
+
+static void failed(struct failures *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&f->lock);
+	if (!f->count++) {
+		va_start(ap, fmt);
+		vsnprintf(f->first, sizeof(f->first), fmt, ap);
+		va_end(ap);
+	}
+	pthread_mutex_unlock(&f->lock);
+}
+
+/* ---- concurrency: eight threads on one file ---------------------------------- */
+
+FIXTURE(stress) {
+	int fd;
+};
+
+FIXTURE_SETUP(stress)
+{
+	char c;
+
+	self->fd = open_die(_metadata, 0);
+	/* Early in boot, reads of kernel bits wait for the CRNG (seconds in
+	 * TCG): wait here, so that timed cases time dice, not the boot.
+	 */
+	ASSERT_EQ(1, getrandom(&c, 1, 0));
+}
+
+FIXTURE_TEARDOWN(stress)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+enum role {
+	R_READ_TEXT,
+	R_READ_BIN,
+	R_READV,
+	R_RECONF,
+	R_WRITE,
+	R_STATS,
+	R_MASSES,
+	R_SYSFS,
+	R_NR
+};
+
+static const char *const role_name[R_NR] = {
+	"reader 1", "reader 2", "readv", "reconfigurer", "writer",
+	"stats poller", "info/masses poller", "sysfs poller",
+};
+
+struct shared {
+	int fd;
+	double end;
+	struct failures f;
+	atomic_ulong ops[R_NR];
+	atomic_ulong errs[R_NR];
+	atomic_ulong bytes;
+};
+
+struct worker {
+	struct shared *sh;
+	enum role role;
+	__u64 rng;
+};
+
+/* One reconfiguration with valid arguments; errno it may give or 0. */
+static void reconfigure(struct worker *w)
+{
+	static const __u64 sides[] = {
+		2, 6, 20, 100, 1000, 65536, 0x100000001ULL, ~0ULL,
+	};
+	static const __u32 formats[] = {
+		DICE_FMT_TEXT, DICE_FMT_U16, DICE_FMT_U8 | DICE_FMT_ZERO_BASED,
+		DICE_FMT_U32, DICE_FMT_U64, DICE_FMT_TEXT | DICE_FMT_ZERO_BASED,
+	};
+	struct shared *sh = w->sh;
+	__u32 weights[300], alias[300];
+	__u64 thr[300], mass;
+	__u32 n, i, sum = 0;
+	const char *what;
+	int err;
+
+	switch (splitmix(&w->rng) % 6) {
+	case 0:
+		what = "SET_SIDES";
+		err = set_sides(sh->fd, sides[splitmix(&w->rng) % 8]);
+		break;
+	case 1:
+		what = "SET_FORMAT";
+		err = set_format(sh->fd, formats[splitmix(&w->rng) % 6]);
+		break;
+	case 2:
+		what = "SET_WEIGHTS";
+		n = 1 + splitmix(&w->rng) % 300;
+		for (i = 0; i < n; i++)
+			sum += weights[i] = splitmix(&w->rng) % 10;
+		if (!sum)
+			weights[0] = 1;
+		err = set_weights(sh->fd, weights, n);
+		break;
+	case 3:
+		what = "SET_ALIAS";
+		n = 1 + splitmix(&w->rng) % 300;
+		mass = 1 + splitmix(&w->rng) % 1000;
+		for (i = 0; i < n; i++) {
+			thr[i] = splitmix(&w->rng) % (mass + 1);
+			alias[i] = splitmix(&w->rng) % n;
+		}
+		err = set_alias(sh->fd, thr, alias, mass, n);
+		break;
+	case 4:
+		what = "SET_METHOD";
+		err = set_method(sh->fd, splitmix(&w->rng) % 5);
+		break;
+	default:
+		what = "SET_SOURCE";
+		/* Mostly kernel bits, so that the readers get to read. */
+		err = set_source(sh->fd, splitmix(&w->rng) % 4 == 0);
+	}
+	/* EOVERFLOW: faces that do not fit the format; EINVAL: a method
+	 * that cannot roll a loaded die, either way round.
+	 */
+	if (err && err != EOVERFLOW && err != EINVAL)
+		failed(&sh->f, "%s: %s", what, strerror(err));
+	if (err)
+		atomic_fetch_add(&sh->errs[w->role], 1);
+}
+
+static u128 masses_sum(const __u64 *masses, __u64 n)
+{
+	u128 sum = 0;
+	__u64 k;
+
+	for (k = 0; k < n; k++)
+		sum += masses[k];
+	return sum;
+}
+
+static void *worker(void *arg)
+{
+	struct worker *w = arg;
+	struct shared *sh = w->sh;
+	static __thread unsigned char buf[8192];
+	static __thread __u64 masses[4096];
+	__u64 last_rolls = 0, last_sys[3] = { 0 };
+	struct dice_masses dm;
+	struct dice_stats st;
+	struct dice_info info;
+	struct iovec iov[3];
+	ssize_t ret;
+	size_t len;
+	int err, i;
+
+	while (now() < sh->end) {
+		atomic_fetch_add(&sh->ops[w->role], 1);
+		switch (w->role) {
+		case R_READ_TEXT:
+		case R_READ_BIN:
+			len = 1 + splitmix(&w->rng) % sizeof(buf);
+			ret = read(sh->fd, buf, len);
+			/* EINVAL: less than a binary roll asked for;
+			 * EAGAIN: written bits ran out.
+			 */
+			if (ret < 0 && errno != EINVAL && errno != EAGAIN)
+				failed(&sh->f, "read %zu: %s", len, strerror(errno));
+			else if (ret > (ssize_t)len)
+				failed(&sh->f, "read %zu returned %zd", len, ret);
+			if (ret < 0)
+				atomic_fetch_add(&sh->errs[w->role], 1);
+			else
+				atomic_fetch_add(&sh->bytes, ret);
+			break;
+		case R_READV:
+			for (i = 0; i < 3; i++) {
+				iov[i].iov_base = buf + i * 2048;
+				iov[i].iov_len = splitmix(&w->rng) % 2048;
+			}
+			ret = readv(sh->fd, iov, 3);
+			if (ret < 0 && errno != EINVAL && errno != EAGAIN)
+				failed(&sh->f, "readv: %s", strerror(errno));
+			if (ret < 0)
+				atomic_fetch_add(&sh->errs[w->role], 1);
+			break;
+		case R_RECONF:
+			reconfigure(w);
+			break;
+		case R_WRITE:
+			for (i = 0; i < 64; i++)
+				buf[i] = splitmix(&w->rng);
+			ret = write(sh->fd, buf, 64);
+			/* EINVAL: kernel bits; EAGAIN: the buffer is full */
+			if (ret < 0 && errno != EINVAL && errno != EAGAIN)
+				failed(&sh->f, "write: %s", strerror(errno));
+			if (ret < 0)
+				atomic_fetch_add(&sh->errs[w->role], 1);
+			break;
+		case R_STATS:
+			err = ioctl_errno(sh->fd, DICE_IOC_GET_STATS, &st);
+			if (err) {
+				failed(&sh->f, "GET_STATS: %s", strerror(err));
+				break;
+			}
+			if (st.bits_used + st.bits_discarded > st.bits_drawn ||
+			    st.coin_bits > st.bits_used || st.rolls < last_rolls ||
+			    st.flags || st.reserved[0] || st.reserved[1])
+				failed(&sh->f, "GET_STATS: rolls %llu (was %llu) used %llu discarded %llu drawn %llu coin %llu",
+				       st.rolls, last_rolls, st.bits_used,
+				       st.bits_discarded, st.bits_drawn,
+				       st.coin_bits);
+			last_rolls = st.rolls;
+			break;
+		case R_MASSES:
+			err = ioctl_errno(sh->fd, DICE_IOC_GET_INFO, &info);
+			if (err || !info.sides || info.kind > DICE_KIND_LOADED ||
+			    info.method > DICE_METHOD_REJECTION ||
+			    info.source > DICE_SRC_WRITTEN || info.flags) {
+				failed(&sh->f, "GET_INFO: %s, sides %llu kind %u method %u source %u",
+				       strerror(err), info.sides, info.kind,
+				       info.method, info.source);
+				break;
+			}
+			err = get_masses(sh->fd, masses, 4096, &dm);
+			if (err == ENOSPC) {
+				if (dm.sides <= 4096)
+					failed(&sh->f, "GET_MASSES: ENOSPC for %llu sides",
+					       dm.sides);
+				break;
+			}
+			if (err) {
+				failed(&sh->f, "GET_MASSES: %s", strerror(err));
+				break;
+			}
+			if (masses_sum(masses, dm.sides) != dm.total || !dm.total)
+				failed(&sh->f, "GET_MASSES: %llu masses do not sum to %llu",
+				       dm.sides, dm.total);
+			break;
+		default: {
+			static const char *const name[3] = {
+				"rolls", "bits_used", "bits_drawn",
+			};
+
+			for (i = 0; i < 3; i++) {
+				__u64 v = sysfs_counter(name[i]);
+
+				if (v == ~0ULL || v < last_sys[i])
+					failed(&sh->f, "sysfs %s went from %llu to %llu",
+					       name[i], last_sys[i], v);
+				last_sys[i] = v;
+			}
+			if (sysfs_counter("open_dice") < 1)
+				failed(&sh->f, "sysfs open_dice below 1");
+		}
+		}
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(stress, one_file_eight_threads, 300)
+{
+	struct shared sh = { .fd = self->fd };
+	struct worker w[R_NR];
+	pthread_t tid[R_NR];
+	struct dice_stats st;
+	double secs = stress_seconds();
+	int i;
+
+	REQUIRE_DIE(self->fd);
+	pthread_mutex_init(&sh.f.lock, NULL);
+	sh.end = now() + secs;
+	for (i = 0; i < R_NR; i++) {
+		w[i].sh = &sh;
+		w[i].role = i;
+		w[i].rng = 0x5eed + i;
+		ASSERT_EQ(0, pthread_create(&tid[i], NULL, worker, &w[i]));
+	}
+	for (i = 0; i < R_NR; i++)
+		pthread_join(tid[i], NULL);
+	for (i = 0; i < R_NR; i++) {
+		TH_LOG("%-18s %8lu calls, %8lu refused", role_name[i],
+		       (unsigned long)sh.ops[i], (unsigned long)sh.errs[i]);
+		/* Nobody starved on the file's mutex. */
+		EXPECT_LE(10, sh.ops[i]) TH_LOG("%s starved", role_name[i]);
+	}
+	EXPECT_EQ(0, sh.f.count) TH_LOG("%lu failures, the first: %s",
+				      sh.f.count, sh.f.first);
+	ASSERT_EQ(0, ioctl_errno(self->fd, DICE_IOC_GET_STATS, &st));
+	/* Refusals are mostly EAGAIN while the source is written bits:
+	 * they come back at once, so they outnumber the reads that work.
+	 */
+	TH_LOG("%.0f s: %lu bytes read; %llu rolls, %llu bits used, %llu drawn, %llu discarded",
+	       secs, (unsigned long)sh.bytes, st.rolls, st.bits_used,
+	       st.bits_drawn, st.bits_discarded);
+	EXPECT_LT(0, st.rolls);
+	expect_d6_line(_metadata, self->fd);
+}
+
+/* ---- concurrency: 32 files at once ------------------------------------------- */
+
+#define NFILES	32
+#define FILE_ROLLS 20000
+
+struct one_file {
+	struct shared *sh;
+	int index;
+	int fd;
+	__u64 rolls;
+	pthread_barrier_t *open_barrier;
+};
+
+/*
+ * File i is a d(2 + i); the odd ones are loaded with no mass on odd faces.
+ * Formats rotate through U8, U16, U32, U64 and text; every face is checked.
+ */
+static void *one_file(void *arg)
+{
+	struct one_file *of = arg;
+	struct shared *sh = of->sh;
+	static const __u32 formats[5] = {
+		DICE_FMT_U8, DICE_FMT_U16, DICE_FMT_U32, DICE_FMT_U64,
+		DICE_FMT_TEXT,
+	};
+	__u32 sides = 2 + of->index, fmt = formats[of->index % 5];
+	unsigned int width = fmt_width(fmt), i;
+	bool loaded = of->index % 2;
+	unsigned char buf[4096];
+	struct dice_stats st;
+	__u64 v = 0;
+	__u32 w[64];
+	int err;
+
+	of->fd = open(DICE_PATH, O_RDONLY | O_CLOEXEC);
+	pthread_barrier_wait(of->open_barrier);	/* all 32 open at once */
+	if (of->fd < 0) {
+		failed(&sh->f, "file %d: open: %s", of->index, strerror(errno));
+		pthread_barrier_wait(of->open_barrier);
+		return NULL;
+	}
+	if (loaded) {
+		for (i = 0; i < sides; i++)
+			w[i] = i % 2 ? 0 : 1 + i;	/* faces 1, 3, 5, ... */
+		err = set_format(of->fd, fmt) ?: set_weights(of->fd, w, sides);
+	} else {
+		err = set_format(of->fd, fmt) ?: set_sides(of->fd, sides);
+	}
+	if (err)
+		failed(&sh->f, "file %d: configure: %s", of->index, strerror(err));
+	while (!err && of->rolls < FILE_ROLLS) {
+		if (width) {
+			if (!read_full(of->fd, buf, sizeof(buf))) {
+				failed(&sh->f, "file %d: read: %s", of->index,
+				       strerror(errno));
+				break;
+			}
+			for (i = 0; i < sizeof(buf); i += width) {
+				__u64 face = get_le(buf + i, width);
+
+				if (face < 1 || face > sides ||
+				    (loaded && !(face % 2)))
+					failed(&sh->f, "file %d: face %llu of a %sd%u",
+					       of->index, face,
+					       loaded ? "loaded " : "", sides);
+			}
+			of->rolls += sizeof(buf) / width;
+		} else {
+			ssize_t ret = read(of->fd, buf, sizeof(buf));
+			ssize_t j;
+
+			if (ret <= 0) {
+				failed(&sh->f, "file %d: read: %s", of->index,
+				       strerror(errno));
+				break;
+			}
+			/* A line may go on in the next read. */
+			for (j = 0; j < ret; j++) {
+				if (buf[j] != '\n') {
+					v = v * 10 + buf[j] - '0';
+					continue;
+				}
+				if (v < 1 || v > sides || (loaded && !(v % 2)))
+					failed(&sh->f, "file %d: line %llu of a %sd%u",
+					       of->index, v, loaded ? "loaded " : "",
+					       sides);
+				of->rolls++;
+				v = 0;
+			}
+		}
+	}
+	if (!ioctl_errno(of->fd, DICE_IOC_GET_STATS, &st) && width &&
+	    st.rolls != of->rolls)
+		failed(&sh->f, "file %d: %llu rolls read, stats say %llu",
+		       of->index, of->rolls, st.rolls);
+	pthread_barrier_wait(of->open_barrier);	/* all 32 still open */
+	close(of->fd);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(stress, thirty_two_files, 300)
+{
+	struct shared sh = { 0 };
+	struct one_file of[NFILES];
+	pthread_t tid[NFILES];
+	pthread_barrier_t barrier;
+	__u64 before, during, after;
+	double t0;
+	int i;
+
+	REQUIRE_DIE(self->fd);
+	pthread_mutex_init(&sh.f.lock, NULL);
+	before = sysfs_counter("open_dice");
+	ASSERT_EQ(0, pthread_barrier_init(&barrier, NULL, NFILES + 1));
+	t0 = now();
+	for (i = 0; i < NFILES; i++) {
+		of[i] = (struct one_file){ .sh = &sh, .index = i,
+					   .open_barrier = &barrier };
+		ASSERT_EQ(0, pthread_create(&tid[i], NULL, one_file, &of[i]));
+	}
+	pthread_barrier_wait(&barrier);
+	during = sysfs_counter("open_dice");
+	pthread_barrier_wait(&barrier);
+	for (i = 0; i < NFILES; i++)
+		pthread_join(tid[i], NULL);
+	after = sysfs_counter("open_dice");
+	TH_LOG("%d files, %d rolls each, in %.1f s; open_dice %llu, %llu, %llu",
+	       NFILES, FILE_ROLLS, now() - t0, before, during, after);
+	EXPECT_EQ(0, sh.f.count) TH_LOG("%lu failures, the first: %s",
+				      sh.f.count, sh.f.first);
+	EXPECT_EQ(before + NFILES, during);
+	EXPECT_EQ(before, after);
+	pthread_barrier_destroy(&barrier);
+}
+
+/* ---- concurrency: open/close churn ----------------------------------------------- */
+
+#define CHURN_THREADS	4
+#define CHURN_OPENS	2500	/* per thread */
+
+static void *churn(void *arg)
+{
+	struct worker *w = arg;
+	struct shared *sh = w->sh;
+	static const __u32 weights[1000] = { [0] = 1, [999] = 3 };
+	unsigned char buf[100];
+	int n, fd, err;
+
+	for (n = 0; n < CHURN_OPENS; n++) {
+		fd = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			failed(&sh->f, "open %d: %s", n, strerror(errno));
+			return NULL;
+		}
+		atomic_fetch_add(&sh->ops[0], 1);
+		err = 0;
+		switch (splitmix(&w->rng) % 4) {
+		case 0:		/* open and close only */
+			break;
+		case 1:
+			if (read(fd, buf, sizeof(buf)) <= 0)
+				err = errno;
+			break;
+		case 2:		/* a table for release to free */
+			err = set_weights(fd, weights, 1000);
+			break;
+		default:	/* bits for release to wipe */
+			err = set_source(fd, DICE_SRC_WRITTEN);
+			if (!err && write(fd, buf, sizeof(buf)) != sizeof(buf))
+				err = errno;
+		}
+		if (err)
+			failed(&sh->f, "churn %d: %s", n, strerror(err));
+		if (close(fd))
+			failed(&sh->f, "close: %s", strerror(errno));
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(stress, open_close_churn, 300)
+{
+	struct shared sh = { 0 };
+	struct worker w[CHURN_THREADS];
+	pthread_t tid[CHURN_THREADS];
+	__u64 before, after;
+	long long vm0, vm1;
+	double t0;
+	int i;
+
+	REQUIRE_DIE(self->fd);
+	pthread_mutex_init(&sh.f.lock, NULL);
+	before = sysfs_counter("open_dice");
+	vm0 = meminfo("VmallocUsed");
+	t0 = now();
+	for (i = 0; i < CHURN_THREADS; i++) {
+		w[i] = (struct worker){ .sh = &sh, .rng = 77 + i };
+		ASSERT_EQ(0, pthread_create(&tid[i], NULL, churn, &w[i]));
+	}
+	for (i = 0; i < CHURN_THREADS; i++)
+		pthread_join(tid[i], NULL);
+	after = sysfs_counter("open_dice");
+	vm1 = meminfo("VmallocUsed");
+	TH_LOG("%lu opens and closes by %d threads in %.1f s; open_dice %llu then %llu; VmallocUsed %lld then %lld KiB",
+	       (unsigned long)sh.ops[0], CHURN_THREADS, now() - t0, before,
+	       after, vm0, vm1);
+	EXPECT_EQ(0, sh.f.count) TH_LOG("%lu failures, the first: %s",
+				      sh.f.count, sh.f.first);
+	EXPECT_EQ(CHURN_THREADS * CHURN_OPENS, sh.ops[0]);
+	EXPECT_EQ(before, after);
+	expect_d6_line(_metadata, self->fd);
+}
+
+/* ---- resource limits --------------------------------------------------------------- */
+
+/* Past max_sides, both loaded-die ioctls fail at once, before any copy. */
+TEST_F(stress, sides_past_max_e2big_fast)
+{
+	__u64 max = DEFAULT_MAX_SIDES;
+	static const __u32 w[2] = { 1, 1 };
+	__u32 sides[3];
+	double t0, took;
+	int i, k;
+
+	REQUIRE_DIE(self->fd);
+	read_u64_file(MAX_SIDES_PATH, &max);
+	ASSERT_GT(0xffffffffULL, max);
+	sides[0] = max + 1;
+	sides[1] = 0xffffffffU;
+	sides[2] = 0x80000000U;
+	t0 = now();
+	for (i = 0; i < 1000; i++) {
+		for (k = 0; k < 3; k++) {
+			/* NULL arrays: E2BIG comes before they are read. */
+			ASSERT_EQ(E2BIG, set_weights(self->fd, NULL, sides[k]));
+			ASSERT_EQ(E2BIG, set_alias(self->fd, NULL, NULL, 1,
+						   sides[k]));
+		}
+	}
+	took = now() - t0;
+	TH_LOG("6000 refusals in %.3f s", took);
+	/* No allocation, no copy: far below a millisecond each, even in TCG. */
+	EXPECT_GT(6.0, took);
+	/* The die did not change. */
+	ASSERT_EQ(0, set_weights(self->fd, w, 2));
+	ASSERT_EQ(E2BIG, set_weights(self->fd, w, max + 1));
+	expect_d6_line(_metadata, self->fd);
+}
+
+/* @saved: max_sides as found, written back in teardown if @changed */
+FIXTURE(limit) {
+	int fd;
+	bool changed;
+	char saved[32];
+};
+
+FIXTURE_SETUP(limit)
+{
+	self->fd = open_die(_metadata, 0);
+}
+
+FIXTURE_TEARDOWN(limit)
+{
+	if (self->changed && !write_file(MAX_SIDES_PATH, self->saved))
+		TH_LOG("could not restore max_sides to %s", self->saved);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/*
+ * Set max_sides to @val, first saving it in @saved (32 bytes) unless
+ * @changed says it was; false if it cannot be written.
+ */
+static bool set_max_sides(char *saved, bool *changed, const char *val)
+{
+	ssize_t len;
+	int fd;
+
+	if (geteuid() != 0 || access(MAX_SIDES_PATH, W_OK))
+		return false;
+	if (!*changed) {
+		fd = open(MAX_SIDES_PATH, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return false;
+		len = read(fd, saved, 31);
+		close(fd);
+		if (len <= 0)
+			return false;
+		saved[len] = 0;
+	}
+	*changed = true;
+	return write_file(MAX_SIDES_PATH, val);
+}
+
+/* A new limit applies at once to files already open, both ways. */
+TEST_F(limit, max_sides_applies_to_open_files)
+{
+	static __u32 w[1001];
+	__u64 v;
+	int i;
+
+	REQUIRE_DIE(self->fd);
+	for (i = 0; i < 1001; i++)
+		w[i] = 1;
+	if (!set_max_sides(self->saved, &self->changed, "1000"))
+		SKIP(return, "%s is not writable", MAX_SIDES_PATH);
+	ASSERT_TRUE(read_u64_file(MAX_SIDES_PATH, &v));
+	ASSERT_EQ(1000, v);
+	EXPECT_EQ(0, set_weights(self->fd, w, 1000));
+	EXPECT_EQ(E2BIG, set_weights(self->fd, w, 1001));
+	ASSERT_TRUE(set_max_sides(self->saved, &self->changed, "1001"));
+	EXPECT_EQ(0, set_weights(self->fd, w, 1001));
+	ASSERT_TRUE(set_max_sides(self->saved, &self->changed, "1"));
+	/* The table installed under the old limit stays usable. */
+	ASSERT_EQ(0, set_format(self->fd, DICE_FMT_U16));
+	ASSERT_EQ(2, read(self->fd, w, 2));
+	EXPECT_GE(1001, w[0] & 0xffff);
+	EXPECT_EQ(E2BIG, set_weights(self->fd, w, 2));
+	w[0] = 1;
+	EXPECT_EQ(0, set_weights(self->fd, w, 1));
+	ASSERT_TRUE(set_max_sides(self->saved, &self->changed, "0"));
+	EXPECT_EQ(E2BIG, set_weights(self->fd, w, 1));
+	ASSERT_TRUE(write_file(MAX_SIDES_PATH, self->saved));
+	self->changed = false;
+}
+
+/* Weights of a loaded die at the limit: side i has weight i % 7. */
+static __u32 *limit_weights(__u32 n)
+{
+	__u32 *w = malloc((size_t)n * sizeof(*w)), i;
+
+	if (w)
+		for (i = 0; i < n; i++)
+			w[i] = i % 7;
+	return w;
+}
+
+/* The largest table allowed works: masses round trip, rolls have mass. */
+TEST_F_TIMEOUT(limit, table_at_max_sides, 300)
+{
+	__u64 max = DEFAULT_MAX_SIDES, *masses, *thr, g = 0, i;
+	unsigned char *buf;
+	struct dice_masses dm;
+	__u32 *w, *alias, n;
+	const size_t nrolls = 100000;
+	double t0;
+
+	REQUIRE_DIE(self->fd);
+	read_u64_file(MAX_SIDES_PATH, &max);
+	if (max > DEFAULT_MAX_SIDES)
+		max = DEFAULT_MAX_SIDES;
+	n = max;
+	w = limit_weights(n);
+	masses = malloc((size_t)n * sizeof(*masses));
+	thr = malloc((size_t)n * sizeof(*thr));
+	alias = malloc((size_t)n * sizeof(*alias));
+	buf = malloc(nrolls * 4);
+	ASSERT_TRUE(w && masses && thr && alias && buf);
+
+	t0 = now();
+	ASSERT_EQ(0, set_format(self->fd, DICE_FMT_U32 | DICE_FMT_ZERO_BASED));
+	ASSERT_EQ(0, set_weights(self->fd, w, n));
+	TH_LOG("SET_WEIGHTS of %u sides: %.3f s", n, now() - t0);
+	ASSERT_EQ(0, get_masses(self->fd, masses, n, &dm));
+	ASSERT_EQ(n, dm.sides);
+	for (i = 0; i < n; i++)
+		g += w[i];
+	EXPECT_EQ(g, dm.total);		/* gcd of n * w[i] is n */
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(w[i], masses[i]) TH_LOG("side %llu", i);
+	}
+	t0 = now();
+	ASSERT_TRUE(read_full(self->fd, buf, nrolls * 4));
+	TH_LOG("%zu rolls: %.3f s", nrolls, now() - t0);
+	for (i = 0; i < nrolls; i++) {
+		__u64 face = get_le(buf + 4 * i, 4);
+
+		ASSERT_GT(n, face);
+		ASSERT_NE(0, face % 7) TH_LOG("face %llu has no weight", face);
+	}
+
+	/* The same size as a user alias table: every column full. */
+	for (i = 0; i < n; i++) {
+		thr[i] = 5;
+		alias[i] = n - 1 - i;
+	}
+	thr[0] = 2;	/* column 0 gives 3 of its 5 to side n - 1 */
+	t0 = now();
+	ASSERT_EQ(0, set_alias(self->fd, thr, alias, 5, n));
+	TH_LOG("SET_ALIAS of %u sides: %.3f s", n, now() - t0);
+	ASSERT_EQ(0, get_masses(self->fd, masses, n, &dm));
+	EXPECT_EQ((__u64)n * 5, dm.total);
+	EXPECT_EQ(2, masses[0]);
+	EXPECT_EQ(8, masses[n - 1]);
+	EXPECT_EQ(5, masses[n / 2]);
+	ASSERT_TRUE(read_full(self->fd, buf, nrolls * 4));
+	for (i = 0; i < nrolls; i++) {
+		ASSERT_GT(n, get_le(buf + 4 * i, 4));
+	}
+	free(w);
+	free(masses);
+	free(thr);
+	free(alias);
+	free(buf);
+}
+
+/*
+ * Tables live in kvmalloc()ed memory charged to the caller: installing and
+ * replacing the largest one 50 times, then closing, must give it all back.
+ * VmallocUsed sees the table itself, exactly; MemAvailable sees everything,
+ * roughly.  (A memory cgroup limit would make the kernel's own allocation
+ * fail; the test VM has none set up, and a failed vmalloc() warns in the
+ * kernel log, which the VM counts as a failure.)
+ */
+TEST_F_TIMEOUT(limit, table_replace_no_leak, 600)
+{
+	__u64 max = DEFAULT_MAX_SIDES, *thr;
+	long long vm0, vm1, vm2, av0, av2;
+	char *snap;
+	__u32 *w, *alias, n, i;
+	double t0;
+	int fd, k;
+
+	REQUIRE_DIE(self->fd);
+	read_u64_file(MAX_SIDES_PATH, &max);
+	if (max > DEFAULT_MAX_SIDES)
+		max = DEFAULT_MAX_SIDES;
+	n = max;
+	w = limit_weights(n);
+	thr = malloc((size_t)n * sizeof(*thr));
+	alias = malloc((size_t)n * sizeof(*alias));
+	ASSERT_TRUE(w && thr && alias);
+	for (i = 0; i < n; i++) {
+		thr[i] = i % 3;
+		alias[i] = (i + 1) % n;
+	}
+	vm0 = meminfo("VmallocUsed");
+	av0 = meminfo("MemAvailable");
+	snap = meminfo_snapshot();
+	if (vm0 < 0 || av0 < 0)
+		SKIP(return, "no /proc/meminfo");
+
+	fd = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	t0 = now();
+	for (k = 0; k < 50; k++) {
+		if (k % 2) {
+			ASSERT_EQ(0, set_alias(fd, thr, alias, 2, n));
+		} else {
+			ASSERT_EQ(0, set_weights(fd, w, n));
+		}
+	}
+	vm1 = meminfo("VmallocUsed");
+	close(fd);
+	vm2 = meminfo("VmallocUsed");
+	av2 = meminfo("MemAvailable");
+	TH_LOG("50 tables of %u sides in %.1f s; VmallocUsed %lld, %lld with one installed, %lld after close (KiB); MemAvailable %lld then %lld",
+	       n, now() - t0, vm0, vm1, vm2, av0, av2);
+	/* One table of n sides is about 28 bytes a side. */
+	EXPECT_LE(vm0 + (long long)n * 28 / 1024 * 9 / 10, vm1);
+	EXPECT_GE(vm0 + (long long)n * 28 / 1024 * 3 / 2, vm1);
+	/* All of it back: less than a page table's worth of slack. */
+	EXPECT_GE(vm0 + 512, vm2);
+	/*
+	 * Freed pages may linger on per-CPU lists, unseen as free (about
+	 * 15-30 MiB here in TCG), but a leak per replacement would cost 50
+	 * weight buffers (200 MiB) or 50 tables (1.4 GiB, more than the VM).
+	 */
+	EXPECT_LE(av0 - 49152, av2) TH_LOG("MemAvailable lost %lld KiB",
+					   av0 - av2);
+	meminfo_diff(_metadata, snap);
+	free(snap);
+	free(w);
+	free(thr);
+	free(alias);
+}
+
+/*
+ * A memory cgroup limit below a table's size: the ioctl must fail with
+ * ENOMEM and leave the die as it was, not invoke the OOM killer on the
+ * caller (nor warn in the kernel log).  That needs the module to allocate
+ * tables with __GFP_RETRY_MAYFAIL | __GFP_NOWARN; with GFP_KERNEL_ACCOUNT
+ * alone the memcg OOM killer SIGKILLs the caller and logs a stack dump.
+ * DICE_STRESS_MEMCG=0 skips it.
+ */
+#define CG_MNT		"/tmp/dice-cgroup2"
+#define CG_LIMIT	"16M"
+
+/* A cgroup2 mount point with the memory controller, or NULL. */
+static const char *cgroup2_root(bool *mounted)
+{
+	static char root[256];
+	char dev[256], dir[256], type[64];
+	FILE *f = fopen("/proc/mounts", "re");
+
+	*mounted = false;
+	root[0] = 0;
+	while (f && fscanf(f, "%255s %255s %63s %*[^\n]", dev, dir, type) == 3) {
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(root, sizeof(root), "%s", dir);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (!root[0]) {
+		mkdir(CG_MNT, 0755);
+		if (mount("none", CG_MNT, "cgroup2", 0, NULL))
+			return NULL;
+		*mounted = true;
+		snprintf(root, sizeof(root), "%s", CG_MNT);
+	}
+	return root;
+}
+
+TEST_F_TIMEOUT(limit, memcg_limit_gives_enomem, 120)
+{
+	const char *opt = getenv("DICE_STRESS_MEMCG"), *root;
+	char cg[320], path[400], buf[512];
+	__u64 max = DEFAULT_MAX_SIDES, oom_kills = 0;
+	static __u32 w[DEFAULT_MAX_SIDES];
+	bool mounted;
+	int status, fd;
+	ssize_t len;
+	pid_t pid;
+	__u32 i;
+
+	REQUIRE_DIE(self->fd);
+	if (opt && !strcmp(opt, "0"))
+		SKIP(return, "DICE_STRESS_MEMCG=0");
+	if (geteuid() != 0)
+		SKIP(return, "needs root");
+	read_u64_file(MAX_SIDES_PATH, &max);
+	if (max > DEFAULT_MAX_SIDES)
+		max = DEFAULT_MAX_SIDES;
+	root = cgroup2_root(&mounted);
+	if (!root)
+		SKIP(return, "no cgroup2: %s", strerror(errno));
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", root);
+	write_file(path, "+memory");
+	snprintf(cg, sizeof(cg), "%s/dice-stress-%d", root, getpid());
+	mkdir(cg, 0755);
+	snprintf(path, sizeof(path), "%s/memory.max", cg);
+	if (!write_file(path, CG_LIMIT)) {
+		rmdir(cg);
+		if (mounted)
+			umount(CG_MNT);
+		SKIP(return, "no memory controller in %s", root);
+	}
+	snprintf(path, sizeof(path), "%s/memory.swap.max", cg);
+	write_file(path, "0");
+	/* Touched here, so the child's reads charge nothing to its cgroup. */
+	for (i = 0; i < max; i++)
+		w[i] = 1 + i % 3;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		__u32 n, last = 0;
+		char me[32];
+		int dfd, err = 0;
+		unsigned char roll[4];
+
+		snprintf(me, sizeof(me), "%d", getpid());
+		snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+		if (!write_file(path, me))
+			_exit(10);
+		dfd = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+		if (dfd < 0 || set_format(dfd, DICE_FMT_U32))
+			_exit(11);
+		/* Bigger and bigger tables until the limit says no. */
+		for (n = 1024; n <= max && !err; n *= 2) {
+			err = set_weights(dfd, w, n);
+			if (!err)
+				last = n;
+		}
+		if (err != ENOMEM)
+			_exit(12);	/* the limit never bit, or not cleanly */
+		/* The die is still the last table that fit, and works. */
+		if (read(dfd, roll, 4) != 4 || get_le(roll, 4) < 1 ||
+		    get_le(roll, 4) > last)
+			_exit(13);
+		if (set_weights(dfd, w, 6))
+			_exit(14);
+		close(dfd);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	snprintf(path, sizeof(path), "%s/memory.events", cg);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len > 0) {
+			char *p;
+
+			buf[len] = 0;
+			p = strstr(buf, "oom_kill ");
+			if (p)
+				oom_kills = strtoull(p + 9, NULL, 10);
+		}
+	}
+	rmdir(cg);
+	if (mounted)
+		umount(CG_MNT);
+	EXPECT_EQ(0, oom_kills) TH_LOG("the memcg OOM killer ran");
+	ASSERT_TRUE(WIFEXITED(status))
+		TH_LOG("the caller died of signal %d", WTERMSIG(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("step %d: 12 = no clean ENOMEM, 13 = the die broke, 14 = no small table after",
+		       WEXITSTATUS(status));
+}
+
+/* ---- a huge read: interruptible and bounded ---------------------------------------- */
+
+static double alarm_at;
+
+static void on_alarm(int sig)
+{
+	struct timespec ts;
+
+	(void)sig;
+	clock_gettime(CLOCK_MONOTONIC, &ts);	/* async-signal-safe */
+	alarm_at = ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+FIXTURE(huge) {
+	int fd;
+	unsigned char *buf;
+};
+
+FIXTURE_VARIANT(huge) {
+	__u32 format;
+	__u64 sides;
+};
+
+FIXTURE_VARIANT_ADD(huge, u8_d6) {
+	.format = DICE_FMT_U8,
+	.sides = 6,
+};
+
+FIXTURE_VARIANT_ADD(huge, u64_dmax) {
+	.format = DICE_FMT_U64,
+	.sides = ~0ULL,
+};
+
+FIXTURE_VARIANT_ADD(huge, text_d1000) {
+	.format = DICE_FMT_TEXT,
+	.sides = 1000,
+};
+
+#define HUGE	((size_t)1 << 30)
+
+FIXTURE_SETUP(huge)
+{
+	self->fd = open_die(_metadata, 0);
+	self->buf = mmap(NULL, HUGE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->buf);
+	if (self->fd >= 0) {
+		ASSERT_EQ(0, set_format(self->fd, variant->format));
+		ASSERT_EQ(0, set_sides(self->fd, variant->sides));
+	}
+}
+
+FIXTURE_TEARDOWN(huge)
+{
+	if (self->buf != MAP_FAILED)
+		munmap(self->buf, HUGE);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/*
+ * A signal 300 ms into a 1 GiB read ends it with the bytes served so far,
+ * whole rolls, soon after the signal.
+ */
+TEST_F_TIMEOUT(huge, interrupted_by_signal, 120)
+{
+	struct itimerval timer = { .it_value = { .tv_usec = 300000 } };
+	struct sigaction sa = { .sa_handler = on_alarm };
+	unsigned int width = fmt_width(variant->format);
+	double t0, t1;
+	ssize_t ret;
+	int err;
+
+	REQUIRE_DIE(self->fd);
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));	/* no SA_RESTART */
+	alarm_at = 0;
+	t0 = now();
+	ASSERT_EQ(0, setitimer(ITIMER_REAL, &timer, NULL));
+	ret = read(self->fd, self->buf, HUGE);
+	err = errno;
+	t1 = now();
+	TH_LOG("read of 1 GiB: %zd bytes in %.3f s, %.3f s after the signal",
+	       ret, t1 - t0, alarm_at ? t1 - alarm_at : -1.0);
+	ASSERT_NE(0, alarm_at) TH_LOG("the read ended before the signal: %s",
+				       ret < 0 ? strerror(err) : "done");
+	ASSERT_LT(0, ret) TH_LOG("read: %s", strerror(err));
+	EXPECT_GT((ssize_t)HUGE, ret);
+	if (width) {
+		EXPECT_EQ(0, ret % width);
+	}
+	/* Bounded: chunks of 512 bytes check for signals. */
+	EXPECT_GT(1.0, t1 - alarm_at);
+	expect_d6_line(_metadata, self->fd);
+}
+
+/* SIGKILL ends a reader in a 1 GiB read within bounded time. */
+TEST_F_TIMEOUT(huge, killed, 120)
+{
+	double t0, took;
+	int status;
+	pid_t pid;
+
+	REQUIRE_DIE(self->fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		(void)!read(self->fd, self->buf, HUGE);
+		_exit(0);
+	}
+	usleep(300000);
+	t0 = now();
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	took = now() - t0;
+	TH_LOG("killed reader reaped %.3f s after SIGKILL", took);
+	ASSERT_TRUE(WIFSIGNALED(status)) TH_LOG("the read ended by itself");
+	EXPECT_EQ(SIGKILL, WTERMSIG(status));
+	EXPECT_GT(1.0, took);
+	expect_d6_line(_metadata, self->fd);
+}
+
+/* With written bits a huge read never blocks: it serves what there is. */
+TEST_F_TIMEOUT(huge, written_bits_run_out, 60)
+{
+	unsigned char bits[1000];
+	double t0;
+	ssize_t ret;
+
+	REQUIRE_DIE(self->fd);
+	ASSERT_EQ(0, set_source(self->fd, DICE_SRC_WRITTEN));
+	EXPECT_EQ(-1, read(self->fd, self->buf, HUGE));
+	EXPECT_EQ(EAGAIN, errno);
+	memset(bits, 0x5a, sizeof(bits));
+	ASSERT_EQ((ssize_t)sizeof(bits), write(self->fd, bits, sizeof(bits)));
+	t0 = now();
+	ret = read(self->fd, self->buf, HUGE);
+	TH_LOG("%zd bytes from 8000 written bits in %.3f s", ret, now() - t0);
+	ASSERT_LT(0, ret);
+	EXPECT_GT(8000, ret);
+	EXPECT_EQ(-1, read(self->fd, self->buf, HUGE));
+	EXPECT_EQ(EAGAIN, errno);
+}
+
+/* ---- release forgets the random state ------------------------------------------------ */
+
+/*
+ * Release wipes a file's state with memzero_explicit(), which userspace
+ * cannot watch.  What it can check: a new file starts from nothing (zero
+ * stats, the default die, no written bits left from a file closed just
+ * before, whose memory it may well reuse), and two files fed the same bits
+ * roll the same faces, so no state crosses from one file to another.
+ */
+TEST_F(stress, release_forgets_state)
+{
+	static const __u32 w[5] = { 2, 2, 6, 1, 1 };
+	/* The file's bit buffer holds 1024 bytes: all of these fit. */
+	unsigned char bits[1000], a[512], b[512], c[512];
+	struct dice_stats st;
+	struct dice_info info;
+	int fa, fb, fc, k;
+	ssize_t na, nb, nc;
+
+	REQUIRE_DIE(self->fd);
+	for (k = 0; k < (int)sizeof(bits); k++)
+		bits[k] = k * 37 + 11;
+
+	for (k = 0; k < 20; k++) {
+		/* A file with bits, a table, rolls and a partial line... */
+		fa = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+		ASSERT_LE(0, fa);
+		ASSERT_EQ(0, set_source(fa, DICE_SRC_WRITTEN));
+		ASSERT_EQ(0, set_weights(fa, w, 5));
+		ASSERT_EQ((ssize_t)sizeof(bits), write(fa, bits, sizeof(bits)));
+		ASSERT_EQ(1, read(fa, a, 1));
+		close(fa);
+		/* ...leaves nothing to the next one. */
+		fb = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+		ASSERT_LE(0, fb);
+		ASSERT_EQ(0, ioctl_errno(fb, DICE_IOC_GET_STATS, &st));
+		EXPECT_EQ(0, st.rolls | st.bits_used | st.bits_drawn |
+			     st.bits_discarded | st.coin_bits);
+		ASSERT_EQ(0, ioctl_errno(fb, DICE_IOC_GET_INFO, &info));
+		EXPECT_EQ(6, info.sides);
+		EXPECT_EQ(DICE_KIND_FAIR, info.kind);
+		EXPECT_EQ(DICE_SRC_KERNEL, info.source);
+		ASSERT_EQ(0, set_source(fb, DICE_SRC_WRITTEN));
+		EXPECT_EQ(-1, read(fb, a, 1));
+		EXPECT_EQ(EAGAIN, errno);
+		close(fb);
+	}
+
+	/* Three files, one of them opened after the others closed, fed
+	 * the same bits: the same faces.
+	 */
+	fa = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+	fb = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fa);
+	ASSERT_LE(0, fb);
+	for (k = 0; k < 2; k++) {
+		int fd = k ? fb : fa;
+
+		ASSERT_EQ(0, set_format(fd, DICE_FMT_U8));
+		ASSERT_EQ(0, set_weights(fd, w, 5));
+		ASSERT_EQ(0, set_source(fd, DICE_SRC_WRITTEN));
+		ASSERT_EQ((ssize_t)sizeof(bits), write(fd, bits, sizeof(bits)));
+	}
+	na = read(fa, a, sizeof(a));
+	nb = read(fb, b, sizeof(b));
+	close(fa);
+	close(fb);
+	fc = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fc);
+	ASSERT_EQ(0, set_format(fc, DICE_FMT_U8));
+	ASSERT_EQ(0, set_weights(fc, w, 5));
+	ASSERT_EQ(0, set_source(fc, DICE_SRC_WRITTEN));
+	ASSERT_EQ((ssize_t)sizeof(bits), write(fc, bits, sizeof(bits)));
+	nc = read(fc, c, sizeof(c));
+	close(fc);
+	ASSERT_LT(0, na);
+	EXPECT_EQ(na, nb);
+	EXPECT_EQ(na, nc);
+	EXPECT_EQ(0, memcmp(a, b, na));
+	EXPECT_EQ(0, memcmp(a, c, na));
+}
+
+/* ---- module life --------------------------------------------------------------------- */
+
+static const char *ko_path(void)
+{
+	const char *p = getenv("DICE_KO");
+
+	return p && *p ? p : DEFAULT_KO;
+}
+
+static bool module_loaded(void)
+{
+	return !access(MODULE_SYSFS "/refcnt", F_OK);
+}
+
+static int load_module(void)
+{
+	int fd = open(ko_path(), O_RDONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return errno;
+	err = syscall(SYS_finit_module, fd, "", 0) ? errno : 0;
+	close(fd);
+	return err;
+}
+
+static int unload_module(int flags)
+{
+	return syscall(SYS_delete_module, "dice", flags) ? errno : 0;
+}
+
+/* Wait up to @secs for /dev/dice to be there (or gone); true if so. */
+static bool wait_node(bool present, double secs)
+{
+	double end = now() + secs;
+
+	do {
+		if (!access(DICE_PATH, F_OK) == present)
+			return true;
+		usleep(1000);
+	} while (now() < end);
+	return false;
+}
+
+/* Load the module if it is not, so the tests after ours find it. */
+static void ensure_loaded(void)
+{
+	if (!module_loaded())
+		load_module();
+	wait_node(true, 10);
+}
+
+FIXTURE(module) {
+	bool usable;
+};
+
+FIXTURE_SETUP(module)
+{
+	if (geteuid() != 0 || access(ko_path(), R_OK) || !module_loaded())
+		return;
+	self->usable = true;
+}
+
+FIXTURE_TEARDOWN(module)
+{
+	if (self->usable)
+		ensure_loaded();
+}
+
+#define REQUIRE_MODULE() do {						\
+	if (!self->usable)						\
+		SKIP(return, "needs root, a loaded dice module and %s",	\
+		     ko_path());					\
+} while (0)
+
+/* While a file is open the module stays: every way of unloading fails. */
+TEST_F(module, unload_refused_while_open)
+{
+	__u64 refcnt = 0;
+	char line[2];
+	int fd, err, status;
+
+	REQUIRE_MODULE();
+	fd = open(DICE_PATH, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_TRUE(read_u64_file(MODULE_SYSFS "/refcnt", &refcnt));
+	EXPECT_LE(1, refcnt);
+
+	/* 6.1 answers EWOULDBLOCK when references are held (EBUSY is
+	 * for a module still loading or already going).
+	 */
+	err = unload_module(O_NONBLOCK);
+	EXPECT_TRUE(err == EWOULDBLOCK || err == EBUSY)
+		TH_LOG("delete_module(O_NONBLOCK): %s", strerror(err));
+	err = unload_module(0);
+	EXPECT_TRUE(err == EWOULDBLOCK || err == EBUSY)
+		TH_LOG("delete_module(0): %s", strerror(err));
+	status = system("rmmod dice 2>/dev/null");
+	EXPECT_TRUE(status != -1 && (!WIFEXITED(status) || WEXITSTATUS(status)))
+		TH_LOG("rmmod dice succeeded with a file open");
+	ASSERT_TRUE(module_loaded());
+	EXPECT_EQ(EEXIST, load_module());
+
+	/* The open file still works. */
+	ASSERT_EQ(2, read(fd, line, 2));
+	EXPECT_EQ('\n', line[1]);
+	close(fd);
+	ASSERT_TRUE(read_u64_file(MODULE_SYSFS "/refcnt", &refcnt));
+	EXPECT_EQ(0, refcnt);
+}
+
+/* Nothing open: unload and load 20 times; each time the device works. */
+TEST_F_TIMEOUT(module, reload_loop, 600)
+{
+	__u64 v;
+	double t0;
+	char line[2];
+	int i, fd, err;
+
+	REQUIRE_MODULE();
+	if (sysfs_counter("open_dice") != 0)
+		SKIP(return, "some file of %s is open", DICE_PATH);
+	t0 = now();
+	for (i = 0; i < 20; i++) {
+		err = unload_module(O_NONBLOCK);
+		ASSERT_EQ(0, err) TH_LOG("unload %d: %s", i, strerror(err));
+		ASSERT_FALSE(module_loaded());
+		ASSERT_TRUE(wait_node(false, 5)) TH_LOG("%s stays", DICE_PATH);
+		EXPECT_EQ(ENOENT, unload_module(O_NONBLOCK));
+
+		err = load_module();
+		ASSERT_EQ(0, err) TH_LOG("load %d: %s", i, strerror(err));
+		ASSERT_TRUE(wait_node(true, 10))
+			TH_LOG("%s did not come back", DICE_PATH);
+		/* A fresh module: default parameter, counters from zero. */
+		ASSERT_TRUE(read_u64_file(MAX_SIDES_PATH, &v));
+		EXPECT_EQ(DEFAULT_MAX_SIDES, v);
+		EXPECT_EQ(0, sysfs_counter("rolls"));
+		EXPECT_EQ(0, sysfs_counter("open_dice"));
+
+		fd = open(DICE_PATH, O_RDONLY | O_CLOEXEC);
+		ASSERT_LE(0, fd) TH_LOG("open after load %d: %s", i,
+					strerror(errno));
+		ASSERT_EQ(2, read(fd, line, 2));
+		EXPECT_TRUE(line[0] >= '1' && line[0] <= '6' && line[1] == '\n');
+		close(fd);
+	}
+	TH_LOG("20 unloads and loads in %.1f s", now() - t0);
+}
+
+struct opener {
+	atomic_bool stop;
+	atomic_ulong opened;
+	atomic_ulong refused;
+	struct failures f;
+};
+
+static void *opener(void *arg)
+{
+	struct opener *o = arg;
+	char line[2];
+	int fd;
+
+	while (!o->stop) {
+		fd = open(DICE_PATH, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			/* Gone, or going away while we opened it. */
+			if (errno != ENOENT && errno != ENODEV && errno != ENXIO)
+				failed(&o->f, "open: %s", strerror(errno));
+			o->refused++;
+		} else {
+			if (read(fd, line, 2) != 2 || line[1] != '\n')
+				failed(&o->f, "read on an open file: %s",
+				       strerror(errno));
+			close(fd);
+			o->opened++;
+		}
+		usleep(200);
+	}
+	return NULL;
+}
+
+/* Unload and load again while another thread keeps opening the device. */
+TEST_F_TIMEOUT(module, reload_while_opening, 600)
+{
+	struct opener o = { 0 };
+	pthread_t tid;
+	int i, tries, busy = 0, err = 0;
+
+	REQUIRE_MODULE();
+	pthread_mutex_init(&o.f.lock, NULL);
+	ASSERT_EQ(0, pthread_create(&tid, NULL, opener, &o));
+	for (i = 0; i < 10 && !err; i++) {
+		/* The opener holds the module for a moment now and then. */
+		for (tries = 0; tries < 20000; tries++) {
+			err = unload_module(O_NONBLOCK);
+			if (err != EWOULDBLOCK && err != EBUSY)
+				break;
+			busy++;
+			usleep(100);
+		}
+		if (err)
+			break;
+		err = load_module();
+		if (!err && !wait_node(true, 10))
+			err = ETIMEDOUT;
+		usleep(20000);
+	}
+	o.stop = true;
+	pthread_join(tid, NULL);
+	ensure_loaded();
+	TH_LOG("%d reloads: %lu opens, %lu refused, %d unloads refused",
+	       i, (unsigned long)o.opened, (unsigned long)o.refused, busy);
+	EXPECT_EQ(0, err) TH_LOG("reload %d: %s", i, strerror(err));
+	EXPECT_EQ(0, o.f.count) TH_LOG("%lu failures, the first: %s",
+				     o.f.count, o.f.first);
+	EXPECT_LT(0, o.opened);
+}
+
+TEST_HARNESS_MAIN
