@@ -309,6 +309,10 @@ int dice_die_set_method(struct dice_die *die, u32 method);
 void dice_die_set_source(struct dice_die *die, dice_fill_fn fill, void *ctx);
 int dice_die_roll(struct dice_die *die, u64 *face);
 int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count);
+void dice_die_info(const struct dice_die *die, struct dice_info *info);
+void dice_die_stats(const struct dice_die *die, struct dice_stats *stats);
+int dice_die_masses(const struct dice_die *die, u64 *unit, u64 *total);
+u64 dice_die_mass(const struct dice_die *die, u64 unit, u64 s);
 void dice_die_wipe(struct dice_die *die);
 
 /* ---- faces to bytes ----------------------------------------------------------- */

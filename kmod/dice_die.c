@@ -295,6 +295,94 @@ int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count)
 }
 
 /**
+ * dice_die_info() - what the die is, for DICE_IOC_GET_INFO
+ * @die: the die
+ * @info: filled in, all but the source (which the caller owns)
+ */
+void dice_die_info(const struct dice_die *die, struct dice_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->sides = die->sides;
+	info->kind = die->kind;
+	info->format = die->format;
+	info->method = die->method;
+}
+
+/**
+ * dice_die_stats() - what the die has spent, for DICE_IOC_GET_STATS
+ * @die: the die
+ * @stats: filled in
+ */
+void dice_die_stats(const struct dice_die *die, struct dice_stats *stats)
+{
+	memset(stats, 0, sizeof(*stats));
+	stats->rolls = die->rolls;
+	stats->bits_used = dice_pool_used(&die->pool);
+	stats->bits_drawn = dice_pool_drawn(&die->pool);
+	stats->bits_discarded = die->pool.discarded;
+	stats->coin_bits = die->coin_bits;
+}
+
+static u64 dice_gcd(u64 a, u64 b)
+{
+	while (b) {
+		u64 t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/**
+ * dice_die_masses() - the die's distribution in lowest terms
+ * @die: the die
+ * @unit: side s has mass share[s] / @unit (a fair die: mass 1, @unit 0)
+ * @total: the sum of all masses
+ *
+ * Lowest terms keep a loaded die's total within 64 bits: n * w_i over n * W
+ * is w_i / gcd(w) over W / gcd(w).
+ *
+ * Return: 0, or -EOVERFLOW if even the reduced total needs more than 64 bits
+ * (possible only for an alias table given by userspace).
+ */
+int dice_die_masses(const struct dice_die *die, u64 *unit, u64 *total)
+{
+	const struct dice_table *table = die->table;
+	u64 g = 0;
+	u128 sum;
+	u32 i;
+
+	*unit = 0;
+	if (!table) {
+		*total = die->sides;
+		return 0;
+	}
+	for (i = 0; i < table->sides; i++)
+		g = dice_gcd(g, table->share[i]);
+	sum = table->total;
+	dice_div128(&sum, g);
+	if (sum >> 64)
+		return -EOVERFLOW;
+	*unit = g;
+	*total = (u64)sum;
+	return 0;
+}
+
+/**
+ * dice_die_mass() - mass of side @s as dice_die_masses() reduced it
+ * @die: the die
+ * @unit: from dice_die_masses()
+ * @s: the side, below sides
+ *
+ * Return: the mass.
+ */
+u64 dice_die_mass(const struct dice_die *die, u64 unit, u64 s)
+{
+	return die->table ? die->table->share[s] / unit : 1;
+}
+
+/**
  * dice_die_wipe() - forget the die's random state and free its table
  * @die: the die
  */

@@ -426,13 +426,10 @@ static long dice_ioctl_set_source(struct dice_file *df, u32 __user *uarg)
 static long dice_ioctl_get_info(struct dice_file *df, void __user *uarg,
 				size_t usize)
 {
-	struct dice_info info = {};
+	struct dice_info info;
 
 	mutex_lock(&df->lock);
-	info.sides = df->die.sides;
-	info.kind = df->die.kind;
-	info.format = df->die.format;
-	info.method = df->die.method;
+	dice_die_info(&df->die, &info);
 	info.source = df->source;
 	mutex_unlock(&df->lock);
 	return dice_copy_struct_to_user(uarg, usize, &info, sizeof(info));
@@ -441,14 +438,10 @@ static long dice_ioctl_get_info(struct dice_file *df, void __user *uarg,
 static long dice_ioctl_get_stats(struct dice_file *df, void __user *uarg,
 				 size_t usize)
 {
-	struct dice_stats stats = {};
+	struct dice_stats stats;
 
 	mutex_lock(&df->lock);
-	stats.rolls = df->die.rolls;
-	stats.bits_used = dice_pool_used(&df->die.pool);
-	stats.bits_drawn = dice_pool_drawn(&df->die.pool);
-	stats.bits_discarded = df->die.pool.discarded;
-	stats.coin_bits = df->die.coin_bits;
+	dice_die_stats(&df->die, &stats);
 	mutex_unlock(&df->lock);
 	return dice_copy_struct_to_user(uarg, usize, &stats, sizeof(stats));
 }
@@ -536,26 +529,13 @@ out_free_table:
 	return err;
 }
 
-static u64 dice_gcd(u64 a, u64 b)
-{
-	while (b) {
-		u64 t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* The distribution in lowest terms, so a loaded die's total fits 64 bits. */
 static long dice_ioctl_get_masses(struct dice_file *df, void __user *uarg,
 				  size_t usize)
 {
 	struct dice_masses arg;
-	const struct dice_table *table;
 	u64 __user *masses;
-	u128 total;
-	u64 g = 0, i;
+	u64 unit, i;
 	long err;
 
 	if (!usize)
@@ -567,27 +547,16 @@ static long dice_ioctl_get_masses(struct dice_file *df, void __user *uarg,
 		return -EINVAL;
 	masses = u64_to_user_ptr(arg.masses);
 	mutex_lock(&df->lock);
-	table = df->die.table;
 	arg.sides = df->die.sides;
-	if (!table) {
-		arg.total = arg.sides;
-	} else {
-		for (i = 0; i < table->sides; i++)
-			g = dice_gcd(g, table->share[i]);
-		total = table->total;
-		dice_div128(&total, g);
-		if (total >> 64) {
-			err = -EOVERFLOW;
-			goto out_unlock;
-		}
-		arg.total = (u64)total;
-	}
+	err = dice_die_masses(&df->die, &unit, &arg.total);
+	if (err)
+		goto out_unlock;
 	if (arg.sides > arg.capacity) {
 		err = -ENOSPC;
 		goto out_unlock;
 	}
 	for (i = 0; i < arg.sides; i++) {
-		if (put_user(table ? table->share[i] / g : 1, masses + i)) {
+		if (put_user(dice_die_mass(&df->die, unit, i), masses + i)) {
 			err = -EFAULT;
 			goto out_unlock;
 		}

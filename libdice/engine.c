@@ -209,37 +209,13 @@ int dice_engine_set_format(struct dice *d, uint32_t format)
 
 void dice_engine_get_info(struct dice *d, struct dice_info *info)
 {
-	const struct dice_die *die = &d->eng->die;
-
-	memset(info, 0, sizeof(*info));
-	info->sides = die->sides;
-	info->kind = die->kind;
-	info->format = die->format;
-	info->method = die->method;
+	dice_die_info(&d->eng->die, info);
 	info->source = d->source;
 }
 
 void dice_engine_get_stats(struct dice *d, struct dice_stats *stats)
 {
-	const struct dice_die *die = &d->eng->die;
-
-	memset(stats, 0, sizeof(*stats));
-	stats->rolls = die->rolls;
-	stats->bits_used = dice_pool_used(&die->pool);
-	stats->bits_drawn = dice_pool_drawn(&die->pool);
-	stats->bits_discarded = die->pool.discarded;
-	stats->coin_bits = die->coin_bits;
-}
-
-static u64 dice_gcd(u64 a, u64 b)
-{
-	while (b) {
-		u64 t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
+	dice_die_stats(&d->eng->die, stats);
 }
 
 /* The distribution in lowest terms, as DICE_IOC_GET_MASSES gives it. */
@@ -248,29 +224,20 @@ int dice_engine_get_masses(struct dice *d, uint64_t *masses,
 			   uint64_t *total)
 {
 	const struct dice_die *die = &d->eng->die;
-	const struct dice_table *table = die->table;
-	u128 sum;
-	u64 g = 0, n = die->sides, t, i;
+	u64 unit, t, i;
+	int err;
 
-	if (!table) {
-		t = n;
-	} else {
-		for (i = 0; i < table->sides; i++)
-			g = dice_gcd(g, table->share[i]);
-		sum = table->total;
-		dice_div128(&sum, g);
-		if (sum >> 64)
-			return -EOVERFLOW;
-		t = (u64)sum;
-	}
+	err = dice_die_masses(die, &unit, &t);
+	if (err)
+		return err;
 	if (sides)
-		*sides = n;
+		*sides = die->sides;
 	if (total)
 		*total = t;
-	if (n > capacity)
+	if (die->sides > capacity)
 		return -ENOSPC;
-	for (i = 0; i < n; i++)
-		masses[i] = table ? table->share[i] / g : 1;
+	for (i = 0; i < die->sides; i++)
+		masses[i] = dice_die_mass(die, unit, i);
 	return 0;
 }
 
