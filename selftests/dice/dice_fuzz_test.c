@@ -72,7 +72,8 @@
 
 #include "kselftest_harness.h"
 
-#define DICE_PATH	"/dev/dice"
+#include "dice_common.h"
+
 #define MAX_SIDES_PATH	"/sys/module/dice/parameters/max_sides"
 
 #define DEFAULT_SEED	0x5eedULL
@@ -89,20 +90,7 @@
 
 typedef unsigned __int128 u128;
 
-#ifndef __printf
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
-#endif
-
 /* ---- the generator ------------------------------------------------------ */
-
-static __u64 splitmix(__u64 *s)
-{
-	__u64 x = (*s += 0x9e3779b97f4a7c15ULL);
-
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
 
 /* ---- memory: what the kernel may read and write ------------------------- */
 
@@ -301,17 +289,6 @@ static void model_reset(struct model *m)
 }
 
 /* ---- what the driver answers -------------------------------------------- */
-
-static unsigned int fmt_width(__u32 fmt)
-{
-	switch (fmt & DICE_FMT_TYPE_MASK) {
-	case DICE_FMT_U8: return 1;
-	case DICE_FMT_U16: return 2;
-	case DICE_FMT_U32: return 4;
-	case DICE_FMT_U64: return 8;
-	default: return 0;
-	}
-}
 
 /* dice_format_check(): 0 or a negative errno, as all the emulations */
 static int fmt_check(__u32 fmt, __u64 sides)
@@ -970,17 +947,6 @@ static void do_set_alias(struct fz *z, unsigned int cmd)
 	free(acc);
 }
 
-static __u64 gcd(__u64 a, __u64 b)
-{
-	while (b) {
-		__u64 t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 static void do_get_masses(struct fz *z, unsigned int cmd)
 {
 	struct model *m = &z->m[z->cur];
@@ -1429,31 +1395,6 @@ static __u64 env_u64(const char *name, __u64 dflt)
 	return errno || *end ? dflt : v;
 }
 
-static bool read_u64_file(const char *path, __u64 *v)
-{
-	char buf[32];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = 0;
-	*v = strtoull(buf, NULL, 10);
-	return true;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 FIXTURE(fuzz) {
 	struct fz *z;
 };
@@ -1465,10 +1406,9 @@ FIXTURE_SETUP(fuzz)
 	size_t i;
 	int fd;
 
-	fd = open(DICE_PATH, O_RDWR | O_CLOEXEC);
-	if (fd < 0 && (errno == ENOENT || errno == ENXIO || errno == ENODEV))
+	fd = open_die(_metadata, O_RDWR);
+	if (fd < 0)
 		return;
-	ASSERT_LE(0, fd) TH_LOG("open %s: %s", DICE_PATH, strerror(errno));
 	close(fd);
 
 	/* Reads of kernel bits wait for the CRNG early in boot: let the

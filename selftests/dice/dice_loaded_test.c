@@ -7,9 +7,9 @@
  * DICE_IOC_GET_MASSES reports back the exact distribution in lowest terms.
  * The file is organised in sections:
  *
- *  - helpers: the ioctls, reading rolls, lowest terms, an integer Vose
- *    alias table, the masses an alias table stands for, entropy and a
- *    pooled chi-square;
+ *  - helpers (beyond those of dice_common.h): reading rolls, GET_MASSES,
+ *    lowest terms, an integer Vose alias table, the masses an alias table
+ *    stands for, entropy and a pooled chi-square;
  *  - round trips: weights and alias tables in, GET_MASSES out;
  *  - errno rules of SET_WEIGHTS, SET_ALIAS and GET_MASSES, every refusal
  *    leaving the die as it was;
@@ -46,13 +46,13 @@
 
 #include "kselftest_harness.h"
 
-#define DICE_PATH	"/dev/dice"
+#include "dice_common.h"
+
 #define MAX_SIDES_PATH	"/sys/module/dice/parameters/max_sides"
 #define TAINTED_PATH	"/proc/sys/kernel/tainted"
 #define TAINT_WARN	(1ULL << 9)	/* 'W': a WARN() fired */
 
 #define FMT_ZB		DICE_FMT_ZERO_BASED
-#define POW2(k)		((__u64)1 << (k))
 #define ALL_ONES	(~(__u64)0)
 #define DEFAULT_MAX_SIDES (1U << 20)
 
@@ -79,44 +79,6 @@ _Static_assert(sizeof(struct dice_masses) == 40, "dice_masses grew");
 
 /* ---- helpers ------------------------------------------------------------- */
 
-/*
- * open_die() - open one die; -1 when there is no /dev/dice.  Fixtures open
- * their die in FIXTURE_SETUP and every case starts with REQUIRE_DIE(), which
- * skips it: the 6.1 harness would still run a case whose setup skipped.
- */
-static int open_die(struct __test_metadata *_metadata, int flags)
-{
-	int fd = open(DICE_PATH, O_RDONLY | O_CLOEXEC | flags);
-
-	if (fd < 0 && (errno == ENOENT || errno == ENXIO || errno == ENODEV))
-		return -1;
-	ASSERT_LE(0, fd) TH_LOG("open %s: %s", DICE_PATH, strerror(errno));
-	return fd;
-}
-
-#define REQUIRE_DIE(fd) do {						\
-	if ((fd) < 0)							\
-		SKIP(return, "%s is absent", DICE_PATH);		\
-} while (0)
-
-/* ioctl_errno() - 0 when @cmd succeeds, else its errno */
-static int ioctl_errno(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) ? errno : 0;
-}
-
-static void set_sides(struct __test_metadata *_metadata, int fd, __u64 sides)
-{
-	ASSERT_EQ(0, ioctl_errno(fd, DICE_IOC_SET_SIDES, &sides))
-		TH_LOG("SET_SIDES %llu: %s", sides, strerror(errno));
-}
-
-static void set_format(struct __test_metadata *_metadata, int fd, __u32 fmt)
-{
-	ASSERT_EQ(0, ioctl_errno(fd, DICE_IOC_SET_FORMAT, &fmt))
-		TH_LOG("SET_FORMAT %#x: %s", fmt, strerror(errno));
-}
-
 /* set_fair() - make @fd a fair d@sides in @fmt, going by text and a d1 */
 static void set_fair(struct __test_metadata *_metadata, int fd, __u64 sides,
 		     __u32 fmt)
@@ -127,38 +89,12 @@ static void set_fair(struct __test_metadata *_metadata, int fd, __u64 sides,
 	set_sides(_metadata, fd, sides);
 }
 
-static void get_info(struct __test_metadata *_metadata, int fd,
-		     struct dice_info *info)
-{
-	memset(info, 0xa5, sizeof(*info));
-	ASSERT_EQ(0, ioctl_errno(fd, DICE_IOC_GET_INFO, info))
-		TH_LOG("GET_INFO: %s", strerror(errno));
-}
-
-static void get_stats(struct __test_metadata *_metadata, int fd,
-		      struct dice_stats *st)
-{
-	memset(st, 0xa5, sizeof(*st));
-	ASSERT_EQ(0, ioctl_errno(fd, DICE_IOC_GET_STATS, st))
-		TH_LOG("GET_STATS: %s", strerror(errno));
-}
-
 static void *xcalloc(struct __test_metadata *_metadata, size_t n, size_t size)
 {
 	void *p = calloc(n, size);
 
 	ASSERT_NE(NULL, p) TH_LOG("calloc %zu x %zu", n, size);
 	return p;
-}
-
-static int set_weights(int fd, const __u32 *weights, __u32 sides)
-{
-	struct dice_weights arg = {
-		.weights = (uintptr_t)weights,
-		.sides = sides,
-	};
-
-	return ioctl_errno(fd, DICE_IOC_SET_WEIGHTS, &arg);
 }
 
 /**
@@ -189,19 +125,6 @@ static void table_free(struct table *t)
 	free(t->thr);
 	free(t->alias);
 	memset(t, 0, sizeof(*t));
-}
-
-static int set_alias(int fd, const __u64 *thr, const __u32 *alias,
-		     __u64 mass, __u32 sides)
-{
-	struct dice_alias arg = {
-		.thresholds = (uintptr_t)thr,
-		.aliases = (uintptr_t)alias,
-		.mass = mass,
-		.sides = sides,
-	};
-
-	return ioctl_errno(fd, DICE_IOC_SET_ALIAS, &arg);
 }
 
 static int set_table(int fd, const struct table *t)
@@ -260,17 +183,6 @@ static void expect_loaded(struct __test_metadata *_metadata, int fd,
 	EXPECT_EQ(sides, info.sides);
 }
 
-static __u64 gcd64(__u64 a, __u64 b)
-{
-	while (b) {
-		__u64 t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /*
  * lowest_terms() - @out = @in / gcd(@in) and *@total their sum.
  * Return: false when @in is all zero or the total does not fit 64 bits.
@@ -282,7 +194,7 @@ static bool lowest_terms(const __u64 *in, size_t n, __u64 *out, __u64 *total)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		g = gcd64(g, in[i]);
+		g = gcd(g, in[i]);
 	if (!g)
 		return false;
 	for (i = 0; i < n; i++) {
@@ -376,16 +288,6 @@ static void vose_table(struct __test_metadata *_metadata, const __u32 *w,
 	free(large);
 }
 
-/* splitmix64() - a small seeded generator, for reproducible tables */
-static __u64 splitmix64(__u64 *state)
-{
-	__u64 z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* zipf_weights() - w_k = round(10^6 / k) for the faces k = 1..n */
 static void zipf_weights(__u32 *w, __u32 n)
 {
@@ -404,7 +306,7 @@ static void random_weights(__u32 *w, __u32 n, __u64 seed)
 	__u32 i;
 
 	for (i = 0; i < n; i++) {
-		__u64 x = splitmix64(&seed);
+		__u64 x = splitmix(&seed);
 
 		w[i] = i % 101 == 100 ? 0 : (__u32)(x >> 32) >> (x & 31);
 	}
@@ -530,7 +432,7 @@ FIXTURE(dice) {
 
 FIXTURE_SETUP(dice)
 {
-	self->fd = open_die(_metadata, 0);
+	self->fd = open_die(_metadata, O_RDONLY);
 }
 
 FIXTURE_TEARDOWN(dice)
@@ -732,9 +634,9 @@ TEST_F(dice, alias_random_round_trip)
 	set_format(_metadata, self->fd, DICE_FMT_U16 | FMT_ZB);
 	table_alloc(_metadata, &t, n);
 	m = xcalloc(_metadata, n, sizeof(*m));
-	t.mass = (splitmix64(&seed) >> 24) | 1;
+	t.mass = (splitmix(&seed) >> 24) | 1;
 	for (c = 0; c < n; c++) {
-		__u64 x = splitmix64(&seed), y = splitmix64(&seed);
+		__u64 x = splitmix(&seed), y = splitmix(&seed);
 
 		if (c % 7 == 0)
 			t.thr[c] = t.mass;
@@ -845,7 +747,7 @@ FIXTURE_SETUP(dice_err)
 {
 	self->map = MAP_FAILED;
 	self->page = getpagesize();
-	self->fd = open_die(_metadata, 0);
+	self->fd = open_die(_metadata, O_RDONLY);
 	if (self->fd < 0)
 		return;
 	self->map = mmap(NULL, 2 * self->page, PROT_READ | PROT_WRITE,
@@ -1491,24 +1393,12 @@ FIXTURE(dice_max) {
 
 FIXTURE_SETUP(dice_max)
 {
-	self->fd = open_die(_metadata, 0);
-}
-
-static bool write_param(const char *path, const char *val)
-{
-	size_t len = strlen(val);
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	bool ok;
-
-	if (fd < 0)
-		return false;
-	ok = write(fd, val, len) == (ssize_t)len;
-	return !close(fd) && ok;
+	self->fd = open_die(_metadata, O_RDONLY);
 }
 
 FIXTURE_TEARDOWN(dice_max)
 {
-	if (self->changed && !write_param(MAX_SIDES_PATH, self->saved))
+	if (self->changed && !write_file(MAX_SIDES_PATH, self->saved))
 		TH_LOG("could not restore max_sides to %s", self->saved);
 	if (self->fd >= 0)
 		close(self->fd);
@@ -1535,7 +1425,7 @@ TEST_F(dice_max, lowered)
 	self->saved[len] = 0;
 
 	self->changed = true;
-	ASSERT_TRUE(write_param(MAX_SIDES_PATH, "100"));
+	ASSERT_TRUE(write_file(MAX_SIDES_PATH, "100"));
 	ASSERT_TRUE(read_ulong(MAX_SIDES_PATH, &v));
 	ASSERT_EQ(100, v);
 
@@ -1549,7 +1439,7 @@ TEST_F(dice_max, lowered)
 	/* fair dice do not care */
 	set_sides(_metadata, self->fd, 1000);
 
-	ASSERT_TRUE(write_param(MAX_SIDES_PATH, self->saved));
+	ASSERT_TRUE(write_file(MAX_SIDES_PATH, self->saved));
 	self->changed = false;
 	if (strtoull(self->saved, NULL, 10) > 100) {
 		EXPECT_EQ(0, set_weights(self->fd, w101, 101));
@@ -1612,7 +1502,7 @@ FIXTURE_SETUP(dice_fit)
 	static const __u32 five[] = { 2, 2, 6, 1, 1 };
 	struct table t;
 
-	self->fd = open_die(_metadata, 0);
+	self->fd = open_die(_metadata, O_RDONLY);
 	if (self->fd < 0)
 		return;
 	switch (variant->die) {
@@ -2011,7 +1901,7 @@ FIXTURE_SETUP(dice_swap)
 	struct swap_ctx *ctx;
 	__u32 v[SWAP_BIG], i;
 
-	self->fd = open_die(_metadata, 0);
+	self->fd = open_die(_metadata, O_RDONLY);
 	if (self->fd < 0)
 		return;
 	ctx = xcalloc(_metadata, 1, sizeof(*ctx));

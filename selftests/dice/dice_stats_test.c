@@ -74,8 +74,8 @@
 
 #include "kselftest_harness.h"
 
-#define DICE_PATH	"/dev/dice"
-#define POW2(k)		((__u64)1 << (k))
+#include "dice_common.h"
+
 #define U64_MAX_	(~(__u64)0)
 
 /* Per-check false alarm rate of a correct die. */
@@ -238,20 +238,6 @@ struct battery {
 	size_t rolls;
 	struct check ck[CK_COUNT];
 };
-
-/* range_size() - faces x with x * k / n == b: ceil((b+1)n/k) - ceil(bn/k) */
-static __uint128_t range_size(__u64 n, unsigned int k, unsigned int b)
-{
-	__uint128_t end = ((__uint128_t)n * (b + 1) + k - 1) / k;
-
-	return end - ((__uint128_t)n * b + k - 1) / k;
-}
-
-/* residue_size() - faces x < n with x % k == b */
-static __uint128_t residue_size(__u64 n, unsigned int k, unsigned int b)
-{
-	return b < n ? (n - 1 - b) / k + 1 : 0;
-}
 
 static unsigned int range_of(__u64 x, __u64 n, unsigned int k)
 {
@@ -688,12 +674,7 @@ FIXTURE_VARIANT_ADD(fair, rejection_d2p64_minus_1) {
 
 FIXTURE_SETUP(fair)
 {
-	self->fd = open(DICE_PATH, O_RDONLY | O_CLOEXEC);
-	if (self->fd < 0 && errno != ENOENT && errno != ENXIO &&
-	    errno != ENODEV) {
-		ASSERT_LE(0, self->fd)
-			TH_LOG("open %s: %s", DICE_PATH, strerror(errno));
-	}
+	self->fd = open_die(_metadata, O_RDONLY);
 }
 
 FIXTURE_TEARDOWN(fair)
@@ -735,8 +716,7 @@ TEST_F_TIMEOUT(fair, battery, 300)
 	__u64 *x;
 	int i;
 
-	if (self->fd < 0)
-		SKIP(return, "%s is absent", DICE_PATH);
+	REQUIRE_DIE(self->fd);
 	ioctl_ok(_metadata, self->fd, DICE_IOC_SET_FORMAT, &text, "SET_FORMAT");
 	ioctl_ok(_metadata, self->fd, DICE_IOC_SET_SIDES, &n, "SET_SIDES");
 	ioctl_ok(_metadata, self->fd, DICE_IOC_SET_FORMAT, &fmt, "SET_FORMAT");

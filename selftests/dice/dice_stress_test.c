@@ -61,7 +61,8 @@
 
 #include "kselftest_harness.h"
 
-#define DICE_PATH	"/dev/dice"
+#include "dice_common.h"
+
 #define DICE_SYSFS	"/sys/class/misc/dice"
 #define MODULE_SYSFS	"/sys/module/dice"
 #define MAX_SIDES_PATH	MODULE_SYSFS "/parameters/max_sides"
@@ -70,38 +71,18 @@
 
 typedef unsigned __int128 u128;
 
-#ifndef __printf
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
-#endif
-
 /* ---- helpers ------------------------------------------------------------- */
 
-static int open_die(struct __test_metadata *_metadata, int flags)
-{
-	int fd = open(DICE_PATH, O_RDWR | O_CLOEXEC | flags);
-
-	if (fd < 0 && (errno == ENOENT || errno == ENXIO || errno == ENODEV))
-		return -1;
-	ASSERT_LE(0, fd) TH_LOG("open %s: %s", DICE_PATH, strerror(errno));
-	return fd;
-}
-
-#define REQUIRE_DIE(fd) do {						\
-	if ((fd) < 0)							\
-		SKIP(return, "%s is absent", DICE_PATH);		\
-} while (0)
-
-static int ioctl_errno(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) ? errno : 0;
-}
-
-static int set_sides(int fd, __u64 sides)
+/*
+ * try_set_*() and set_*() here return the errno, for the threads, which
+ * must not assert; dice_common.h's set_sides() and set_format() assert.
+ */
+static int try_set_sides(int fd, __u64 sides)
 {
 	return ioctl_errno(fd, DICE_IOC_SET_SIDES, &sides);
 }
 
-static int set_format(int fd, __u32 fmt)
+static int try_set_format(int fd, __u32 fmt)
 {
 	return ioctl_errno(fd, DICE_IOC_SET_FORMAT, &fmt);
 }
@@ -116,29 +97,6 @@ static int set_source(int fd, __u32 source)
 	return ioctl_errno(fd, DICE_IOC_SET_SOURCE, &source);
 }
 
-static int set_weights(int fd, const __u32 *w, __u32 sides)
-{
-	struct dice_weights arg = {
-		.weights = (uintptr_t)w,
-		.sides = sides,
-	};
-
-	return ioctl_errno(fd, DICE_IOC_SET_WEIGHTS, &arg);
-}
-
-static int set_alias(int fd, const __u64 *thr, const __u32 *alias,
-		     __u64 mass, __u32 sides)
-{
-	struct dice_alias arg = {
-		.thresholds = (uintptr_t)thr,
-		.aliases = (uintptr_t)alias,
-		.mass = mass,
-		.sides = sides,
-	};
-
-	return ioctl_errno(fd, DICE_IOC_SET_ALIAS, &arg);
-}
-
 static int get_masses(int fd, __u64 *masses, __u64 capacity,
 		      struct dice_masses *out)
 {
@@ -146,27 +104,6 @@ static int get_masses(int fd, __u64 *masses, __u64 capacity,
 	out->masses = (uintptr_t)masses;
 	out->capacity = capacity;
 	return ioctl_errno(fd, DICE_IOC_GET_MASSES, out);
-}
-
-static unsigned int fmt_width(__u32 fmt)
-{
-	switch (fmt & DICE_FMT_TYPE_MASK) {
-	case DICE_FMT_U8: return 1;
-	case DICE_FMT_U16: return 2;
-	case DICE_FMT_U32: return 4;
-	case DICE_FMT_U64: return 8;
-	default: return 0;
-	}
-}
-
-static __u64 get_le(const unsigned char *p, unsigned int width)
-{
-	__u64 v = 0;
-	unsigned int i;
-
-	for (i = 0; i < width; i++)
-		v |= (__u64)p[i] << (8 * i);
-	return v;
 }
 
 /* read_full() - @len bytes of rolls; false on error or a short count */
@@ -190,42 +127,13 @@ static void expect_d6_line(struct __test_metadata *_metadata, int fd)
 {
 	char line[2];
 
-	ASSERT_EQ(0, set_format(fd, DICE_FMT_TEXT));
+	ASSERT_EQ(0, try_set_format(fd, DICE_FMT_TEXT));
 	ASSERT_EQ(0, set_source(fd, DICE_SRC_KERNEL));
 	ASSERT_EQ(0, set_method(fd, DICE_METHOD_RECYCLE));
-	ASSERT_EQ(0, set_sides(fd, 6));
+	ASSERT_EQ(0, try_set_sides(fd, 6));
 	ASSERT_EQ(2, read(fd, line, 2)) TH_LOG("read: %s", strerror(errno));
 	EXPECT_TRUE(line[0] >= '1' && line[0] <= '6' && line[1] == '\n')
 		TH_LOG("line %#x %#x", line[0], line[1]);
-}
-
-static bool read_u64_file(const char *path, __u64 *v)
-{
-	char buf[64];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = 0;
-	*v = strtoull(buf, NULL, 10);
-	return true;
-}
-
-static bool write_file(const char *path, const char *val)
-{
-	size_t len = strlen(val);
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	bool ok;
-
-	if (fd < 0)
-		return false;
-	ok = write(fd, val, len) == (ssize_t)len;
-	return !close(fd) && ok;
 }
 
 static __u64 sysfs_counter(const char *name)
@@ -302,23 +210,6 @@ out:
 	free(after);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static __u64 splitmix(__u64 *s)
-{
-	__u64 x = (*s += 0x9e3779b97f4a7c15ULL);
-
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
 static double stress_seconds(void)
 {
 	const char *s = getenv("DICE_STRESS_SECONDS");
@@ -360,7 +251,7 @@ FIXTURE_SETUP(stress)
 {
 	char c;
 
-	self->fd = open_die(_metadata, 0);
+	self->fd = open_die(_metadata, O_RDWR);
 	/* Early in boot, reads of kernel bits wait for the CRNG (seconds in
 	 * TCG): wait here, so that timed cases time dice, not the boot.
 	 */
@@ -425,11 +316,11 @@ static void reconfigure(struct worker *w)
 	switch (splitmix(&w->rng) % 6) {
 	case 0:
 		what = "SET_SIDES";
-		err = set_sides(sh->fd, sides[splitmix(&w->rng) % 8]);
+		err = try_set_sides(sh->fd, sides[splitmix(&w->rng) % 8]);
 		break;
 	case 1:
 		what = "SET_FORMAT";
-		err = set_format(sh->fd, formats[splitmix(&w->rng) % 6]);
+		err = try_set_format(sh->fd, formats[splitmix(&w->rng) % 6]);
 		break;
 	case 2:
 		what = "SET_WEIGHTS";
@@ -680,9 +571,11 @@ static void *one_file(void *arg)
 	if (loaded) {
 		for (i = 0; i < sides; i++)
 			w[i] = i % 2 ? 0 : 1 + i;	/* faces 1, 3, 5, ... */
-		err = set_format(of->fd, fmt) ?: set_weights(of->fd, w, sides);
+		err = try_set_format(of->fd, fmt) ?:
+		      set_weights(of->fd, w, sides);
 	} else {
-		err = set_format(of->fd, fmt) ?: set_sides(of->fd, sides);
+		err = try_set_format(of->fd, fmt) ?:
+		      try_set_sides(of->fd, sides);
 	}
 	if (err)
 		failed(&sh->f, "file %d: configure: %s", of->index, strerror(err));
@@ -893,7 +786,7 @@ FIXTURE(limit) {
 
 FIXTURE_SETUP(limit)
 {
-	self->fd = open_die(_metadata, 0);
+	self->fd = open_die(_metadata, O_RDWR);
 }
 
 FIXTURE_TEARDOWN(limit)
@@ -949,7 +842,7 @@ TEST_F(limit, max_sides_applies_to_open_files)
 	EXPECT_EQ(0, set_weights(self->fd, w, 1001));
 	ASSERT_TRUE(set_max_sides(self->saved, &self->changed, "1"));
 	/* The table installed under the old limit stays usable. */
-	ASSERT_EQ(0, set_format(self->fd, DICE_FMT_U16));
+	ASSERT_EQ(0, try_set_format(self->fd, DICE_FMT_U16));
 	ASSERT_EQ(2, read(self->fd, w, 2));
 	EXPECT_GE(1001, w[0] & 0xffff);
 	EXPECT_EQ(E2BIG, set_weights(self->fd, w, 2));
@@ -995,7 +888,8 @@ TEST_F_TIMEOUT(limit, table_at_max_sides, 300)
 	ASSERT_TRUE(w && masses && thr && alias && buf);
 
 	t0 = now();
-	ASSERT_EQ(0, set_format(self->fd, DICE_FMT_U32 | DICE_FMT_ZERO_BASED));
+	ASSERT_EQ(0, try_set_format(self->fd,
+				    DICE_FMT_U32 | DICE_FMT_ZERO_BASED));
 	ASSERT_EQ(0, set_weights(self->fd, w, n));
 	TH_LOG("SET_WEIGHTS of %u sides: %.3f s", n, now() - t0);
 	ASSERT_EQ(0, get_masses(self->fd, masses, n, &dm));
@@ -1203,7 +1097,7 @@ TEST_F_TIMEOUT(limit, memcg_limit_gives_enomem, 120)
 		if (!write_file(path, me))
 			_exit(10);
 		dfd = open(DICE_PATH, O_RDWR | O_CLOEXEC);
-		if (dfd < 0 || set_format(dfd, DICE_FMT_U32))
+		if (dfd < 0 || try_set_format(dfd, DICE_FMT_U32))
 			_exit(11);
 		/* Bigger and bigger tables until the limit says no. */
 		for (n = 1024; n <= max && !err; n *= 2) {
@@ -1290,13 +1184,13 @@ FIXTURE_VARIANT_ADD(huge, text_d1000) {
 
 FIXTURE_SETUP(huge)
 {
-	self->fd = open_die(_metadata, 0);
+	self->fd = open_die(_metadata, O_RDWR);
 	self->buf = mmap(NULL, HUGE, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->buf);
 	if (self->fd >= 0) {
-		ASSERT_EQ(0, set_format(self->fd, variant->format));
-		ASSERT_EQ(0, set_sides(self->fd, variant->sides));
+		ASSERT_EQ(0, try_set_format(self->fd, variant->format));
+		ASSERT_EQ(0, try_set_sides(self->fd, variant->sides));
 	}
 }
 
@@ -1450,7 +1344,7 @@ TEST_F(stress, release_forgets_state)
 	for (k = 0; k < 2; k++) {
 		int fd = k ? fb : fa;
 
-		ASSERT_EQ(0, set_format(fd, DICE_FMT_U8));
+		ASSERT_EQ(0, try_set_format(fd, DICE_FMT_U8));
 		ASSERT_EQ(0, set_weights(fd, w, 5));
 		ASSERT_EQ(0, set_source(fd, DICE_SRC_WRITTEN));
 		ASSERT_EQ((ssize_t)sizeof(bits), write(fd, bits, sizeof(bits)));
@@ -1461,7 +1355,7 @@ TEST_F(stress, release_forgets_state)
 	close(fb);
 	fc = open(DICE_PATH, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fc);
-	ASSERT_EQ(0, set_format(fc, DICE_FMT_U8));
+	ASSERT_EQ(0, try_set_format(fc, DICE_FMT_U8));
 	ASSERT_EQ(0, set_weights(fc, w, 5));
 	ASSERT_EQ(0, set_source(fc, DICE_SRC_WRITTEN));
 	ASSERT_EQ((ssize_t)sizeof(bits), write(fc, bits, sizeof(bits)));

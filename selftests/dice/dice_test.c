@@ -4,8 +4,8 @@
  *
  * The file is organised in sections:
  *
- *  - helpers: opening a die, the ioctls, reading whole buffers, decoding
- *    binary rolls and checking text lines;
+ *  - helpers (beyond those of dice_common.h): reading whole buffers,
+ *    decoding binary rolls and checking text lines;
  *  - the default die (GET_INFO, text output);
  *  - binary formats, one fixture variant per format and number of sides;
  *  - errno rules, one case per rule: -EOVERFLOW, -EINVAL, -ENOTTY, -EFAULT;
@@ -40,12 +40,12 @@
 
 #include "kselftest_harness.h"
 
-#define DICE_PATH	"/dev/dice"
+#include "dice_common.h"
+
 #define DICE_SYSFS	"/sys/class/misc/dice"
 
 #define FMT_ZB		DICE_FMT_ZERO_BASED
 #define SIDES_MAX	DICE_MAX_FAIR_SIDES
-#define POW2(k)		((__u64)1 << (k))
 
 /* Bits the sampler may hold beyond what the faces served so far are worth. */
 #define DICE_STATE_BITS	128
@@ -54,44 +54,6 @@
 
 /* ---- helpers ------------------------------------------------------------- */
 
-/*
- * open_die() - open one die; -1 when there is no /dev/dice.  Fixtures open
- * their die in FIXTURE_SETUP and every case starts with REQUIRE_DIE(), which
- * skips it: the 6.1 harness would still run a case whose setup skipped.
- */
-static int open_die(struct __test_metadata *_metadata, int flags)
-{
-	int fd = open(DICE_PATH, O_RDONLY | O_CLOEXEC | flags);
-
-	if (fd < 0 && (errno == ENOENT || errno == ENXIO || errno == ENODEV))
-		return -1;
-	ASSERT_LE(0, fd) TH_LOG("open %s: %s", DICE_PATH, strerror(errno));
-	return fd;
-}
-
-#define REQUIRE_DIE(fd) do {						\
-	if ((fd) < 0)							\
-		SKIP(return, "%s is absent", DICE_PATH);		\
-} while (0)
-
-/* ioctl_errno() - 0 when @cmd succeeds, else its errno */
-static int ioctl_errno(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) ? errno : 0;
-}
-
-static void set_sides(struct __test_metadata *_metadata, int fd, __u64 sides)
-{
-	ASSERT_EQ(0, ioctl_errno(fd, DICE_IOC_SET_SIDES, &sides))
-		TH_LOG("SET_SIDES %llu: %s", sides, strerror(errno));
-}
-
-static void set_format(struct __test_metadata *_metadata, int fd, __u32 fmt)
-{
-	ASSERT_EQ(0, ioctl_errno(fd, DICE_IOC_SET_FORMAT, &fmt))
-		TH_LOG("SET_FORMAT %#x: %s", fmt, strerror(errno));
-}
-
 /* set_die() - make @fd a d@sides in @fmt; text fits any die, so go by it */
 static void set_die(struct __test_metadata *_metadata, int fd, __u64 sides,
 		    __u32 fmt)
@@ -99,22 +61,6 @@ static void set_die(struct __test_metadata *_metadata, int fd, __u64 sides,
 	set_format(_metadata, fd, DICE_FMT_TEXT);
 	set_sides(_metadata, fd, sides);
 	set_format(_metadata, fd, fmt);
-}
-
-static void get_info(struct __test_metadata *_metadata, int fd,
-		     struct dice_info *info)
-{
-	memset(info, 0xa5, sizeof(*info));
-	ASSERT_EQ(0, ioctl_errno(fd, DICE_IOC_GET_INFO, info))
-		TH_LOG("GET_INFO: %s", strerror(errno));
-}
-
-static void get_stats(struct __test_metadata *_metadata, int fd,
-		      struct dice_stats *st)
-{
-	memset(st, 0xa5, sizeof(*st));
-	ASSERT_EQ(0, ioctl_errno(fd, DICE_IOC_GET_STATS, st))
-		TH_LOG("GET_STATS: %s", strerror(errno));
 }
 
 /* read_all() - fill @buf; binary reads must ask for whole rolls */
@@ -134,23 +80,6 @@ static void read_all(struct __test_metadata *_metadata, int fd, void *buf,
 	}
 }
 
-/* fmt_width() - bytes per roll of a binary format, 0 for text */
-static unsigned int fmt_width(__u32 fmt)
-{
-	switch (fmt & DICE_FMT_TYPE_MASK) {
-	case DICE_FMT_U8:
-		return 1;
-	case DICE_FMT_U16:
-		return 2;
-	case DICE_FMT_U32:
-		return 4;
-	case DICE_FMT_U64:
-		return 8;
-	default:
-		return 0;
-	}
-}
-
 static __u64 face_min(__u32 fmt)
 {
 	return (fmt & FMT_ZB) ? 0 : 1;
@@ -159,17 +88,6 @@ static __u64 face_min(__u32 fmt)
 static __u64 face_max(__u64 sides, __u32 fmt)
 {
 	return (fmt & FMT_ZB) ? sides - 1 : sides;
-}
-
-/* get_le() - assemble a little-endian integer byte by byte */
-static __u64 get_le(const unsigned char *p, unsigned int width)
-{
-	__u64 v = 0;
-	unsigned int i;
-
-	for (i = 0; i < width; i++)
-		v |= (__u64)p[i] << (8 * i);
-	return v;
 }
 
 /* read_rolls() - read @n binary rolls of @width bytes into @out */
@@ -325,7 +243,7 @@ FIXTURE(dice) {
 
 FIXTURE_SETUP(dice)
 {
-	self->fd = open_die(_metadata, 0);
+	self->fd = open_die(_metadata, O_RDONLY);
 }
 
 FIXTURE_TEARDOWN(dice)
@@ -454,7 +372,7 @@ FIXTURE_VARIANT_ADD(dice_fmt, u64_zero_dmax) {
 
 FIXTURE_SETUP(dice_fmt)
 {
-	self->fd = open_die(_metadata, 0);
+	self->fd = open_die(_metadata, O_RDONLY);
 	if (self->fd >= 0)
 		set_die(_metadata, self->fd, variant->sides, variant->format);
 }
@@ -754,7 +672,7 @@ FIXTURE_SETUP(dice_efault)
 {
 	self->fault_page = MAP_FAILED;
 	self->page_size = getpagesize();
-	self->fd = open_die(_metadata, 0);
+	self->fd = open_die(_metadata, O_RDONLY);
 	if (self->fd < 0)
 		return;
 	self->fault_page = mmap(NULL, self->page_size, PROT_NONE,
@@ -836,7 +754,7 @@ FIXTURE_VARIANT_ADD(dice_text, dmax_mixed) {
 
 FIXTURE_SETUP(dice_text)
 {
-	self->fd = open_die(_metadata, 0);
+	self->fd = open_die(_metadata, O_RDONLY);
 	if (self->fd >= 0)
 		set_sides(_metadata, self->fd, variant->sides);
 }
@@ -940,7 +858,7 @@ TEST_F_TIMEOUT(dice, stats_power_of_two, 120)
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		__u64 lo = face_min(cases[i].format);
 		__u64 hi = face_max(cases[i].sides, cases[i].format);
-		int fd = open_die(_metadata, 0);
+		int fd = open_die(_metadata, O_RDONLY);
 
 		ASSERT_LE(0, fd);
 		set_die(_metadata, fd, cases[i].sides, cases[i].format);
@@ -1029,7 +947,7 @@ FIXTURE_VARIANT_ADD(dice_chi, d2p63_plus_1) {
 
 FIXTURE_SETUP(dice_chi)
 {
-	self->fd = open_die(_metadata, 0);
+	self->fd = open_die(_metadata, O_RDONLY);
 	if (self->fd >= 0)
 		set_die(_metadata, self->fd, variant->sides, variant->format);
 }
@@ -1058,20 +976,6 @@ static double chi_square(const __u64 *obs, const __uint128_t *size,
 		chi2 += d * d / expected;
 	}
 	return chi2;
-}
-
-/* range_size() - faces x with x * k / n == b: ceil((b+1)n/k) - ceil(bn/k) */
-static __uint128_t range_size(__u64 n, unsigned int k, unsigned int b)
-{
-	__uint128_t end = ((__uint128_t)n * (b + 1) + k - 1) / k;
-
-	return end - ((__uint128_t)n * b + k - 1) / k;
-}
-
-/* residue_size() - faces x < n with x % k == b */
-static __uint128_t residue_size(__u64 n, unsigned int k, unsigned int b)
-{
-	return b < n ? (n - 1 - b) / k + 1 : 0;
 }
 
 TEST_F_TIMEOUT(dice_chi, goodness_of_fit, 600)
@@ -1139,7 +1043,7 @@ TEST_F(dice, two_files_independent)
 
 	REQUIRE_DIE(self->fd);
 	a = self->fd;
-	b = open_die(_metadata, 0);
+	b = open_die(_metadata, O_RDONLY);
 	ASSERT_LE(0, b);
 	set_die(_metadata, a, 20, DICE_FMT_U8);
 	get_info(_metadata, b, &info_b);
@@ -1253,7 +1157,7 @@ TEST_F(dice, nonblock_read)
 	int fd;
 
 	REQUIRE_DIE(self->fd);
-	fd = open_die(_metadata, O_NONBLOCK);
+	fd = open_die(_metadata, O_RDONLY | O_NONBLOCK);
 	ASSERT_LE(0, fd);
 	ret = read(fd, buf, sizeof(buf));
 	if (ret < 0 && errno == EAGAIN &&
@@ -1337,7 +1241,7 @@ TEST_F(dice, sysfs_counters)
 	EXPECT_LT(before.bits_used, after.bits_used);
 	EXPECT_LT(before.bits_drawn, after.bits_drawn);
 
-	fd = open_die(_metadata, 0);
+	fd = open_die(_metadata, O_RDONLY);
 	ASSERT_LE(0, fd);
 	read_counters(_metadata, &two);
 	EXPECT_LE(2, two.open_dice);

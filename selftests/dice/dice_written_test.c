@@ -40,39 +40,16 @@
 
 #include "kselftest_harness.h"
 
-#define DICE_PATH	"/dev/dice"
+#include "dice_common.h"
 
 #define FMT_BIN		(DICE_FMT_U64 | DICE_FMT_ZERO_BASED)
 #define SIDES_MAX	DICE_MAX_FAIR_SIDES
-#define POW2(k)		((__u64)1 << (k))
 
 /* Bytes fed to each die of the same-faces cases, and per write(). */
 #define STREAM_BYTES	20000
 #define WRITE_BYTES	1000
 
 /* ---- helpers ------------------------------------------------------------- */
-
-/* open_die() - open one die for reading and writing; -1 without /dev/dice */
-static int open_die(struct __test_metadata *_metadata, int flags)
-{
-	int fd = open(DICE_PATH, O_RDWR | O_CLOEXEC | flags);
-
-	if (fd < 0 && (errno == ENOENT || errno == ENXIO || errno == ENODEV))
-		return -1;
-	ASSERT_LE(0, fd) TH_LOG("open %s: %s", DICE_PATH, strerror(errno));
-	return fd;
-}
-
-#define REQUIRE_DIE(fd) do {						\
-	if ((fd) < 0)							\
-		SKIP(return, "%s is absent", DICE_PATH);		\
-} while (0)
-
-/* ioctl_errno() - 0 when @cmd succeeds, else its errno */
-static int ioctl_errno(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) ? errno : 0;
-}
 
 static int set_u32(int fd, unsigned long cmd, __u32 val)
 {
@@ -82,32 +59,6 @@ static int set_u32(int fd, unsigned long cmd, __u32 val)
 static int set_u64(int fd, unsigned long cmd, __u64 val)
 {
 	return ioctl_errno(fd, cmd, &val);
-}
-
-static int set_weights(int fd, const __u32 *weights, __u32 sides)
-{
-	struct dice_weights arg = {
-		.weights = (uintptr_t)weights,
-		.sides = sides,
-	};
-
-	return ioctl_errno(fd, DICE_IOC_SET_WEIGHTS, &arg);
-}
-
-static void get_info(struct __test_metadata *_metadata, int fd,
-		     struct dice_info *info)
-{
-	memset(info, 0xa5, sizeof(*info));
-	ASSERT_EQ(0, ioctl_errno(fd, DICE_IOC_GET_INFO, info))
-		TH_LOG("GET_INFO: %s", strerror(errno));
-}
-
-static void get_stats(struct __test_metadata *_metadata, int fd,
-		      struct dice_stats *st)
-{
-	memset(st, 0xa5, sizeof(*st));
-	ASSERT_EQ(0, ioctl_errno(fd, DICE_IOC_GET_STATS, st))
-		TH_LOG("GET_STATS: %s", strerror(errno));
 }
 
 /* splitmix64() - seed expander; xorshift64*() - the byte stream itself */
@@ -566,7 +517,7 @@ FIXTURE_VARIANT_ADD(written, rejection_dmax) {
 
 FIXTURE_SETUP(written)
 {
-	self->fd = open_die(_metadata, 0);
+	self->fd = open_die(_metadata, O_RDWR);
 }
 
 FIXTURE_TEARDOWN(written)
@@ -740,7 +691,7 @@ FIXTURE_VARIANT_ADD(text, rejection_dmax) {
 
 FIXTURE_SETUP(text)
 {
-	self->fd = open_die(_metadata, 0);
+	self->fd = open_die(_metadata, O_RDWR);
 }
 
 FIXTURE_TEARDOWN(text)
@@ -808,7 +759,7 @@ FIXTURE(switching) {
 
 FIXTURE_SETUP(switching)
 {
-	self->fd = open_die(_metadata, 0);
+	self->fd = open_die(_metadata, O_RDWR);
 }
 
 FIXTURE_TEARDOWN(switching)
@@ -920,7 +871,7 @@ FIXTURE(rules) {
 
 FIXTURE_SETUP(rules)
 {
-	self->fd = open_die(_metadata, 0);
+	self->fd = open_die(_metadata, O_RDWR);
 }
 
 FIXTURE_TEARDOWN(rules)
@@ -940,7 +891,7 @@ TEST_F(rules, empty_eagain)
 
 	REQUIRE_DIE(self->fd);
 	ASSERT_EQ(0, set_u32(self->fd, DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN));
-	nb = open_die(_metadata, O_NONBLOCK);
+	nb = open_die(_metadata, O_RDWR | O_NONBLOCK);
 	ASSERT_LE(0, nb);
 	ASSERT_EQ(0, set_u32(nb, DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN));
 	for (i = 0; i < ARRAY_SIZE(formats); i++) {
@@ -1158,7 +1109,7 @@ FIXTURE_VARIANT_ADD(viglietta, d1000003) {
 
 FIXTURE_SETUP(viglietta)
 {
-	self->fd = open_die(_metadata, 0);
+	self->fd = open_die(_metadata, O_RDWR);
 }
 
 FIXTURE_TEARDOWN(viglietta)
