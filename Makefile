@@ -65,6 +65,14 @@ kunit: linux-src
 vmtest: module selftests
 	$(TOP)/scripts/vmtest.sh
 
+# The debug kernel (KASAN, UBSAN, lockdep, kmemleak, KUnit): built once into
+# $(DICE_CACHE)/debug-kernel/, reused until its version or config changes.
+debug-kernel: linux-src
+	@$(TOP)/scripts/debug-kernel.sh
+
+vmtest-debug: linux-src selftests
+	$(TOP)/scripts/vmtest-debug.sh
+
 check: deps
 	@$(TOP)/scripts/check.sh
 
@@ -113,4 +121,4 @@ clean:
 
 export TOP KVER KDIR KIMAGE B LINUX_SRC DICE_CACHE
 .PHONY: all deps linux-src module core libdice cli sparse checkpatch \
-	selftests fuzz kunit vmtest check demo bench install uninstall dkms shell clean
+	selftests fuzz kunit vmtest debug-kernel vmtest-debug check demo bench install uninstall dkms shell clean

@@ -68,6 +68,8 @@ tier dkms "$TOP"/scripts/dkms-check.sh
 tier kunit make -s kunit
 tier selftests-build make -s selftests
 tier vm "$TOP"/scripts/vmtest.sh
+tier debug-kernel "$TOP"/scripts/debug-kernel.sh
+tier vm-debug "$TOP"/scripts/vmtest-debug.sh
 
 echo
 if [ ${#failed_tiers[@]} -gt 0 ]; then

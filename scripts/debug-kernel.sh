@@ -92,11 +92,11 @@ KVERSION=$(kernelversion) || die "cannot read the kernel version from $SRC/Makef
 # compiler is part of it: a kernel and the modules built against it must
 # come from the same one.
 BASE_CONFIG=tinyconfig
-TARGETS="bzImage modules"
+TARGETS=(bzImage modules)
 RECIPE="base=$BASE_CONFIG
 merge=merge_config.sh -m; olddefconfig; every CONFIG_x=y of the fragment checked
-targets=$TARGETS
-cc=$(${CC:-gcc} --version | head -n1)"
+targets=${TARGETS[*]}
+cc=$(gcc --version | head -n1)"
 HASH=$( { cat "$FRAGMENT"; printf '%s\n' "$RECIPE"; } | sha256sum | cut -c1-12)
 O=$CACHE/debug-kernel/$KVERSION-$HASH
 STAMP=$O/.dice-debug-kernel-done
@@ -148,6 +148,7 @@ echo "$ME: kernel $KVERSION, config $HASH, in $O" >&2
 # The config is made afresh every time the build is not finished: cheap,
 # and make rebuilds only what a changed config touches.
 step "make $BASE_CONFIG" "${KMAKE[@]}" "$BASE_CONFIG"
+# shellcheck disable=SC2016 # expanded by that sh, from its arguments
 step "merge $FRAGMENT" \
 	sh -c 'cd "$1" && "$2/scripts/kconfig/merge_config.sh" -m -O "$1" "$1/.config" "$3"' \
 	sh "$O" "$SRC" "$FRAGMENT"
@@ -176,7 +177,7 @@ fi
 
 # modules builds Module.symvers and runs modules_prepare, which is what an
 # out-of-tree module needs besides the headers and scripts.
-step "make $TARGETS (the long part)" "${KMAKE[@]}" $TARGETS
+step "make ${TARGETS[*]} (the long part)" "${KMAKE[@]}" "${TARGETS[@]}"
 [ -f "$O/arch/x86/boot/bzImage" ] || die "no bzImage after the build; see $LOG"
 [ -f "$O/Module.symvers" ] || die "no Module.symvers after the build; see $LOG"
 ln -sf arch/x86/boot/bzImage "$O/bzImage"
