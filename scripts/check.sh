@@ -59,6 +59,7 @@ make -s -C "$KDIR" M="$TOP" clean >/dev/null 2>&1
 tier module-w1 no_warnings make -C "$KDIR" M="$TOP" W=1 modules
 tier sparse no_warnings make -C "$KDIR" M="$TOP" C=2 CHECK="sparse -Wbitwise" modules
 tier checkpatch make -s checkpatch
+tier static "$TOP"/scripts/static-check.sh
 tier core make -s -C kmod/tests O="$B/core" check
 [ -f libdice/Makefile ] && tier libdice make -s -C libdice O="$B/libdice" check
 [ -f tools/Makefile ] && tier cli make -s -C tools O="$B/tools" check
