@@ -73,15 +73,24 @@ debug-kernel: linux-src
 vmtest-debug: linux-src selftests
 	$(TOP)/scripts/vmtest-debug.sh
 
+# Targets that install packages first go on in a fresh make: on a new
+# machine the kernel version, headers and source tarball only exist after
+# make deps, and the values computed above would be empty.
+AFTER_DEPS = env -u KVER -u KDIR -u KIMAGE -u LINUX_SRC $(MAKE) --no-print-directory
+
 check: deps
+	@$(AFTER_DEPS) check-tiers
+check-tiers:
 	@$(TOP)/scripts/check.sh
 
 bench: deps
-	$(MAKE) module libdice
+	@$(AFTER_DEPS) bench-run
+bench-run: module libdice
 	$(TOP)/scripts/bench.sh
 
 demo: deps
-	$(MAKE) module
+	@$(AFTER_DEPS) demo-run
+demo-run: module
 	$(TOP)/scripts/demo.sh
 
 # Everything a user needs; DESTDIR and PREFIX as usual.
@@ -121,4 +130,4 @@ clean:
 
 export TOP KVER KDIR KIMAGE B LINUX_SRC DICE_CACHE
 .PHONY: all deps linux-src module core libdice cli sparse checkpatch \
-	selftests fuzz kunit vmtest debug-kernel vmtest-debug check demo bench install uninstall dkms shell clean
+	selftests fuzz kunit vmtest debug-kernel vmtest-debug check check-tiers demo demo-run bench bench-run install uninstall dkms shell clean
