@@ -29,6 +29,7 @@ struct dice_table *dice_table_alloc(u32 sides)
 	table->sides = sides;
 	table->mass = 0;
 	table->total = 0;
+	table->col = NULL;
 	table->thr = (u64 *)mem;
 	table->adj = table->thr + sides;
 	table->share = table->adj + sides;
@@ -47,7 +48,7 @@ void dice_table_free(struct dice_table *table)
  */
 static int dice_table_finish(struct dice_table *table)
 {
-	u64 d = table->mass;
+	u64 d = table->mass, most = 0;
 	u32 n = table->sides, c;
 
 	for (c = 0; c < n; c++)
@@ -62,7 +63,19 @@ static int dice_table_finish(struct dice_table *table)
 					   &table->share[a]))
 			return -EOVERFLOW;
 	}
+	for (c = 0; c < n; c++)
+		if (table->share[c] > most)
+			most = table->share[c];
+	table->spread = 0;
+	while (((u128)d << table->spread) < most)
+		table->spread++;
 	table->total = (u128)n * d;
+	dice_divisor_init(&table->cols, n);
+	dice_divisor_init(&table->height, d);
+	if (!(table->total >> 64))
+		dice_divisor_init(&table->whole, (u64)table->total);
+	else
+		memset(&table->whole, 0, sizeof(table->whole));
 	return 0;
 }
 
@@ -143,20 +156,41 @@ int dice_table_from_alias(struct dice_table *table, u64 mass)
 }
 
 /**
- * dice_table_side() - the side at column @c, height @y
- * @table: the table
- * @c: column, below sides
- * @y: height, below mass
- * @off: position of (@c, @y) inside the side's share
+ * dice_table_pack() - the same table in 16 bytes a side, if it fits
+ * @table: a finished table
  *
- * Return: the side.
+ * Tables whose column mass and shares all fit 32 bits (every die of up to
+ * 2^16 sides with 16-bit weights, for one) are copied into struct
+ * dice_column form and the 28-bytes-a-side arrays freed.
+ *
+ * Return: the table to use from now on: the packed copy (@table is freed),
+ * or @table itself when it does not fit or memory is short.
  */
-u32 dice_table_side(const struct dice_table *table, u64 c, u64 y, u64 *off)
+struct dice_table *dice_table_pack(struct dice_table *table)
 {
-	if (y < table->thr[c]) {
-		*off = y;
-		return (u32)c;
+	u32 n = table->sides, c;
+	struct dice_table *packed;
+
+	if (table->col || table->mass > U32_MAX)
+		return table;
+	for (c = 0; c < n; c++)
+		if (table->share[c] > U32_MAX)
+			return table;
+	packed = dice_alloc(sizeof(*packed) + (size_t)n * sizeof(*packed->col));
+	if (!packed)
+		return table;
+	*packed = *table;
+	packed->thr = NULL;
+	packed->adj = NULL;
+	packed->share = NULL;
+	packed->alias = NULL;
+	packed->col = (struct dice_column *)(packed + 1);
+	for (c = 0; c < n; c++) {
+		packed->col[c].thr = (u32)table->thr[c];
+		packed->col[c].adj = (u32)table->adj[c];
+		packed->col[c].alias = table->alias[c];
+		packed->col[c].share = (u32)table->share[c];
 	}
-	*off = y + table->adj[c];
-	return table->alias[c];
+	dice_table_free(table);
+	return packed;
 }

@@ -137,6 +137,9 @@ static inline int dice_pool_take(struct dice_pool *pool, unsigned int nbits,
  *	arithmetic (2^32)
  * @narrow_width: bits @m is topped up to for them (64)
  * @wide_width: bits @m is topped up to for the others (128)
+ * @whole_limit: a loaded die with fewer cells than this (2^40) is drawn
+ *	in one narrow draw, at a rejection rate below 2^-23; larger ones draw
+ *	a column, then a height
  *
  * The widths only trade waste for speed; exhaustive tests shrink them so
  * every bit string that decides a roll can be enumerated.
@@ -145,6 +148,7 @@ struct dice_recycler {
 	u128 x;
 	u128 m;
 	u64 narrow_limit;
+	u64 whole_limit;
 	unsigned int narrow_width;
 	unsigned int wide_width;
 };
@@ -181,6 +185,56 @@ static inline u64 dice_divide(const struct dice_divisor *dv, u64 x)
 	return q >> dv->shift;
 }
 
+/**
+ * dice_narrow_draw() - draw from [0, d) with the state in registers
+ * @pool: fresh bits
+ * @dv: division by d, with d * 2^(@width / 2) <= 2^64
+ * @width: bits m is topped up to, at most 64
+ * @xp: the state's x, replaced on success
+ * @mp: the state's m, below 2^64, replaced on success
+ * @out: the draw
+ *
+ * m is topped up to @width bits only when it falls below d * 2^(@width / 2):
+ * a rejection stays rarer than 2^-(@width / 2) while small dice take fresh
+ * bits once every few draws, not on each.
+ *
+ * Return: 0, or the pool's error with *@xp and *@mp untouched (the caller
+ * rolls the pool back to its mark).
+ */
+static __always_inline int dice_narrow_draw(struct dice_pool *pool,
+					    const struct dice_divisor *dv,
+					    unsigned int width, u64 *xp,
+					    u64 *mp, u64 *out)
+{
+	u64 n = dv->d, x = *xp, m = *mp, q, lim, xq, bits;
+	unsigned int have;
+	int err;
+
+	for (;;) {
+		if ((m >> (width / 2)) < n) {
+			have = fls64(m);
+			if (have < width) {
+				err = dice_pool_take(pool, width - have, &bits);
+				if (unlikely(err))
+					return err;
+				x = (x << (width - have)) | bits;
+				m <<= width - have;
+			}
+		}
+		q = dice_divide(dv, m);
+		lim = q * n;
+		if (likely(x < lim)) {
+			xq = dice_divide(dv, x);
+			*out = x - xq * n;
+			*xp = xq;
+			*mp = q;
+			return 0;
+		}
+		x -= lim;
+		m -= lim;
+	}
+}
+
 void dice_recycler_init(struct dice_recycler *rec);
 int dice_uniform_div(struct dice_recycler *rec, struct dice_pool *pool,
 		     const struct dice_divisor *dv, u64 *out);
@@ -195,7 +249,56 @@ int dice_fresh_uniform(struct dice_pool *pool, u64 n, u64 *out);
 u64 dice_div128(u128 *a, u64 d);
 u64 dice_div_128_64_generic(u64 hi, u64 lo, u64 d, u64 *rem);
 
+/**
+ * struct dice_digits - faces of a small fair die drawn k at a time
+ * @span: division by n^@per, the outcomes of one draw
+ * @recip: ceil(2^64 / n^@per)
+ * @frac: the faces still waiting, as the fraction @frac / 2^64 whose first
+ *	base-n digit is the next face
+ * @per: faces per draw, the largest k with n^k <= 2^(narrow_width / 2),
+ *	which keeps the split exact (n^k <= 2^32); 1 for larger dice
+ * @left: faces waiting in @frac
+ *
+ * One recycled draw from [0, n^k) gives k independent faces: its base-n
+ * digits.  Multiplying by ceil(2^64 / n^k) turns the draw into a 64-bit
+ * fraction whose digits come out by one multiplication each (Lemire, Kaser
+ * and Kurz, "Faster remainder by direct computation"), so a d6 costs one
+ * draw per 12 faces.
+ */
+struct dice_digits {
+	struct dice_divisor span;
+	u64 recip;
+	u64 frac;
+	unsigned int per;
+	unsigned int left;
+};
+
+static inline u64 dice_digits_next(struct dice_digits *dg, u64 n)
+{
+	u128 p = (u128)dg->frac * n;
+
+	dg->frac = (u64)p;
+	dg->left--;
+	return (u64)(p >> 64);
+}
+
 /* ---- alias tables --------------------------------------------------------- */
+
+/**
+ * struct dice_column - one column of a table whose masses fit 32 bits
+ * @thr: as dice_table.thr
+ * @adj: as dice_table.adj, modulo 2^32
+ * @alias: as dice_table.alias
+ * @share: as dice_table.share, of side c (the column's own side)
+ *
+ * 16 bytes a side, one cache line access per column.
+ */
+struct dice_column {
+	u32 thr;
+	u32 adj;
+	u32 alias;
+	u32 share;
+};
 
 /**
  * struct dice_table - exact integer alias table of a loaded die
@@ -208,6 +311,13 @@ u64 dice_div_128_64_generic(u64 hi, u64 lo, u64 d, u64 *rem);
  *	@thr[c], modulo 2^64
  * @share: mass of side s over all columns; it comes up with probability
  *	@share[s] / @total
+ * @col: the same in 16 bytes a side once dice_table_pack() found that
+ *	every mass fits 32 bits; then @thr, @alias, @adj and @share are NULL
+ * @cols: division by @sides
+ * @height: division by @mass
+ * @whole: division by @total, when it fits 64 bits
+ * @spread: the least e with every share at most @mass * 2^e: a height is
+ *	drawn with e bits of room left for merging the share back
  *
  * Sampling picks a column c and a height y < D uniformly.  The pieces of a
  * side, laid end to end (its own piece first, then its alias pieces in
@@ -222,13 +332,77 @@ struct dice_table {
 	u64 *adj;
 	u64 *share;
 	u32 *alias;
+	struct dice_column *col;
+	struct dice_divisor cols;
+	struct dice_divisor height;
+	struct dice_divisor whole;
+	unsigned int spread;
 };
 
 struct dice_table *dice_table_alloc(u32 sides);
 void dice_table_free(struct dice_table *table);
 int dice_table_from_weights(struct dice_table *table, const u32 *weights);
 int dice_table_from_alias(struct dice_table *table, u64 mass);
-u32 dice_table_side(const struct dice_table *table, u64 c, u64 y, u64 *off);
+struct dice_table *dice_table_pack(struct dice_table *table);
+
+static inline u64 dice_table_thr(const struct dice_table *table, u32 c)
+{
+	return table->col ? table->col[c].thr : table->thr[c];
+}
+
+static inline u32 dice_table_alias(const struct dice_table *table, u32 c)
+{
+	return table->col ? table->col[c].alias : table->alias[c];
+}
+
+static inline u64 dice_table_share(const struct dice_table *table, u32 s)
+{
+	return table->col ? table->col[s].share : table->share[s];
+}
+
+/**
+ * dice_table_pick() - the side at column @c, height @y
+ * @table: the table
+ * @c: column, below sides
+ * @y: height, below mass
+ * @off: position of (@c, @y) inside the side's share
+ * @size: the side's share
+ *
+ * Return: the side.
+ */
+static __always_inline u32 dice_table_pick(const struct dice_table *table,
+					   u64 c, u64 y, u64 *off, u64 *size)
+{
+	u32 side;
+
+	if (table->col) {
+		const struct dice_column *col = &table->col[c];
+		bool own = y < col->thr;
+
+		/* Selects, not branches: the comparison is a coin flip. */
+		side = own ? (u32)c : col->alias;
+		*off = own ? y : (u32)(y + col->adj);
+		*size = table->col[side].share;
+		return side;
+	}
+	if (y < table->thr[c]) {
+		*off = y;
+		side = (u32)c;
+	} else {
+		*off = y + table->adj[c];
+		side = table->alias[c];
+	}
+	*size = table->share[side];
+	return side;
+}
+
+static inline u32 dice_table_side(const struct dice_table *table, u64 c,
+				  u64 y, u64 *off)
+{
+	u64 size;
+
+	return dice_table_pick(table, c, y, off, &size);
+}
 
 /* ---- the seeds' methods (dice_methods.c) ------------------------------------- */
 
@@ -285,7 +459,7 @@ int dice_coin(struct dice_die *die, u64 num, u64 den, bool *heads);
  * @rolls: faces produced
  * @coin_bits: bits spent on biased coins
  * @batch: state of DICE_METHOD_BATCH
- * @div: division by @sides, precomputed for the fair recycled sampler
+ * @digits: faces of a fair die drawn together by DICE_METHOD_RECYCLE
  */
 struct dice_die {
 	u64 sides;
@@ -298,7 +472,7 @@ struct dice_die {
 	u64 rolls;
 	u64 coin_bits;
 	struct dice_batch batch;
-	struct dice_divisor div;
+	struct dice_digits digits;
 };
 
 void dice_die_init(struct dice_die *die, dice_fill_fn fill, void *ctx);
@@ -307,6 +481,9 @@ int dice_die_set_format(struct dice_die *die, u32 format);
 int dice_die_set_table(struct dice_die *die, struct dice_table *table);
 int dice_die_set_method(struct dice_die *die, u32 method);
 void dice_die_set_source(struct dice_die *die, dice_fill_fn fill, void *ctx);
+void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
+			 unsigned int wide, u64 narrow_limit, u64 whole_limit);
+void dice_die_settle(struct dice_die *die);
 int dice_die_roll(struct dice_die *die, u64 *face);
 int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count);
 void dice_die_info(const struct dice_die *die, struct dice_info *info);
@@ -322,5 +499,7 @@ void dice_die_wipe(struct dice_die *die);
 int dice_format_check(u32 format, u64 sides);
 unsigned int dice_format_width(u32 format);
 unsigned int dice_format_face(u32 format, u64 face, u8 *buf);
+unsigned int dice_format_faces(u32 format, const u64 *faces,
+			       unsigned int count, u8 *buf);
 
 #endif /* _DICE_CORE_H */

@@ -4,6 +4,30 @@
  */
 #include "dice_core.h"
 
+/*
+ * Plan how many faces of a fair die one recycled draw gives: the largest k
+ * with n^k <= 2^(narrow_width / 2).  That bound is at most 2^32, where the
+ * fraction split of dice_digits is exact, and keeps a draw's rejection rare.
+ */
+static void dice_digits_plan(struct dice_die *die)
+{
+	struct dice_digits *dg = &die->digits;
+	u64 n = die->sides, span = n, cap = 1ULL << (die->rec.narrow_width / 2);
+	unsigned int per = 1;
+
+	if (n > 2 && (n & (n - 1)))
+		while (span <= cap / n) {
+			span *= n;
+			per++;
+		}
+	dg->per = per;
+	dg->left = 0;
+	dg->frac = 0;
+	dice_divisor_init(&dg->span, span);
+	/* span is no power of two, so this is ceil(2^64 / span). */
+	dg->recip = U64_MAX / span + 1;
+}
+
 /**
  * dice_die_init() - a fair d6 in text, rolled by recycling
  * @die: the die
@@ -17,9 +41,56 @@ void dice_die_init(struct dice_die *die, dice_fill_fn fill, void *ctx)
 	die->kind = DICE_KIND_FAIR;
 	die->method = DICE_METHOD_RECYCLE;
 	die->format = DICE_FMT_TEXT;
-	dice_divisor_init(&die->div, die->sides);
 	dice_recycler_init(&die->rec);
 	dice_pool_init(&die->pool, fill, ctx);
+	dice_digits_plan(die);
+}
+
+/**
+ * dice_die_settle() - give faces drawn but not served back to the recycler
+ * @die: the die
+ *
+ * Faces waiting in @die->digits are uniform on [0, n^left) and independent
+ * of everything served, so they join x as one more mixed-radix digit.  Done
+ * before the die changes, so no randomness is lost to the change.
+ */
+void dice_die_settle(struct dice_die *die)
+{
+	struct dice_digits *dg = &die->digits;
+	u64 pw = 1, rest;
+	unsigned int i;
+
+	if (!dg->left)
+		return;
+	for (i = 0; i < dg->left; i++)
+		pw *= die->sides;
+	/* The digits left, as an integer: exact for the same reason. */
+	rest = (u64)(((u128)dg->frac * pw) >> 64);
+	if (!(die->rec.m >> 64)) {
+		die->rec.x = die->rec.x * pw + rest;
+		die->rec.m *= pw;
+	}
+	dg->left = 0;
+	dg->frac = 0;
+}
+
+/**
+ * dice_die_set_widths() - shrink the recycler, for exhaustive tests
+ * @die: the die
+ * @narrow: bits m is topped up to for draws below @narrow_limit (64)
+ * @wide: bits for the others (128)
+ * @narrow_limit: 2^32, or 0 to take the wide path always
+ * @whole_limit: 2^40, or 0 to draw loaded dice by column and height
+ */
+void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
+			 unsigned int wide, u64 narrow_limit, u64 whole_limit)
+{
+	dice_die_settle(die);
+	die->rec.narrow_width = narrow;
+	die->rec.wide_width = wide;
+	die->rec.narrow_limit = narrow_limit;
+	die->rec.whole_limit = whole_limit;
+	dice_digits_plan(die);
 }
 
 static void dice_die_drop_table(struct dice_die *die)
@@ -47,10 +118,11 @@ int dice_die_set_sides(struct dice_die *die, u64 sides)
 	err = dice_format_check(die->format, sides);
 	if (err)
 		return err;
+	dice_die_settle(die);
 	dice_die_drop_table(die);
 	die->sides = sides;
 	die->kind = DICE_KIND_FAIR;
-	dice_divisor_init(&die->div, sides);
+	dice_digits_plan(die);
 	die->batch.sides = 0;	/* a batch holds rolls of the old die */
 	return 0;
 }
@@ -76,6 +148,8 @@ int dice_die_set_format(struct dice_die *die, u32 format)
  * @die: the die
  * @table: a finished table; the die owns it from now on, even on error
  *
+ * The table is packed to 16 bytes a side when its masses allow.
+ *
  * Return: 0, -EINVAL if the method cannot roll loaded dice, or -EOVERFLOW if
  * the faces do not fit the format; on error the table is freed and the die
  * is unchanged.
@@ -90,10 +164,12 @@ int dice_die_set_table(struct dice_die *die, struct dice_table *table)
 		dice_table_free(table);
 		return err;
 	}
+	dice_die_settle(die);
 	dice_die_drop_table(die);
-	die->table = table;
-	die->sides = table->sides;
+	die->table = dice_table_pack(table);
+	die->sides = die->table->sides;
 	die->kind = DICE_KIND_LOADED;
+	dice_digits_plan(die);
 	return 0;
 }
 
@@ -114,6 +190,7 @@ int dice_die_set_method(struct dice_die *die, u32 method)
 
 	if (err)
 		return err;
+	dice_die_settle(die);
 	die->method = method;
 	die->batch.sides = 0;
 	return 0;
@@ -134,13 +211,28 @@ void dice_die_set_source(struct dice_die *die, dice_fill_fn fill, void *ctx)
 	dice_pool_discard(&die->pool);
 	die->pool.fill = fill;
 	die->pool.fill_ctx = ctx;
-	dice_recycler_init(&die->rec);
+	die->rec.x = 0;
+	die->rec.m = 1;
+	die->digits.left = 0;
+	die->digits.frac = 0;
 	die->batch.sides = 0;
+}
+
+/* Start serving the faces of a draw u from [0, n^per). */
+static inline u64 dice_digits_start(struct dice_digits *dg, u64 n, u64 u)
+{
+	if (dg->per == 1)
+		return u;
+	dg->frac = dg->recip * u;
+	dg->left = dg->per;
+	return dice_digits_next(dg, n);
 }
 
 static int dice_roll_fair(struct dice_die *die, u64 *face)
 {
-	u64 n = die->sides;
+	struct dice_digits *dg = &die->digits;
+	u64 n = die->sides, u;
+	int err;
 
 	if (n == 1) {
 		*face = 0;
@@ -149,24 +241,120 @@ static int dice_roll_fair(struct dice_die *die, u64 *face)
 	/* A power of two costs exactly its log2 in bits, no state involved. */
 	if (!(n & (n - 1)))
 		return dice_pool_take(&die->pool, fls64(n) - 1, face);
-	return dice_uniform_div(&die->rec, &die->pool, &die->div, face);
+	err = dice_uniform_div(&die->rec, &die->pool, &dg->span, &u);
+	if (err)
+		return err;
+	*face = dice_digits_start(dg, n, u);
+	return 0;
+}
+
+static bool dice_loaded_one_draw(const struct dice_die *die)
+{
+	return die->table->total < die->rec.whole_limit;
+}
+
+/*
+ * What a loaded die's narrow draws need, copied out of the table so the
+ * batch loop keeps it in registers.
+ */
+struct dice_draw_plan {
+	struct dice_divisor whole;
+	struct dice_divisor cols;
+	struct dice_divisor height;
+	unsigned int width;
+	unsigned int height_width;
+	bool one;
+};
+
+static __always_inline void dice_draw_plan(const struct dice_die *die,
+					   struct dice_draw_plan *plan)
+{
+	const struct dice_table *table = die->table;
+
+	plan->one = dice_loaded_one_draw(die);
+	plan->whole = table->whole;
+	plan->height = table->height;
+	plan->cols = table->cols;
+	plan->width = die->rec.narrow_width;
+	plan->height_width = plan->width - table->spread;
+}
+
+/*
+ * A loaded die's column and height, in 64 bits: one draw from the whole
+ * table when it has fewer than 2^32 cells, else a column, then a height
+ * drawn with room left to merge the side's share back (see
+ * Documentation/dice/alias.rst).
+ */
+static __always_inline int dice_loaded_draw(struct dice_pool *pool,
+					    const struct dice_draw_plan *plan,
+					    u64 *x, u64 *m, u64 *c, u64 *y)
+{
+	u64 u;
+	int err;
+
+	if (plan->one) {
+		err = dice_narrow_draw(pool, &plan->whole, plan->width, x, m,
+				       &u);
+		if (err)
+			return err;
+		*y = dice_divide(&plan->cols, u);
+		*c = u - *y * plan->cols.d;
+		return 0;
+	}
+	err = dice_narrow_draw(pool, &plan->cols, plan->width, x, m, c);
+	if (err)
+		return err;
+	return dice_narrow_draw(pool, &plan->height, plan->height_width, x, m,
+				y);
+}
+
+/*
+ * Loaded dice roll in 64 bits when drawn whole (merging the share back
+ * cannot overflow: no share exceeds the cells), or when the column and
+ * mass * 2^spread stay below 2^32 and 2^40: the height is then drawn from m
+ * of 64 - spread bits, which keeps a rejection below 2^-23 and leaves room
+ * for the merge.
+ */
+static bool dice_loaded_narrow(const struct dice_die *die)
+{
+	const struct dice_table *table = die->table;
+
+	if (die->rec.m >> 64)
+		return false;
+	if (dice_loaded_one_draw(die))
+		return true;
+	return table->sides < die->rec.narrow_limit &&
+	       table->mass < die->rec.narrow_limit &&
+	       ((table->mass << table->spread) >> 8) < die->rec.narrow_limit;
 }
 
 static int dice_roll_loaded(struct dice_die *die, u64 *face)
 {
 	const struct dice_table *table = die->table;
 	u128 left;
-	u64 c, y, off;
-	u32 side;
+	u64 c, y, off, size, x, m;
 	int err;
 
+	if (dice_loaded_narrow(die)) {
+		struct dice_draw_plan plan;
+
+		dice_draw_plan(die, &plan);
+		x = (u64)die->rec.x;
+		m = (u64)die->rec.m;
+		err = dice_loaded_draw(&die->pool, &plan, &x, &m, &c, &y);
+		if (err)
+			return err;
+		*face = dice_table_pick(table, c, y, &off, &size);
+		die->rec.x = x * size + off;
+		die->rec.m = m * size;
+		return 0;
+	}
 	err = dice_uniform2(&die->rec, &die->pool, table->sides, table->mass,
 			    &c, &y, &left);
 	if (err)
 		return err;
-	side = dice_table_side(table, c, y, &off);
-	dice_recycler_merge(&die->rec, left, off, table->share[side]);
-	*face = side;
+	*face = dice_table_pick(table, c, y, &off, &size);
+	dice_recycler_merge(&die->rec, left, off, size);
 	return 0;
 }
 
@@ -183,10 +371,19 @@ static int dice_roll_loaded(struct dice_die *die, u64 *face)
  */
 int dice_die_roll(struct dice_die *die, u64 *face)
 {
-	struct dice_recycler saved = die->rec;
-	u64 saved_coin_bits = die->coin_bits;
+	u128 saved_x, saved_m;
+	u64 saved_coin_bits;
 	int err;
 
+	/* A face already drawn: nothing to spend, nothing to undo. */
+	if (die->digits.left) {
+		*face = dice_digits_next(&die->digits, die->sides);
+		die->rolls++;
+		return 0;
+	}
+	saved_x = die->rec.x;
+	saved_m = die->rec.m;
+	saved_coin_bits = die->coin_bits;
 	switch (die->method) {
 	case DICE_METHOD_VIGLIETTA:
 		err = dice_roll_viglietta(die, face);
@@ -203,7 +400,8 @@ int dice_die_roll(struct dice_die *die, u64 *face)
 				   dice_roll_fair(die, face);
 	}
 	if (unlikely(err)) {
-		die->rec = saved;
+		die->rec.x = saved_x;
+		die->rec.m = saved_m;
 		die->coin_bits = saved_coin_bits;
 		dice_pool_rollback(&die->pool);
 		return err;
@@ -214,56 +412,73 @@ int dice_die_roll(struct dice_die *die, u64 *face)
 }
 
 /*
- * The common case, a fair die under the default method, with the recycler
- * kept in registers across rolls.  Same draws as dice_uniform_div(); a roll
- * that runs out of bits is undone exactly as in dice_die_roll().
+ * The common cases under the default method, with the recycler kept in
+ * registers across rolls: the same draws as dice_die_roll(), and a roll
+ * that runs out of bits is undone the same way.
  */
 static unsigned int dice_roll_fair_many(struct dice_die *die, u64 *faces,
 					unsigned int count, int *errp)
 {
-	struct dice_pool *pool = &die->pool;
-	const struct dice_divisor dv = die->div;
-	u64 n = dv.d, m = (u64)die->rec.m, x = (u64)die->rec.x;
-	u64 m0 = m, x0 = x, q, lim, xq, bits;
-	unsigned int width = die->rec.narrow_width, i = 0, k;
+	struct dice_digits *dg = &die->digits;
+	const struct dice_divisor span = dg->span;
+	const unsigned int width = die->rec.narrow_width;
+	u64 n = die->sides, x = (u64)die->rec.x, m = (u64)die->rec.m, u, f;
+	unsigned int i = 0, k;
 	int err;
 
 	while (i < count) {
-		k = width - fls64(m);
-		if (k) {
-			if (unlikely(pool->tail - pool->head < k)) {
-				err = dice_pool_refill(pool, k);
-				if (err) {
-					x = x0;
-					m = m0;
-					dice_pool_rollback(pool);
-					*errp = err;
-					break;
-				}
+		if (!dg->left) {
+			err = dice_narrow_draw(&die->pool, &span, width, &x,
+					       &m, &u);
+			if (unlikely(err)) {
+				dice_pool_rollback(&die->pool);
+				*errp = err;
+				break;
 			}
-			bits = dice_pool_peek(pool, k);
-			pool->head += k;
-			x = (x << k) | bits;
-			m <<= k;
-		}
-		q = dice_divide(&dv, m);
-		lim = q * n;
-		if (unlikely(x >= lim)) {
-			x -= lim;
-			m -= lim;
+			dice_pool_commit(&die->pool);
+			faces[i++] = dice_digits_start(dg, n, u);
 			continue;
 		}
-		xq = dice_divide(&dv, x);
-		faces[i++] = x - xq * n;
-		x = xq;
-		m = q;
-		x0 = x;
-		m0 = m;
-		dice_pool_commit(pool);
+		k = dg->left < count - i ? dg->left : count - i;
+		dg->left -= k;
+		f = dg->frac;
+		while (k--) {
+			u128 p = (u128)f * n;
+
+			faces[i++] = (u64)(p >> 64);
+			f = (u64)p;
+		}
+		dg->frac = f;
 	}
 	die->rec.x = x;
 	die->rec.m = m;
-	die->rolls += i;
+	return i;
+}
+
+static unsigned int dice_roll_loaded_many(struct dice_die *die, u64 *faces,
+					  unsigned int count, int *errp)
+{
+	const struct dice_table *table = die->table;
+	u64 x = (u64)die->rec.x, m = (u64)die->rec.m, c, y, off, size;
+	struct dice_draw_plan plan;
+	unsigned int i;
+	int err;
+
+	dice_draw_plan(die, &plan);
+	for (i = 0; i < count; i++) {
+		err = dice_loaded_draw(&die->pool, &plan, &x, &m, &c, &y);
+		if (unlikely(err)) {
+			dice_pool_rollback(&die->pool);
+			*errp = err;
+			break;
+		}
+		dice_pool_commit(&die->pool);
+		faces[i] = dice_table_pick(table, c, y, &off, &size);
+		x = x * size + off;
+		m *= size;
+	}
+	die->rec.x = x;
+	die->rec.m = m;
 	return i;
 }
 
@@ -283,9 +498,17 @@ int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count)
 	unsigned int done = 0;
 	int err = 0;
 
-	if (die->method == DICE_METHOD_RECYCLE && !die->table && n > 2 &&
-	    (n & (n - 1)) && n < die->rec.narrow_limit && !(die->rec.m >> 64))
-		done = dice_roll_fair_many(die, faces, count, &err);
+	if (die->method == DICE_METHOD_RECYCLE && !(die->rec.m >> 64)) {
+		if (die->table) {
+			if (dice_loaded_narrow(die))
+				done = dice_roll_loaded_many(die, faces, count,
+							     &err);
+		} else if (n > 2 && (n & (n - 1)) &&
+			   die->digits.span.d < die->rec.narrow_limit) {
+			done = dice_roll_fair_many(die, faces, count, &err);
+		}
+		die->rolls += done;
+	}
 	while (!err && done < count) {
 		err = dice_die_roll(die, &faces[done]);
 		if (!err)
@@ -359,7 +582,7 @@ int dice_die_masses(const struct dice_die *die, u64 *unit, u64 *total)
 		return 0;
 	}
 	for (i = 0; i < table->sides; i++)
-		g = dice_gcd(g, table->share[i]);
+		g = dice_gcd(g, dice_table_share(table, i));
 	sum = table->total;
 	dice_div128(&sum, g);
 	if (sum >> 64)
@@ -379,7 +602,7 @@ int dice_die_masses(const struct dice_die *die, u64 *unit, u64 *total)
  */
 u64 dice_die_mass(const struct dice_die *die, u64 unit, u64 s)
 {
-	return die->table ? die->table->share[s] / unit : 1;
+	return die->table ? dice_table_share(die->table, (u32)s) / unit : 1;
 }
 
 /**

@@ -120,7 +120,7 @@ static void dice_test_pool_order(struct kunit *test)
 
 /* ---- faces from known bits --------------------------------------------------- */
 
-#define DICE_KAT_ROLLS	12
+#define DICE_KAT_ROLLS	30
 
 /* Faces from kmod/tests/ref_recycle.py, an independent implementation. */
 struct dice_kat_case {
@@ -129,24 +129,48 @@ struct dice_kat_case {
 };
 
 static const struct dice_kat_case dice_kat_cases[] = {
-	{ 6, { 5, 4, 0, 5, 3, 3, 4, 1, 5, 0, 3, 0 } },
-	{ 7, { 0, 2, 5, 0, 5, 1, 6, 6, 1, 5, 5, 5 } },
-	{ 20, { 19, 7, 3, 5, 16, 15, 15, 4, 15, 1, 19, 6 } },
-	{ 1000003, { 236340, 518073, 852072, 202622, 302080, 915469, 834054,
-		     602619, 196200, 492572, 75405, 690872 } },
-	{ 4294967297ULL, { 2492732308ULL, 1176566229ULL, 1474852359ULL,
-			   1602264511ULL, 1525116669ULL, 1277094592ULL,
-			   824513033ULL, 200991447ULL, 3668008748ULL,
-			   2652275974ULL, 1465669222ULL, 74502476ULL } },
+	{ 6, {
+		0, 5, 5, 5, 3, 1, 5, 2, 5, 3, 5, 5, 3, 1, 1, 4, 1, 3, 4, 4, 3,
+		2, 0, 1, 3, 1, 0, 2, 3, 0 } },
+	{ 7, {
+		6, 6, 2, 5, 2, 0, 0, 0, 4, 2, 0, 5, 2, 3, 1, 5, 3, 2, 2, 3, 0,
+		3, 2, 3, 3, 2, 2, 1, 5, 5 } },
+	{ 20, {
+		2, 18, 9, 5, 14, 17, 19, 6, 2, 1, 5, 6, 10, 0, 4, 4, 16, 19, 9,
+		16, 3, 8, 19, 14, 0, 15, 14, 15, 18, 10 } },
+	{ 1000003, {
+		236340, 518073, 852072, 202622, 302080, 915469, 834054, 602619,
+		196200, 492572, 75405, 690872, 941959, 41165, 603037, 921878,
+		432948, 101914, 58307, 246762, 253578, 540598, 806315, 30293,
+		70659, 318261, 901128, 423289, 871346, 415307 } },
+	{ 4294967297ULL, {
+		2492732308ULL, 1176566229, 1474852359, 1602264511, 1525116669,
+		1277094592, 824513033, 200991447, 3668008748ULL, 2652275974ULL,
+		1465669222, 74502476, 2807363256ULL, 1040828330, 3381477922ULL,
+		1256286240, 3221501861ULL, 720875951, 2310657856ULL,
+		3729499735ULL, 648945908, 1675576599, 2531333313ULL,
+		3182530034ULL, 3662852521ULL, 3938615527ULL, 4043438507ULL,
+		3943833078ULL, 3656444871ULL, 3198182687ULL } },
 	{ 18446744073709551615ULL, {
 		2253041775215672610ULL, 3699845231968817462ULL,
 		5146648686582867274ULL, 6593451593588586846ULL,
 		8040114312861764978ULL, 9450888972604334470ULL,
 		1674320392511059226ULL, 3121123849264204078ULL,
 		4567927303878253890ULL, 6014730210883973462ULL,
-		7461392930157151594ULL, 8872167589899721086ULL } },
+		7461392930157151594ULL, 8872167589899721086ULL,
+		1095599009806478610ULL, 2542402466567979302ULL,
+		3989205923321124154ULL, 5436009377935173966ULL,
+		6882812284940893538ULL, 8293446207195107702ULL,
+		516877627101865226ULL, 1963681083863365918ULL,
+		3410484540616510770ULL, 4857287995230560582ULL,
+		6304090902236280154ULL, 7750753621509458286ULL,
+		9161528281252027778ULL, 1384959701158785302ULL,
+		2831763157920285994ULL, 4278566614673430846ULL,
+		5725369519531666770ULL, 7172032238804844902ULL } },
 	/* A power of two spends exactly its log2: the faces are the bits. */
-	{ 8, { 0, 2, 6, 3, 0, 1, 2, 5, 3, 6, 5, 1 } },
+	{ 8, {
+		0, 2, 6, 3, 0, 1, 2, 5, 3, 6, 5, 1, 7, 7, 0, 4, 7, 2, 2, 0, 7,
+		0, 6, 3, 2, 6, 0, 7, 6, 6 } },
 };
 
 static void dice_kat_desc(const struct dice_kat_case *c, char *desc)
@@ -697,15 +721,24 @@ struct dice_exact_case {
 	bool loaded;
 	u32 w[DICE_EX_SIDES];
 	bool wide;		/* take the 128-bit path */
+	bool whole;		/* draw a loaded die whole, not column, height */
 	unsigned int width;
 	u64 m0[3];
 };
 
 static const struct dice_exact_case dice_exact_cases[] = {
-	{ "fair d6", 6, false, {}, false, 6, { 1, 4, 7 } },
-	{ "fair d7, wide", 7, false, {}, true, 7, { 1, 4, 7 } },
-	{ "loaded {2,2,6,1,1}", 5, true, { 2, 2, 6, 1, 1 }, false, 7, { 1, 3 } },
-	{ "loaded {0,1,0,3}", 4, true, { 0, 1, 0, 3 }, false, 5, { 1, 3 } },
+	{ "fair d6", 6, false, {}, false, false, 6, { 1, 4, 7 } },
+	{ "fair d7, wide", 7, false, {}, true, false, 7, { 1, 4, 7 } },
+	{ "fair d3, two faces a draw", 3, false, {}, false, false, 8,
+	  { 1, 4, 7 } },
+	{ "loaded {2,2,6,1,1}", 5, true, { 2, 2, 6, 1, 1 }, false, true, 7,
+	  { 1, 3 } },
+	{ "loaded {2,2,6,1,1}, column then height", 5, true,
+	  { 2, 2, 6, 1, 1 }, false, false, 7, { 1, 3 } },
+	{ "loaded {0,1,0,3}", 4, true, { 0, 1, 0, 3 }, false, true, 5,
+	  { 1, 3 } },
+	{ "loaded {0,1,0,3}, column then height", 4, true, { 0, 1, 0, 3 },
+	  false, false, 5, { 1, 3 } },
 };
 
 static void dice_exact_desc(const struct dice_exact_case *c, char *desc)
@@ -743,10 +776,8 @@ static void dice_test_exhaustive(struct kunit *test)
 	} else {
 		KUNIT_ASSERT_EQ(test, dice_die_set_sides(die, c->sides), 0);
 	}
-	die->rec.narrow_width = c->width;
-	die->rec.wide_width = c->width;
-	if (c->wide)
-		die->rec.narrow_limit = 0;
+	dice_die_set_widths(die, c->width, c->width,
+			    c->wide ? 0 : 1ULL << 32, c->whole ? 1ULL << 40 : 0);
 
 	for (i = 0; i < ARRAY_SIZE(c->m0) && c->m0[i]; i++) {
 		for (x0 = 0; x0 < c->m0[i]; x0++) {
@@ -757,6 +788,8 @@ static void dice_test_exhaustive(struct kunit *test)
 				dice_pool_put(&die->pool, s, DICE_EX_BITS);
 				if (dice_die_roll(die, &face))
 					continue;
+				/* Faces drawn, not served, are leftovers too. */
+				dice_die_settle(die);
 				m1 = (u64)die->rec.m;
 				x1 = (u64)die->rec.x;
 				if (face >= c->sides || x1 >= m1 ||

@@ -187,7 +187,7 @@ static int dice_produce(struct dice_file *df, size_t want)
 	struct dice_die *die = &df->die;
 	unsigned int width = dice_format_width(die->format);
 	unsigned int line = width ? width : dice_text_line_max(die);
-	unsigned int end = 0, count, i;
+	unsigned int end = 0, count;
 	int got = 0;
 
 	if (width)
@@ -200,9 +200,8 @@ static int dice_produce(struct dice_file *df, size_t want)
 		got = dice_die_roll_many(die, df->faces, count);
 		if (got < 0)
 			break;
-		for (i = 0; i < (unsigned int)got; i++)
-			end += dice_format_face(die->format, df->faces[i],
-						df->out + end);
+		end += dice_format_faces(die->format, df->faces, got,
+					 df->out + end);
 	}
 	df->out_start = 0;
 	df->out_end = end;

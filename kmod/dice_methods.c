@@ -135,10 +135,11 @@ int dice_roll_alias(struct dice_die *die, u64 *face)
 		*face = c;
 		return err;
 	}
-	err = dice_coin(die, table->thr[c], table->mass, &heads);
+	err = dice_coin(die, dice_table_thr(table, (u32)c), table->mass,
+			&heads);
 	if (err)
 		return err;
-	*face = heads ? c : table->alias[c];
+	*face = heads ? c : dice_table_alias(table, (u32)c);
 	return 0;
 }
 

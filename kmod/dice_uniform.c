@@ -85,6 +85,7 @@ void dice_recycler_init(struct dice_recycler *rec)
 	rec->x = 0;
 	rec->m = 1;
 	rec->narrow_limit = 1ULL << 32;
+	rec->whole_limit = 1ULL << 40;
 	rec->narrow_width = 64;
 	rec->wide_width = 128;
 }
@@ -151,42 +152,6 @@ void dice_divisor_init(struct dice_divisor *dv, u64 d)
 	dv->magic = magic + 1;
 }
 
-/* Narrow draw: m topped up to 64 bits, divisions by multiplication. */
-static inline int dice_uniform_narrow(struct dice_recycler *rec,
-				      struct dice_pool *pool,
-				      const struct dice_divisor *dv, u64 *out)
-{
-	u64 n = dv->d, m = (u64)rec->m, x = (u64)rec->x, q, lim, bits;
-	unsigned int k;
-	int err;
-
-	for (;;) {
-		k = rec->narrow_width - fls64(m);
-		if (k) {
-			err = dice_pool_take(pool, k, &bits);
-			if (err)
-				return err;
-			x = (x << k) | bits;
-			m <<= k;
-		}
-		q = dice_divide(dv, m);
-		lim = q * n;
-		if (likely(x < lim)) {
-			u64 xq = dice_divide(dv, x);
-
-			*out = x - xq * n;
-			rec->x = xq;
-			rec->m = q;
-			return 0;
-		}
-		x -= lim;
-		m -= lim;
-		/* Keep the state right if the next top-up fails. */
-		rec->x = x;
-		rec->m = m;
-	}
-}
-
 /**
  * dice_uniform_div() - draw uniformly from [0, d), recycling leftovers
  * @rec: the recycler
@@ -202,15 +167,27 @@ int dice_uniform_div(struct dice_recycler *rec, struct dice_pool *pool,
 	u64 n = dv->d;
 	int err;
 
-	if (n < rec->narrow_limit && !(rec->m >> 64))
-		return dice_uniform_narrow(rec, pool, dv, out);
 	for (;;) {
 		u128 q, xq, lim;
 		u64 rem;
 
-		err = dice_recycler_fill(rec, pool, rec->wide_width);
-		if (err)
-			return err;
+		if (n < rec->narrow_limit) {
+			if (!(rec->m >> 64)) {
+				u64 x = (u64)rec->x, m = (u64)rec->m;
+
+				err = dice_narrow_draw(pool, dv,
+						       rec->narrow_width, &x,
+						       &m, out);
+				rec->x = x;
+				rec->m = m;
+				return err;
+			}
+			/* Left wide by a larger die: let m shrink back. */
+		} else if ((rec->m >> (rec->wide_width / 2)) < n) {
+			err = dice_recycler_fill(rec, pool, rec->wide_width);
+			if (err)
+				return err;
+		}
 		q = rec->m;
 		rem = dice_div128(&q, n);
 		lim = rec->m - rem;
@@ -257,7 +234,8 @@ int dice_uniform(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
  * @left: what stays uniform in the recycler, on [0, @left); the caller must
  *	hand it back with dice_recycler_merge()
  *
- * One draw from [0, n * d) even when n * d does not fit 64 bits.
+ * One draw from [0, n * d) in 128-bit arithmetic, for tables the narrow
+ * path of dice_die.c cannot roll.
  *
  * Return: 0 or the pool's error.
  */
@@ -265,36 +243,20 @@ int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 		  u64 d, u64 *c, u64 *y, u128 *left)
 {
 	u128 total = (u128)n * d;
+	/* A die the narrow path can roll lets m shrink back below 2^64. */
+	bool topped = n < rec->narrow_limit && d < rec->narrow_limit &&
+		      (rec->m >> 64);
 	int err;
 
 	for (;;) {
 		u128 q, lim, x;
 
-		if (total < rec->narrow_limit && !(rec->m >> 64)) {
-			u64 m, x64, q64, lim64, u;
-
-			err = dice_recycler_fill(rec, pool, rec->narrow_width);
+		if (!topped && (rec->m >> (rec->wide_width / 2)) < total) {
+			err = dice_recycler_fill(rec, pool, rec->wide_width);
 			if (err)
 				return err;
-			m = (u64)rec->m;
-			x64 = (u64)rec->x;
-			q64 = m / (u64)total;
-			lim64 = q64 * (u64)total;
-			if (likely(x64 < lim64)) {
-				u = x64 % (u64)total;
-				*c = u % n;
-				*y = u / n;
-				rec->x = x64 / (u64)total;
-				*left = q64;
-				return 0;
-			}
-			rec->x = x64 - lim64;
-			rec->m = m - lim64;
-			continue;
 		}
-		err = dice_recycler_fill(rec, pool, rec->wide_width);
-		if (err)
-			return err;
+		topped = false;
 		q = rec->m;
 		dice_div128(&q, n);
 		dice_div128(&q, d);

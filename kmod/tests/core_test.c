@@ -176,6 +176,32 @@ static void test_divisor(void)
 
 /* ---- formats ---------------------------------------------------------------- */
 
+/* The batch encoder writes what the one-face encoder writes, face by face. */
+static void test_format_batch(void)
+{
+	static const u32 types[] = { DICE_FMT_TEXT, DICE_FMT_U8, DICE_FMT_U16,
+				     DICE_FMT_U32, DICE_FMT_U64 };
+	static const u64 faces[] = { 0, 1, 8, 9, 10, 99, 254, 255, 65535,
+				     1ULL << 32, U64_MAX - 1 };
+	u8 one[ARRAY_SIZE(faces) * DICE_TEXT_MAX];
+	u8 many[ARRAY_SIZE(faces) * DICE_TEXT_MAX];
+	unsigned int t, z, i, len, got;
+
+	for (t = 0; t < ARRAY_SIZE(types); t++) {
+		for (z = 0; z < 2; z++) {
+			u32 format = types[t] | (z ? DICE_FMT_ZERO_BASED : 0);
+
+			len = 0;
+			for (i = 0; i < ARRAY_SIZE(faces); i++)
+				len += dice_format_face(format, faces[i],
+							one + len);
+			got = dice_format_faces(format, faces,
+						ARRAY_SIZE(faces), many);
+			EXPECT(got == len && !memcmp(one, many, len));
+		}
+	}
+}
+
 static void test_format(void)
 {
 	u8 buf[DICE_TEXT_MAX];
@@ -207,15 +233,15 @@ static void test_format(void)
 /* Faces from ref_recycle.py, an independent Python implementation. */
 static const struct {
 	u64 n;
-	u64 faces[12];
+	u64 faces[30];
 } kat[] = {
-	{ 6ULL, { 5ULL, 4ULL, 0ULL, 5ULL, 3ULL, 3ULL, 4ULL, 1ULL, 5ULL, 0ULL, 3ULL, 0ULL } },
-	{ 7ULL, { 0ULL, 2ULL, 5ULL, 0ULL, 5ULL, 1ULL, 6ULL, 6ULL, 1ULL, 5ULL, 5ULL, 5ULL } },
-	{ 20ULL, { 19ULL, 7ULL, 3ULL, 5ULL, 16ULL, 15ULL, 15ULL, 4ULL, 15ULL, 1ULL, 19ULL, 6ULL } },
-	{ 1000003ULL, { 236340ULL, 518073ULL, 852072ULL, 202622ULL, 302080ULL, 915469ULL, 834054ULL, 602619ULL, 196200ULL, 492572ULL, 75405ULL, 690872ULL } },
-	{ 4294967297ULL, { 2492732308ULL, 1176566229ULL, 1474852359ULL, 1602264511ULL, 1525116669ULL, 1277094592ULL, 824513033ULL, 200991447ULL, 3668008748ULL, 2652275974ULL, 1465669222ULL, 74502476ULL } },
-	{ 18446744073709551615ULL, { 2253041775215672610ULL, 3699845231968817462ULL, 5146648686582867274ULL, 6593451593588586846ULL, 8040114312861764978ULL, 9450888972604334470ULL, 1674320392511059226ULL, 3121123849264204078ULL, 4567927303878253890ULL, 6014730210883973462ULL, 7461392930157151594ULL, 8872167589899721086ULL } },
-	{ 8ULL, { 0ULL, 2ULL, 6ULL, 3ULL, 0ULL, 1ULL, 2ULL, 5ULL, 3ULL, 6ULL, 5ULL, 1ULL } },
+	{ 6ULL, { 0ULL, 5ULL, 5ULL, 5ULL, 3ULL, 1ULL, 5ULL, 2ULL, 5ULL, 3ULL, 5ULL, 5ULL, 3ULL, 1ULL, 1ULL, 4ULL, 1ULL, 3ULL, 4ULL, 4ULL, 3ULL, 2ULL, 0ULL, 1ULL, 3ULL, 1ULL, 0ULL, 2ULL, 3ULL, 0ULL } },
+	{ 7ULL, { 6ULL, 6ULL, 2ULL, 5ULL, 2ULL, 0ULL, 0ULL, 0ULL, 4ULL, 2ULL, 0ULL, 5ULL, 2ULL, 3ULL, 1ULL, 5ULL, 3ULL, 2ULL, 2ULL, 3ULL, 0ULL, 3ULL, 2ULL, 3ULL, 3ULL, 2ULL, 2ULL, 1ULL, 5ULL, 5ULL } },
+	{ 20ULL, { 2ULL, 18ULL, 9ULL, 5ULL, 14ULL, 17ULL, 19ULL, 6ULL, 2ULL, 1ULL, 5ULL, 6ULL, 10ULL, 0ULL, 4ULL, 4ULL, 16ULL, 19ULL, 9ULL, 16ULL, 3ULL, 8ULL, 19ULL, 14ULL, 0ULL, 15ULL, 14ULL, 15ULL, 18ULL, 10ULL } },
+	{ 1000003ULL, { 236340ULL, 518073ULL, 852072ULL, 202622ULL, 302080ULL, 915469ULL, 834054ULL, 602619ULL, 196200ULL, 492572ULL, 75405ULL, 690872ULL, 941959ULL, 41165ULL, 603037ULL, 921878ULL, 432948ULL, 101914ULL, 58307ULL, 246762ULL, 253578ULL, 540598ULL, 806315ULL, 30293ULL, 70659ULL, 318261ULL, 901128ULL, 423289ULL, 871346ULL, 415307ULL } },
+	{ 4294967297ULL, { 2492732308ULL, 1176566229ULL, 1474852359ULL, 1602264511ULL, 1525116669ULL, 1277094592ULL, 824513033ULL, 200991447ULL, 3668008748ULL, 2652275974ULL, 1465669222ULL, 74502476ULL, 2807363256ULL, 1040828330ULL, 3381477922ULL, 1256286240ULL, 3221501861ULL, 720875951ULL, 2310657856ULL, 3729499735ULL, 648945908ULL, 1675576599ULL, 2531333313ULL, 3182530034ULL, 3662852521ULL, 3938615527ULL, 4043438507ULL, 3943833078ULL, 3656444871ULL, 3198182687ULL } },
+	{ 18446744073709551615ULL, { 2253041775215672610ULL, 3699845231968817462ULL, 5146648686582867274ULL, 6593451593588586846ULL, 8040114312861764978ULL, 9450888972604334470ULL, 1674320392511059226ULL, 3121123849264204078ULL, 4567927303878253890ULL, 6014730210883973462ULL, 7461392930157151594ULL, 8872167589899721086ULL, 1095599009806478610ULL, 2542402466567979302ULL, 3989205923321124154ULL, 5436009377935173966ULL, 6882812284940893538ULL, 8293446207195107702ULL, 516877627101865226ULL, 1963681083863365918ULL, 3410484540616510770ULL, 4857287995230560582ULL, 6304090902236280154ULL, 7750753621509458286ULL, 9161528281252027778ULL, 1384959701158785302ULL, 2831763157920285994ULL, 4278566614673430846ULL, 5725369519531666770ULL, 7172032238804844902ULL } },
+	{ 8ULL, { 0ULL, 2ULL, 6ULL, 3ULL, 0ULL, 1ULL, 2ULL, 5ULL, 3ULL, 6ULL, 5ULL, 1ULL, 7ULL, 7ULL, 0ULL, 4ULL, 7ULL, 2ULL, 2ULL, 0ULL, 7ULL, 0ULL, 6ULL, 3ULL, 2ULL, 6ULL, 0ULL, 7ULL, 6ULL, 6ULL } },
 };
 
 static void test_known_answers(void)
@@ -229,7 +255,7 @@ static void test_known_answers(void)
 
 		dice_die_init(&die, kat_fill, &k);
 		EXPECT(!dice_die_set_sides(&die, kat[i].n));
-		for (j = 0; j < 12; j++) {
+		for (j = 0; j < 30; j++) {
 			EXPECT(!dice_die_roll(&die, &face));
 			if (face != kat[i].faces[j]) {
 				printf("#   n=%llu roll %u: %llu, want %llu\n",
@@ -282,7 +308,11 @@ static int roll_from(struct dice_die *die, u128 x, u128 m, u64 s,
 	dice_pool_discard(&die->pool);
 	die->pool.discarded = die->pool.pad = 0;
 	dice_pool_put(&die->pool, s, L);
-	return dice_die_roll(die, face) == 0;
+	if (dice_die_roll(die, face))
+		return 0;
+	/* Faces drawn but not served are leftover randomness too. */
+	dice_die_settle(die);
+	return 1;
 }
 
 /*
@@ -349,10 +379,7 @@ static void test_exhaustive_fair(void)
 
 			dice_die_init(&die, NULL, NULL);
 			EXPECT(!dice_die_set_sides(&die, n));
-			die.rec.narrow_width = 6;
-			die.rec.wide_width = 7;
-			if (wide)
-				die.rec.narrow_limit = 0;
+			dice_die_set_widths(&die, 6, 7, wide ? 0 : 1ULL << 32, 0);
 			for (m0 = 0; m0 < n; m0++)
 				mass[m0] = 1;
 			for (m0 = 1; m0 <= 7; m0 += 3)
@@ -367,8 +394,34 @@ static void test_exhaustive_fair(void)
 	}
 }
 
+/* Small fair dice drawn several faces at a time (n^k <= 2^5). */
+static void test_exhaustive_grouped(void)
+{
+	static const u64 sides[] = { 3, 5 };
+	u64 mass[EX_F], m0, f;
+	unsigned int i;
+
+	for (f = 0; f < EX_F; f++)
+		mass[f] = 1;
+	for (i = 0; i < ARRAY_SIZE(sides); i++) {
+		struct dice_die die;
+
+		dice_die_init(&die, NULL, NULL);
+		EXPECT(!dice_die_set_sides(&die, sides[i]));
+		dice_die_set_widths(&die, 10, 128, 1ULL << 32, 0);
+		EXPECT(die.digits.per == (sides[i] == 3 ? 3 : 2));
+		for (m0 = 1; m0 <= 7; m0 += 3)
+			check_exhaustive(&die, mass, sides[i], m0, 14);
+		dice_die_wipe(&die);
+		if (tap_case_failed) {
+			printf("#   n=%llu\n", (unsigned long long)sides[i]);
+			return;
+		}
+	}
+}
+
 static void exhaustive_loaded(const u32 *w, u32 n, unsigned int width,
-			      unsigned int L)
+			      unsigned int L, bool whole)
 {
 	struct dice_table *table = dice_table_alloc(n);
 	struct dice_die die;
@@ -384,7 +437,8 @@ static void exhaustive_loaded(const u32 *w, u32 n, unsigned int width,
 	}
 	dice_die_init(&die, NULL, NULL);
 	EXPECT(!dice_die_set_table(&die, table));
-	die.rec.narrow_width = width;
+	/* Drawn whole, or by column and height. */
+	dice_die_set_widths(&die, width, 128, 1ULL << 32, whole ? 1ULL << 40 : 0);
 	for (m0 = 1; m0 <= 3; m0 += 2)
 		check_exhaustive(&die, mass, total, m0, L);
 	dice_die_wipe(&die);
@@ -396,11 +450,14 @@ static void test_exhaustive_loaded(void)
 	static const u32 gap[] = { 1, 0, 3 };
 	static const u32 flat[] = { 1, 1, 1, 1 };
 	static const u32 spike[] = { 20, 1, 1, 1, 1, 1, 1 };
+	int whole;
 
-	exhaustive_loaded(seed, 5, 7, 14);
-	exhaustive_loaded(gap, 3, 5, 14);
-	exhaustive_loaded(flat, 4, 5, 14);
-	exhaustive_loaded(spike, 7, 9, 14);
+	for (whole = 0; whole < 2; whole++) {
+		exhaustive_loaded(seed, 5, 7, 14, whole);
+		exhaustive_loaded(gap, 3, 5, 14, whole);
+		exhaustive_loaded(flat, 4, 5, 14, whole);
+		exhaustive_loaded(spike, 7, 9, 14, whole);
+	}
 }
 
 /* ---- alias tables --------------------------------------------------------------------- */
@@ -553,6 +610,93 @@ static void test_roll_many(void)
 	}
 }
 
+/* A die with weights @w; @pack: as dice_die_set_table() leaves it, or not. */
+static void loaded_die(struct dice_die *die, const u32 *w, u32 n, bool pack,
+		       dice_fill_fn fill, void *ctx)
+{
+	struct dice_table *t = dice_table_alloc(n);
+
+	dice_die_init(die, fill, ctx);
+	EXPECT(t && !dice_table_from_weights(t, w));
+	if (pack) {
+		EXPECT(!dice_die_set_table(die, t));
+		return;
+	}
+	die->table = t;
+	die->sides = n;
+	die->kind = DICE_KIND_LOADED;
+}
+
+/*
+ * Loaded dice: rolling many equals one by one, and the packed table rolls
+ * the very faces of the 28-bytes-a-side one.  Sizes cover one narrow draw
+ * (n * D < 2^32), two narrow draws, and the 128-bit path.
+ */
+static void test_roll_many_loaded(void)
+{
+	static const u32 sizes[] = { 5, 1000, 65536, 300 };
+	unsigned int i, j, f;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		u32 n = sizes[i], *w = malloc(n * sizeof(*w)), c;
+		struct kat_ctx k1 = { 0 }, k2 = { 0 }, k3 = { 0 };
+		struct dice_die one, many, wide;
+		u64 want, other, faces[37];
+		int got;
+
+		for (c = 0; c < n; c++)
+			w[c] = i == 0 ? (u32[]){ 2, 2, 6, 1, 1 }[c] :
+			       i == 1 ? (1000000 / (c + 1)) :
+			       i == 2 ? 1 + (u32)(xoshiro() % 65535) :
+					(u32)(xoshiro() >> 32) | 1;
+		loaded_die(&one, w, n, true, kat_fill, &k1);
+		loaded_die(&many, w, n, true, kat_fill, &k2);
+		loaded_die(&wide, w, n, false, kat_fill, &k3);
+		/* The last die's weights near 2^32 cannot be packed. */
+		EXPECT(!one.table->col == (i == 3));
+		for (j = 0; j < 200; j++) {
+			got = dice_die_roll_many(&many, faces, 37);
+			EXPECT(got == 37);
+			for (f = 0; f < 37; f++) {
+				EXPECT(!dice_die_roll(&one, &want));
+				EXPECT(!dice_die_roll(&wide, &other));
+				EXPECT(faces[f] == want && want == other);
+			}
+			if (tap_case_failed)
+				break;
+		}
+		EXPECT(dice_pool_used(&one.pool) == dice_pool_used(&many.pool));
+		EXPECT(dice_pool_used(&one.pool) == dice_pool_used(&wide.pool));
+		EXPECT(one.rolls == many.rolls);
+		dice_die_wipe(&one);
+		dice_die_wipe(&many);
+		dice_die_wipe(&wide);
+		free(w);
+		if (tap_case_failed) {
+			printf("#   %u sides\n", n);
+			return;
+		}
+	}
+}
+
+/* A die left with a 128-bit state by a larger one shrinks back to 64. */
+static void test_state_shrinks(void)
+{
+	struct dice_die die;
+	u64 face, faces[64];
+	int i;
+
+	dice_die_init(&die, prng_fill, NULL);
+	EXPECT(!dice_die_set_sides(&die, (1ULL << 33) + 1));
+	EXPECT(!dice_die_roll(&die, &face));
+	EXPECT(die.rec.m >> 64);
+	EXPECT(!dice_die_set_sides(&die, 6));
+	for (i = 0; i < 10; i++)
+		EXPECT(dice_die_roll_many(&die, faces, 64) == 64);
+	EXPECT(!(die.rec.m >> 64));
+	dice_die_wipe(&die);
+}
+
 /* ---- bits per roll ------------------------------------------------------------------------ */
 
 static double bits_per_roll(struct dice_die *die, unsigned long rolls)
@@ -675,16 +819,24 @@ int main(void)
 	tap_run("core: 128-by-64 division", test_div128);
 	tap_run("core: division by multiplication", test_divisor);
 	tap_run("core: face formats", test_format);
+	tap_run("core: batch encoder matches the one-face encoder",
+		test_format_batch);
 	tap_run("core: known answers against the Python reference",
 		test_known_answers);
 	tap_run("core: recycler state stays x < m", test_state_invariant);
 	tap_run("core: exhaustive exactness, fair dice", test_exhaustive_fair);
+	tap_run("core: exhaustive exactness, faces drawn together",
+		test_exhaustive_grouped);
 	tap_run("core: exhaustive exactness, loaded dice",
 		test_exhaustive_loaded);
 	tap_run("core: alias construction invariants", test_alias_build);
 	tap_run("core: alias table validation", test_alias_validate);
 	tap_run("core: running out of bits rolls back", test_rollback);
 	tap_run("core: rolling many equals rolling one by one", test_roll_many);
+	tap_run("core: loaded: many, one by one and packed agree",
+		test_roll_many_loaded);
+	tap_run("core: a 128-bit state shrinks back for a small die",
+		test_state_shrinks);
 	tap_run("core: power-of-two and d1 cost exactly", test_bits_exact);
 	tap_run("core: fair bits per roll within 0.1% of log2 n",
 		test_bits_fair);

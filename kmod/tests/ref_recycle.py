@@ -23,30 +23,44 @@ def roll(n, count):
     bits = bitstream()
     x, m = 0, 1
     out = []
-    for _ in range(count):
-        if n == 1:
-            out.append(0)
-            continue
-        if n & (n - 1) == 0:
+    if n == 1:
+        return [0] * count
+    if n & (n - 1) == 0:
+        for _ in range(count):
             v = 0
             for _ in range(n.bit_length() - 1):
                 v = v * 2 + next(bits)
             out.append(v)
-            continue
+        return out
+    # Group k faces into one draw from [0, n^k), n^k <= 2^32.
+    per, span = 1, n
+    while span * n <= 2**32:
+        span *= n
+        per += 1
+    while len(out) < count:
         while True:
-            width = 64 if (n < 2**32 and m < 2**64) else 128
-            while m.bit_length() < width:
-                x = x * 2 + next(bits)
-                m *= 2
-            q = m // n
-            if x < q * n:
-                out.append(x % n)
-                x, m = x // n, q
+            if span < 2**32 and m < 2**64:
+                # narrow: top up to 64 bits when m < span * 2^32
+                if m < span * 2**32:
+                    while m.bit_length() < 64:
+                        x = x * 2 + next(bits)
+                        m *= 2
+            elif span >= 2**32 and m < span * 2**64:
+                while m.bit_length() < 128:
+                    x = x * 2 + next(bits)
+                    m *= 2
+            q = m // span
+            if x < q * span:
+                u = x % span
+                x, m = x // span, q
                 break
-            x, m = x - q * n, m - q * n
-    return out
+            x, m = x - q * span, m - q * span
+        # The draw's base-n digits, most significant first, are the faces.
+        for i in range(per - 1, -1, -1):
+            out.append(u // n**i % n)
+    return out[:count]
 
 
 if __name__ == "__main__":
     for n in map(int, sys.argv[1:]):
-        print(n, " ".join(map(str, roll(n, 12))))
+        print(n, " ".join(map(str, roll(n, 30))))

@@ -125,7 +125,8 @@ static void test_accounting(void)
 	ASSERT_EQ(dice_get_stats(d, &st), 0);
 	EXPECT_EQ(st.rolls, N_ROLLS);
 	EXPECT(st.bits_used <= st.bits_drawn);
-	EXPECT(st.bits_drawn - st.bits_used <= 4096);
+	/* Drawn but unused bits wait in the pool's ring of 8192. */
+	EXPECT(st.bits_drawn - st.bits_used <= 8192);
 	EXPECT_EQ(st.bits_discarded, 0);
 	/* The recycler holds at most 64 bits of entropy between rolls. */
 	EXPECT(st.bits_used + 64 >= h);
