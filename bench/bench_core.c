@@ -588,7 +588,9 @@ static int measure(struct result *res, const struct bdie *d, int m)
 	res->bits = (double)bits / acc;
 	res->waste = res->bits - d->h;
 	if (m == M_RECYCLE || m == M_MANY) {
-		left = log2l((long double)r->die.rec.m);
+		/* The recycler's m and the faces drawn but not served. */
+		left = log2l((long double)r->die.rec.m) +
+		       r->die.digits.left * log2l((long double)d->sides);
 		res->true_waste = (double)(((long double)bits - left - info) /
 					   acc);
 		res->has_true = true;
@@ -795,7 +797,7 @@ int main(int argc, char **argv)
 	printf("ns/roll: thread CPU time, best of 3 runs of >= %.2f s.\n"
 	       "bits/roll: over %" PRIu64 " rolls for RECYCLE(64), %" PRIu64
 	       " for the others; waste = bits/roll - H;\n"
-	       "exact = (bits used - log2 m left - information of the faces "
+	       "exact = (bits used - log2 m and faces left - information of the faces "
 	       "rolled) / rolls (RECYCLE)\n\n", min_run_s, acc_rolls,
 	       acc_rolls_other);
 	printf("%-13s %8s  %-9s %8s %10s %10s %10s\n", "die", "H", "method",

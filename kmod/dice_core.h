@@ -250,8 +250,9 @@ u64 dice_div128(u128 *a, u64 d);
 u64 dice_div_128_64_generic(u64 hi, u64 lo, u64 d, u64 *rem);
 
 /**
- * struct dice_digits - faces of a small fair die drawn k at a time
+ * struct dice_digits - faces of a small die drawn k at a time
  * @span: division by n^@per, the outcomes of one draw
+ * @base: n, the die's sides, or for a loaded die its cells (sides * mass)
  * @recip: ceil(2^64 / n^@per)
  * @frac: the faces still waiting, as the fraction @frac / 2^64 whose first
  *	base-n digit is the next face
@@ -263,10 +264,12 @@ u64 dice_div_128_64_generic(u64 hi, u64 lo, u64 d, u64 *rem);
  * digits.  Multiplying by ceil(2^64 / n^k) turns the draw into a 64-bit
  * fraction whose digits come out by one multiplication each (Lemire, Kaser
  * and Kurz, "Faster remainder by direct computation"), so a d6 costs one
- * draw per 12 faces.
+ * draw per 12 faces.  A loaded die with few cells draws k cells the same
+ * way; each is then mapped to its side and its offset merged back.
  */
 struct dice_digits {
 	struct dice_divisor span;
+	u64 base;
 	u64 recip;
 	u64 frac;
 	unsigned int per;
@@ -360,6 +363,18 @@ static inline u64 dice_table_share(const struct dice_table *table, u32 s)
 	return table->col ? table->col[s].share : table->share[s];
 }
 
+static __always_inline u32 dice_column_pick(const struct dice_column *col,
+					    u64 c, u64 y, u64 *off, u64 *size)
+{
+	bool own = y < col[c].thr;
+	/* Selects, not branches: the comparison is a coin flip. */
+	u32 side = own ? (u32)c : col[c].alias;
+
+	*off = own ? y : (u32)(y + col[c].adj);
+	*size = col[side].share;
+	return side;
+}
+
 /**
  * dice_table_pick() - the side at column @c, height @y
  * @table: the table
@@ -375,16 +390,8 @@ static __always_inline u32 dice_table_pick(const struct dice_table *table,
 {
 	u32 side;
 
-	if (table->col) {
-		const struct dice_column *col = &table->col[c];
-		bool own = y < col->thr;
-
-		/* Selects, not branches: the comparison is a coin flip. */
-		side = own ? (u32)c : col->alias;
-		*off = own ? y : (u32)(y + col->adj);
-		*size = table->col[side].share;
-		return side;
-	}
+	if (table->col)
+		return dice_column_pick(table->col, c, y, off, size);
 	if (y < table->thr[c]) {
 		*off = y;
 		side = (u32)c;

@@ -5,27 +5,42 @@
 #include "dice_core.h"
 
 /*
- * Plan how many faces of a fair die one recycled draw gives: the largest k
- * with n^k <= 2^(narrow_width / 2).  That bound is at most 2^32, where the
- * fraction split of dice_digits is exact, and keeps a draw's rejection rare.
+ * Plan how many faces one recycled draw gives: the largest k with
+ * n^k <= 2^(narrow_width / 2), n the sides of a fair die or the cells of a
+ * loaded one drawn whole.  That bound is at most 2^32, where the fraction
+ * split of dice_digits is exact, and keeps a draw's rejection rare.  A
+ * loaded die groups only when two cells fit (k >= 2).
  */
 static void dice_digits_plan(struct dice_die *die)
 {
 	struct dice_digits *dg = &die->digits;
-	u64 n = die->sides, span = n, cap = 1ULL << (die->rec.narrow_width / 2);
+	u64 cap = 1ULL << (die->rec.narrow_width / 2), base = 0, span;
 	unsigned int per = 1;
 
-	if (n > 2 && (n & (n - 1)))
-		while (span <= cap / n) {
-			span *= n;
-			per++;
-		}
+	if (die->table) {
+		/* A loaded die's cells, when it is drawn whole. */
+		if (die->table->total < die->rec.whole_limit)
+			base = (u64)die->table->total;
+	} else if (die->sides > 2 && (die->sides & (die->sides - 1))) {
+		base = die->sides;	/* the others need no recycler */
+	}
+	span = base;
+	while (base > 1 && span <= cap / base) {
+		span *= base;
+		per++;
+	}
+	if (per == 1) {
+		/* Not grouped; a fair die still draws from [0, n) by span. */
+		base = die->table ? 1 : die->sides;
+		span = base;
+	}
+	dg->base = base;
 	dg->per = per;
 	dg->left = 0;
 	dg->frac = 0;
 	dice_divisor_init(&dg->span, span);
-	/* span is no power of two, so this is ceil(2^64 / span). */
-	dg->recip = U64_MAX / span + 1;
+	/* ceil(2^64 / span), exact for a power of two too. */
+	dg->recip = span > 1 ? U64_MAX / span + 1 : 0;
 }
 
 /**
@@ -63,7 +78,7 @@ void dice_die_settle(struct dice_die *die)
 	if (!dg->left)
 		return;
 	for (i = 0; i < dg->left; i++)
-		pw *= die->sides;
+		pw *= dg->base;
 	/* The digits left, as an integer: exact for the same reason. */
 	rest = (u64)(((u128)dg->frac * pw) >> 64);
 	if (!(die->rec.m >> 64)) {
@@ -328,12 +343,42 @@ static bool dice_loaded_narrow(const struct dice_die *die)
 	       ((table->mass << table->spread) >> 8) < die->rec.narrow_limit;
 }
 
+/*
+ * The next cell of a grouped draw, as two digits: the column (radix n),
+ * then the height (radix D).  Its side is the face, and its offset inside
+ * the side's share goes back into the recycler.
+ */
+static u64 dice_loaded_cell(struct dice_die *die)
+{
+	const struct dice_table *table = die->table;
+	struct dice_digits *dg = &die->digits;
+	u64 c = dice_digits_next(dg, table->sides), y, off, size, face;
+
+	dg->left++;	/* one cell is two digits */
+	y = dice_digits_next(dg, table->mass);
+	face = dice_table_pick(table, c, y, &off, &size);
+	die->rec.x = die->rec.x * size + off;
+	die->rec.m *= size;
+	return face;
+}
+
 static int dice_roll_loaded(struct dice_die *die, u64 *face)
 {
 	const struct dice_table *table = die->table;
+	struct dice_digits *dg = &die->digits;
 	u128 left;
 	u64 c, y, off, size, x, m;
 	int err;
+
+	if (dg->per > 1) {
+		err = dice_uniform_div(&die->rec, &die->pool, &dg->span, &x);
+		if (err)
+			return err;
+		dg->frac = dg->recip * x;
+		dg->left = dg->per;
+		*face = dice_loaded_cell(die);
+		return 0;
+	}
 
 	if (dice_loaded_narrow(die)) {
 		struct dice_draw_plan plan;
@@ -377,7 +422,8 @@ int dice_die_roll(struct dice_die *die, u64 *face)
 
 	/* A face already drawn: nothing to spend, nothing to undo. */
 	if (die->digits.left) {
-		*face = dice_digits_next(&die->digits, die->sides);
+		*face = die->table ? dice_loaded_cell(die) :
+			dice_digits_next(&die->digits, die->sides);
 		die->rolls++;
 		return 0;
 	}
@@ -455,8 +501,13 @@ static unsigned int dice_roll_fair_many(struct dice_die *die, u64 *faces,
 	return i;
 }
 
-static unsigned int dice_roll_loaded_many(struct dice_die *die, u64 *faces,
-					  unsigned int count, int *errp)
+/*
+ * @one and @packed are constants at each call site, so each of the four
+ * loops below carries only its own case.
+ */
+static __always_inline unsigned int
+dice_roll_loaded_loop(struct dice_die *die, u64 *faces, unsigned int count,
+		      int *errp, const bool one, const bool packed)
 {
 	const struct dice_table *table = die->table;
 	u64 x = (u64)die->rec.x, m = (u64)die->rec.m, c, y, off, size;
@@ -465,6 +516,7 @@ static unsigned int dice_roll_loaded_many(struct dice_die *die, u64 *faces,
 	int err;
 
 	dice_draw_plan(die, &plan);
+	plan.one = one;
 	for (i = 0; i < count; i++) {
 		err = dice_loaded_draw(&die->pool, &plan, &x, &m, &c, &y);
 		if (unlikely(err)) {
@@ -473,13 +525,87 @@ static unsigned int dice_roll_loaded_many(struct dice_die *die, u64 *faces,
 			break;
 		}
 		dice_pool_commit(&die->pool);
-		faces[i] = dice_table_pick(table, c, y, &off, &size);
+		if (packed)
+			faces[i] = dice_column_pick(table->col, c, y, &off,
+						    &size);
+		else
+			faces[i] = dice_table_pick(table, c, y, &off, &size);
 		x = x * size + off;
 		m *= size;
 	}
 	die->rec.x = x;
 	die->rec.m = m;
 	return i;
+}
+
+/* Loaded dice with few cells: the grouped draws of dice_loaded_cell(). */
+static __always_inline unsigned int
+dice_roll_cells_loop(struct dice_die *die, u64 *faces, unsigned int count,
+		     int *errp, const bool packed)
+{
+	const struct dice_table *table = die->table;
+	const struct dice_column *col = table->col;
+	struct dice_digits *dg = &die->digits;
+	const struct dice_divisor span = dg->span;
+	const unsigned int width = die->rec.narrow_width;
+	u64 x = (u64)die->rec.x, m = (u64)die->rec.m, n = table->sides;
+	u64 d = table->mass, f = dg->frac, u, c, y, off, size;
+	unsigned int i = 0, left = dg->left;
+	int err;
+
+	while (i < count) {
+		if (!left) {
+			err = dice_narrow_draw(&die->pool, &span, width, &x,
+					       &m, &u);
+			if (unlikely(err)) {
+				dice_pool_rollback(&die->pool);
+				*errp = err;
+				break;
+			}
+			dice_pool_commit(&die->pool);
+			f = dg->recip * u;
+			left = dg->per;
+		}
+		for (; left && i < count; left--) {
+			u128 p = (u128)f * n;
+
+			c = (u64)(p >> 64);
+			p = (u128)(u64)p * d;
+			y = (u64)(p >> 64);
+			f = (u64)p;
+			if (packed)
+				faces[i++] = dice_column_pick(col, c, y, &off,
+							      &size);
+			else
+				faces[i++] = dice_table_pick(table, c, y, &off,
+							     &size);
+			x = x * size + off;
+			m *= size;
+		}
+	}
+	dg->frac = f;
+	dg->left = left;
+	die->rec.x = x;
+	die->rec.m = m;
+	return i;
+}
+
+static unsigned int dice_roll_loaded_many(struct dice_die *die, u64 *faces,
+					  unsigned int count, int *errp)
+{
+	bool packed = die->table->col;
+
+	if (die->digits.per > 1)
+		return packed ?
+		       dice_roll_cells_loop(die, faces, count, errp, true) :
+		       dice_roll_cells_loop(die, faces, count, errp, false);
+
+	if (dice_loaded_one_draw(die))
+		return packed ?
+		       dice_roll_loaded_loop(die, faces, count, errp, 1, 1) :
+		       dice_roll_loaded_loop(die, faces, count, errp, 1, 0);
+	return packed ? dice_roll_loaded_loop(die, faces, count, errp, 0, 1) :
+			dice_roll_loaded_loop(die, faces, count, errp, 0, 0);
 }
 
 /**

@@ -712,7 +712,7 @@ static void dice_test_alias_validate(struct kunit *test)
  * m' left behind, x' must be exactly uniform on [0, m').
  */
 #define DICE_EX_BITS	12
-#define DICE_EX_M	128	/* above every m' for widths up to 7 */
+#define DICE_EX_M	256	/* above every m' for widths up to 8 */
 #define DICE_EX_SIDES	8
 
 struct dice_exact_case {
@@ -739,6 +739,10 @@ static const struct dice_exact_case dice_exact_cases[] = {
 	  { 1, 3 } },
 	{ "loaded {0,1,0,3}, column then height", 4, true, { 0, 1, 0, 3 },
 	  false, false, 5, { 1, 3 } },
+	{ "loaded {0,1}, four cells a draw", 2, true, { 0, 1 }, false, true,
+	  8, { 1, 3 } },
+	{ "loaded {1,0,0}, two cells a draw", 3, true, { 1, 0, 0 }, false,
+	  true, 8, { 1, 3 } },
 };
 
 static void dice_exact_desc(const struct dice_exact_case *c, char *desc)

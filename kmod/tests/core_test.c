@@ -420,9 +420,11 @@ static void test_exhaustive_grouped(void)
 	}
 }
 
-static void exhaustive_loaded(const u32 *w, u32 n, unsigned int width,
-			      unsigned int L, bool whole)
+/* Returns how many cells one draw gave (the die's digits.per). */
+static unsigned int exhaustive_loaded(const u32 *w, u32 n, unsigned int width,
+				      unsigned int L, bool whole)
 {
+	unsigned int per;
 	struct dice_table *table = dice_table_alloc(n);
 	struct dice_die die;
 	u64 mass[EX_F], total = 0, m0;
@@ -430,7 +432,7 @@ static void exhaustive_loaded(const u32 *w, u32 n, unsigned int width,
 
 	EXPECT(table && !dice_table_from_weights(table, w));
 	if (tap_case_failed)
-		return;
+		return 0;
 	for (i = 0; i < n; i++) {
 		mass[i] = w[i];
 		total += w[i];
@@ -439,9 +441,11 @@ static void exhaustive_loaded(const u32 *w, u32 n, unsigned int width,
 	EXPECT(!dice_die_set_table(&die, table));
 	/* Drawn whole, or by column and height. */
 	dice_die_set_widths(&die, width, 128, 1ULL << 32, whole ? 1ULL << 40 : 0);
+	per = die.digits.per;
 	for (m0 = 1; m0 <= 3; m0 += 2)
 		check_exhaustive(&die, mass, total, m0, L);
 	dice_die_wipe(&die);
+	return per;
 }
 
 static void test_exhaustive_loaded(void)
@@ -452,12 +456,20 @@ static void test_exhaustive_loaded(void)
 	static const u32 spike[] = { 20, 1, 1, 1, 1, 1, 1 };
 	int whole;
 
+	static const u32 half[] = { 2, 0 }, other[] = { 0, 1 };
+	static const u32 first[] = { 1, 0, 0 }, pair[] = { 1, 1 };
+
 	for (whole = 0; whole < 2; whole++) {
 		exhaustive_loaded(seed, 5, 7, 14, whole);
 		exhaustive_loaded(gap, 3, 5, 14, whole);
 		exhaustive_loaded(flat, 4, 5, 14, whole);
 		exhaustive_loaded(spike, 7, 9, 14, whole);
 	}
+	/* Few cells: several drawn at once (n W <= 2^(9/2)). */
+	EXPECT(exhaustive_loaded(half, 2, 9, 14, true) == 2);
+	EXPECT(exhaustive_loaded(other, 2, 9, 14, true) == 4);
+	EXPECT(exhaustive_loaded(first, 3, 9, 14, true) == 2);
+	EXPECT(exhaustive_loaded(pair, 2, 9, 14, true) == 2);
 }
 
 /* ---- alias tables --------------------------------------------------------------------- */
@@ -625,6 +637,8 @@ static void loaded_die(struct dice_die *die, const u32 *w, u32 n, bool pack,
 	die->table = t;
 	die->sides = n;
 	die->kind = DICE_KIND_LOADED;
+	/* Plans the die for its table, with the default widths. */
+	dice_die_set_widths(die, 64, 128, 1ULL << 32, 1ULL << 40);
 }
 
 /*
