@@ -462,8 +462,9 @@ int dice_die_roll(struct dice_die *die, u64 *face)
  * registers across rolls: the same draws as dice_die_roll(), and a roll
  * that runs out of bits is undone the same way.
  */
-static unsigned int dice_roll_fair_many(struct dice_die *die, u64 *faces,
-					unsigned int count, int *errp)
+static __always_inline unsigned int
+dice_roll_fair_loop(struct dice_die *die, void *out, unsigned int count,
+		    int *errp, const bool bytes, u8 base)
 {
 	struct dice_digits *dg = &die->digits;
 	const struct dice_divisor span = dg->span;
@@ -482,7 +483,11 @@ static unsigned int dice_roll_fair_many(struct dice_die *die, u64 *faces,
 				break;
 			}
 			dice_pool_commit(&die->pool);
-			faces[i++] = dice_digits_start(dg, n, u);
+			u = dice_digits_start(dg, n, u);
+			if (bytes)
+				((u8 *)out)[i++] = (u8)u + base;
+			else
+				((u64 *)out)[i++] = u;
 			continue;
 		}
 		k = dg->left < count - i ? dg->left : count - i;
@@ -491,7 +496,10 @@ static unsigned int dice_roll_fair_many(struct dice_die *die, u64 *faces,
 		while (k--) {
 			u128 p = (u128)f * n;
 
-			faces[i++] = (u64)(p >> 64);
+			if (bytes)
+				((u8 *)out)[i++] = (u8)(p >> 64) + base;
+			else
+				((u64 *)out)[i++] = (u64)(p >> 64);
 			f = (u64)p;
 		}
 		dg->frac = f;
@@ -499,6 +507,16 @@ static unsigned int dice_roll_fair_many(struct dice_die *die, u64 *faces,
 	die->rec.x = x;
 	die->rec.m = m;
 	return i;
+}
+
+/* A fair die the batch loops can roll: grouped or not, 64-bit state. */
+static bool dice_fair_batch(const struct dice_die *die)
+{
+	u64 n = die->sides;
+
+	return die->method == DICE_METHOD_RECYCLE && !die->table &&
+	       !(die->rec.m >> 64) && n > 2 && (n & (n - 1)) &&
+	       die->digits.span.d < die->rec.narrow_limit;
 }
 
 /*
@@ -620,25 +638,57 @@ static unsigned int dice_roll_loaded_many(struct dice_die *die, u64 *faces,
  */
 int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count)
 {
-	u64 n = die->sides;
 	unsigned int done = 0;
 	int err = 0;
 
-	if (die->method == DICE_METHOD_RECYCLE && !(die->rec.m >> 64)) {
-		if (die->table) {
-			if (dice_loaded_narrow(die))
-				done = dice_roll_loaded_many(die, faces, count,
-							     &err);
-		} else if (n > 2 && (n & (n - 1)) &&
-			   die->digits.span.d < die->rec.narrow_limit) {
-			done = dice_roll_fair_many(die, faces, count, &err);
-		}
-		die->rolls += done;
-	}
+	if (dice_fair_batch(die))
+		done = dice_roll_fair_loop(die, faces, count, &err, false, 0);
+	else if (die->method == DICE_METHOD_RECYCLE && die->table &&
+		 dice_loaded_narrow(die))
+		done = dice_roll_loaded_many(die, faces, count, &err);
+	die->rolls += done;
 	while (!err && done < count) {
 		err = dice_die_roll(die, &faces[done]);
 		if (!err)
 			done++;
+	}
+	return done ? (int)done : err;
+}
+
+/**
+ * dice_die_roll_u8() - roll up to @count times into bytes
+ * @die: the die, with faces + @base below 256 (as DICE_FMT_U8 checks)
+ * @out: room for @count bytes, each a face plus @base
+ * @count: rolls wanted
+ * @base: 0 or 1
+ *
+ * The read path's U8 loop: a fair die's faces go straight from the digits
+ * to the bytes.
+ *
+ * Return: as dice_die_roll_many(), with the same faces.
+ */
+int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count,
+		     u8 base)
+{
+	unsigned int done = 0, i;
+	u64 faces[16];
+	int err = 0, got;
+
+	if (dice_fair_batch(die)) {
+		done = dice_roll_fair_loop(die, out, count, &err, true, base);
+		die->rolls += done;
+	}
+	while (!err && done < count) {
+		got = dice_die_roll_many(die, faces,
+					 count - done < ARRAY_SIZE(faces) ?
+					 count - done : ARRAY_SIZE(faces));
+		if (got < 0) {
+			err = got;
+			break;
+		}
+		for (i = 0; i < (unsigned int)got; i++)
+			out[done + i] = (u8)faces[i] + base;
+		done += got;
 	}
 	return done ? (int)done : err;
 }

@@ -681,6 +681,51 @@ static void test_roll_many(void)
 	}
 }
 
+/* dice_die_roll_u8() gives the bytes of dice_die_roll_many()'s faces. */
+static void test_roll_u8(void)
+{
+	static const u32 five[] = { 2, 2, 6, 1, 1 };
+	static const u64 sides[] = { 3, 6, 20, 255, 256, 0 };
+	unsigned int i, j, f;
+
+	for (i = 0; i < ARRAY_SIZE(sides); i++) {
+		struct kat_ctx k1 = { 0 }, k2 = { 0 };
+		struct dice_die a, b;
+		u64 faces[100];
+		u8 bytes[100];
+		u8 base = i % 2;
+		int got;
+
+		dice_die_init(&a, kat_fill, &k1);
+		dice_die_init(&b, kat_fill, &k2);
+		if (sides[i]) {
+			EXPECT(!dice_die_set_sides(&a, sides[i]));
+			EXPECT(!dice_die_set_sides(&b, sides[i]));
+		} else {
+			struct dice_table *t1 = dice_table_alloc(5);
+			struct dice_table *t2 = dice_table_alloc(5);
+
+			EXPECT(!dice_table_from_weights(t1, five));
+			EXPECT(!dice_table_from_weights(t2, five));
+			EXPECT(!dice_die_set_table(&a, t1));
+			EXPECT(!dice_die_set_table(&b, t2));
+		}
+		for (j = 0; j < 50; j++) {
+			got = dice_die_roll_many(&a, faces, 100 - j);
+			EXPECT(got == (int)(100 - j));
+			EXPECT(dice_die_roll_u8(&b, bytes, 100 - j, base) == got);
+			for (f = 0; f < 100 - j; f++)
+				EXPECT(bytes[f] == (u8)(faces[f] + base));
+			if (tap_case_failed)
+				break;
+		}
+		EXPECT(dice_pool_used(&a.pool) == dice_pool_used(&b.pool));
+		EXPECT(a.rolls == b.rolls);
+		dice_die_wipe(&a);
+		dice_die_wipe(&b);
+	}
+}
+
 /* A die with weights @w; @pack: as dice_die_set_table() leaves it, or not. */
 static void loaded_die(struct dice_die *die, const u32 *w, u32 n, bool pack,
 		       dice_fill_fn fill, void *ctx)
@@ -906,6 +951,7 @@ int main(void)
 	tap_run("core: alias table validation", test_alias_validate);
 	tap_run("core: running out of bits rolls back", test_rollback);
 	tap_run("core: rolling many equals rolling one by one", test_roll_many);
+	tap_run("core: rolling into bytes equals rolling many", test_roll_u8);
 	tap_run("core: loaded: many, one by one and packed agree",
 		test_roll_many_loaded);
 	tap_run("core: a 128-bit state shrinks back for a small die",
