@@ -38,7 +38,6 @@
 #include "dice_core.h"
 
 #define __aligned(x)	__attribute__((aligned(x)))
-#define noinline	__attribute__((noinline))
 
 /* ---- ChaCha20 keystream ------------------------------------------------- */
 

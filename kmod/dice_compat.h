@@ -34,6 +34,7 @@ typedef int64_t s64;
 #define U32_MAX		((u32)~0U)
 #define U64_MAX		((u64)~0ULL)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define noinline	__attribute_noinline__
 
 static inline unsigned int fls64(u64 x)
 {

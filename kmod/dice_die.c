@@ -403,27 +403,15 @@ static int dice_roll_loaded(struct dice_die *die, u64 *face)
 	return 0;
 }
 
-/**
- * dice_die_roll() - roll once
- * @die: the die
- * @face: the zero-based face
- *
- * Return: 0, or the bit source's error (-EAGAIN when written bits run out),
- * in which case the die is left as it was before the roll, its bits unspent.
- * One exception: DICE_METHOD_BATCH keeps the bits of tries it already
- * rejected as spent (they can never make a roll), so a later roll starts
- * after them.
- */
-int dice_die_roll(struct dice_die *die, u64 *face)
+/* A roll that draws: kept out of line so the common roll stays light. */
+static noinline int dice_die_roll_draw(struct dice_die *die, u64 *face)
 {
 	u128 saved_x, saved_m;
 	u64 saved_coin_bits;
 	int err;
 
-	/* A face already drawn: nothing to spend, nothing to undo. */
 	if (die->digits.left) {
-		*face = die->table ? dice_loaded_cell(die) :
-			dice_digits_next(&die->digits, die->sides);
+		*face = dice_loaded_cell(die);
 		die->rolls++;
 		return 0;
 	}
@@ -455,6 +443,28 @@ int dice_die_roll(struct dice_die *die, u64 *face)
 	dice_pool_commit(&die->pool);
 	die->rolls++;
 	return 0;
+}
+
+/**
+ * dice_die_roll() - roll once
+ * @die: the die
+ * @face: the zero-based face
+ *
+ * Return: 0, or the bit source's error (-EAGAIN when written bits run out),
+ * in which case the die is left as it was before the roll, its bits unspent.
+ * One exception: DICE_METHOD_BATCH keeps the bits of tries it already
+ * rejected as spent (they can never make a roll), so a later roll starts
+ * after them.
+ */
+int dice_die_roll(struct dice_die *die, u64 *face)
+{
+	/* A fair face already drawn: nothing to spend, nothing to undo. */
+	if (die->digits.left && !die->table) {
+		*face = dice_digits_next(&die->digits, die->sides);
+		die->rolls++;
+		return 0;
+	}
+	return dice_die_roll_draw(die, face);
 }
 
 /*
