@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_check.h"
 #include "dice_core.h"
 
 #define MAX_SIDES	4096
@@ -59,15 +60,6 @@
 int dice_die_roll_many(struct dice_die *die, u64 *faces,
 		       unsigned int count) __weak;
 
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "fuzz_alias: %s:%d: %s: ", __FILE__,	\
-			__LINE__, #cond);				\
-		fprintf(stderr, __VA_ARGS__);				\
-		fputc('\n', stderr);					\
-		abort();						\
-	}								\
-} while (0)
 
 /* A cursor over the input: reads past the end give zeros. */
 struct in {

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_check.h"
 #include "dist.h"
 #include "notation.h"
 #include "roll.h"
@@ -44,15 +45,6 @@
 #define EXPLODE_LIMIT	20
 #define SIDES_BUDGET	200000
 
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "fuzz_notation: %s:%d: %s: ", __FILE__,	\
-			__LINE__, #cond);				\
-		fprintf(stderr, __VA_ARGS__);				\
-		fputc('\n', stderr);					\
-		abort();						\
-	}								\
-} while (0)
 
 static int64_t custom_faces[] = { -3, 0, 5, 5, 7 };
 static uint32_t custom_weights[] = { 1, 2, 0, 3, 1 };

@@ -17,6 +17,10 @@ static void dice_digits_plan(struct dice_die *die)
 	u64 cap = 1ULL << (die->rec.narrow_width / 2), base = 0, span;
 	unsigned int per = 1;
 
+	/* A group is one narrow draw: below narrow_limit, or no group. */
+	if (cap >= die->rec.narrow_limit)
+		cap = die->rec.narrow_limit ? die->rec.narrow_limit - 1 : 0;
+
 	if (die->table) {
 		/* A loaded die's cells, when it is drawn whole. */
 		if (die->table->total < die->rec.whole_limit)
@@ -472,6 +476,26 @@ int dice_die_roll(struct dice_die *die, u64 *face)
  * registers across rolls: the same draws as dice_die_roll(), and a roll
  * that runs out of bits is undone the same way.
  */
+/*
+ * A draw inside a batch loop: committed when it succeeds, so a later roll
+ * that runs out of bits undoes only itself.
+ */
+static __always_inline bool dice_batch_draw(struct dice_die *die,
+					    const struct dice_divisor *dv,
+					    unsigned int width, u64 *x, u64 *m,
+					    u64 *u, int *errp)
+{
+	int err = dice_narrow_draw(&die->pool, dv, width, x, m, u);
+
+	if (unlikely(err)) {
+		dice_pool_rollback(&die->pool);
+		*errp = err;
+		return false;
+	}
+	dice_pool_commit(&die->pool);
+	return true;
+}
+
 static __always_inline unsigned int
 dice_roll_fair_loop(struct dice_die *die, void *out, unsigned int count,
 		    int *errp, const bool bytes, u8 base)
@@ -481,18 +505,12 @@ dice_roll_fair_loop(struct dice_die *die, void *out, unsigned int count,
 	const unsigned int width = die->rec.narrow_width;
 	u64 n = die->sides, x = (u64)die->rec.x, m = (u64)die->rec.m, u, f;
 	unsigned int i = 0, k;
-	int err;
 
 	while (i < count) {
 		if (!dg->left) {
-			err = dice_narrow_draw(&die->pool, &span, width, &x,
-					       &m, &u);
-			if (unlikely(err)) {
-				dice_pool_rollback(&die->pool);
-				*errp = err;
+			if (!dice_batch_draw(die, &span, width, &x, &m, &u,
+					     errp))
 				break;
-			}
-			dice_pool_commit(&die->pool);
 			u = dice_digits_start(dg, n, u);
 			if (bytes)
 				((u8 *)out)[i++] = (u8)u + base;
@@ -579,18 +597,12 @@ dice_roll_cells_loop(struct dice_die *die, u64 *faces, unsigned int count,
 	u64 x = (u64)die->rec.x, m = (u64)die->rec.m, n = table->sides;
 	u64 d = table->mass, f = dg->frac, u, c, y, off, size;
 	unsigned int i = 0, left = dg->left;
-	int err;
 
 	while (i < count) {
 		if (!left) {
-			err = dice_narrow_draw(&die->pool, &span, width, &x,
-					       &m, &u);
-			if (unlikely(err)) {
-				dice_pool_rollback(&die->pool);
-				*errp = err;
+			if (!dice_batch_draw(die, &span, width, &x, &m, &u,
+					     errp))
 				break;
-			}
-			dice_pool_commit(&die->pool);
 			f = dg->recip * u;
 			left = dg->per;
 		}

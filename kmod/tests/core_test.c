@@ -752,7 +752,8 @@ static void loaded_die(struct dice_die *die, const u32 *w, u32 n, bool pack,
  */
 static void test_roll_many_loaded(void)
 {
-	static const u32 sizes[] = { 5, 1000, 65536, 300 };
+	/* 2 sides of mass 8: 16 cells, whose powers reach 2^32 exactly. */
+	static const u32 sizes[] = { 5, 1000, 65536, 300, 2 };
 	unsigned int i, j, f;
 
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
@@ -766,7 +767,8 @@ static void test_roll_many_loaded(void)
 			w[c] = i == 0 ? (u32[]){ 2, 2, 6, 1, 1 }[c] :
 			       i == 1 ? (1000000 / (c + 1)) :
 			       i == 2 ? 1 + (u32)(xoshiro() % 65535) :
-					(u32)(xoshiro() >> 32) | 1;
+			       i == 3 ? (u32)(xoshiro() >> 32) | 1 :
+					(u32[]){ 7, 1 }[c];
 		loaded_die(&one, w, n, true, kat_fill, &k1);
 		loaded_die(&many, w, n, true, kat_fill, &k2);
 		loaded_die(&wide, w, n, false, kat_fill, &k3);
