@@ -29,8 +29,12 @@ static unsigned int max_sides = 1U << 20;
 module_param(max_sides, uint, 0644);
 MODULE_PARM_DESC(max_sides, "Most sides a loaded die may have (default 1048576)");
 
-/* Bytes of rolls produced ahead of copy_to_iter(): one chunk of a read. */
-#define DICE_OUT_BYTES	512
+/*
+ * Bytes of rolls produced ahead of copy_to_iter(): one chunk of a read.
+ * 1024 halves the per-chunk work of 512 (d6 U8 in the VM: 0.88 -> 0.94 of
+ * /dev/urandom's bytes/s) and keeps struct dice_file within 4 KiB.
+ */
+#define DICE_OUT_BYTES	1024
 
 /**
  * struct dice_file - one open file of /dev/dice: one die
