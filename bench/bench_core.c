@@ -652,6 +652,7 @@ static void table_cost(struct tablecost *tc, const struct bdie *d)
 					      sizeof(*t)) / tc->sides;
 		/* The arrays lie back to back after the header. */
 		tc->layout_per_side = t->col ? (double)sizeof(*t->col) :
+			t->packed ? (double)sizeof(*t->packed) :
 			(double)((u8 *)(t->alias + t->sides) -
 				 (u8 *)t->thr) / tc->sides;
 		dice_table_free(t);

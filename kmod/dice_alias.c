@@ -30,6 +30,9 @@ struct dice_table *dice_table_alloc(u32 sides)
 	table->mass = 0;
 	table->total = 0;
 	table->col = NULL;
+	table->packed = NULL;
+	table->thr_bits = 0;
+	table->share_bits = 0;
 	table->thr = (u64 *)mem;
 	table->adj = table->thr + sides;
 	table->share = table->adj + sides;
@@ -155,13 +158,32 @@ int dice_table_from_alias(struct dice_table *table, u64 mass)
 	return dice_table_finish(table);
 }
 
+/* A copy of @table's header and room for @each bytes a side. */
+static struct dice_table *dice_table_repack(const struct dice_table *table,
+					    size_t each)
+{
+	struct dice_table *copy;
+
+	copy = dice_alloc(sizeof(*copy) + (size_t)table->sides * each);
+	if (!copy)
+		return NULL;
+	*copy = *table;
+	copy->thr = NULL;
+	copy->adj = NULL;
+	copy->share = NULL;
+	copy->alias = NULL;
+	return copy;
+}
+
 /**
  * dice_table_pack() - the same table in 16 bytes a side, if it fits
  * @table: a finished table
  *
  * Tables whose column mass and shares all fit 32 bits (every die of up to
  * 2^16 sides with 16-bit weights, for one) are copied into struct
- * dice_column form and the 28-bytes-a-side arrays freed.
+ * dice_column form; others whose fields fit one 128-bit word together
+ * (2^20 sides with 16-bit weights, for one) into that; the
+ * 28-bytes-a-side arrays are then freed.
  *
  * Return: the table to use from now on: the packed copy (@table is freed),
  * or @table itself when it does not fit or memory is short.
@@ -169,28 +191,48 @@ int dice_table_from_alias(struct dice_table *table, u64 mass)
 struct dice_table *dice_table_pack(struct dice_table *table)
 {
 	u32 n = table->sides, c;
-	struct dice_table *packed;
+	unsigned int t, s, a;
+	struct dice_table *copy;
+	u64 most = 0;
 
-	if (table->col || table->mass > U32_MAX)
+	if (table->col || table->packed)
 		return table;
 	for (c = 0; c < n; c++)
-		if (table->share[c] > U32_MAX)
+		if (table->share[c] > most)
+			most = table->share[c];
+	if (table->mass <= U32_MAX && most <= U32_MAX) {
+		copy = dice_table_repack(table, sizeof(*copy->col));
+		if (!copy)
 			return table;
-	packed = dice_alloc(sizeof(*packed) + (size_t)n * sizeof(*packed->col));
-	if (!packed)
+		copy->col = (struct dice_column *)(copy + 1);
+		for (c = 0; c < n; c++) {
+			copy->col[c].thr = (u32)table->thr[c];
+			copy->col[c].adj = (u32)table->adj[c];
+			copy->col[c].alias = table->alias[c];
+			copy->col[c].share = (u32)table->share[c];
+		}
+		dice_table_free(table);
+		return copy;
+	}
+	t = fls64(table->mass);
+	s = most ? fls64(most) : 1;
+	a = n > 1 ? fls64(n - 1) : 1;
+	if (t + 2 * s + a > 128)
 		return table;
-	*packed = *table;
-	packed->thr = NULL;
-	packed->adj = NULL;
-	packed->share = NULL;
-	packed->alias = NULL;
-	packed->col = (struct dice_column *)(packed + 1);
+	copy = dice_table_repack(table, sizeof(*copy->packed));
+	if (!copy)
+		return table;
+	copy->packed = (u128 *)(copy + 1);
+	copy->thr_bits = t;
+	copy->share_bits = s;
 	for (c = 0; c < n; c++) {
-		packed->col[c].thr = (u32)table->thr[c];
-		packed->col[c].adj = (u32)table->adj[c];
-		packed->col[c].alias = table->alias[c];
-		packed->col[c].share = (u32)table->share[c];
+		u64 mask = U64_MAX >> (64 - s);
+
+		copy->packed[c] = table->thr[c] |
+				  (u128)(table->adj[c] & mask) << t |
+				  (u128)table->share[c] << (t + s) |
+				  (u128)table->alias[c] << (t + 2 * s);
 	}
 	dice_table_free(table);
-	return packed;
+	return copy;
 }

@@ -316,6 +316,11 @@ struct dice_column {
  *	@share[s] / @total
  * @col: the same in 16 bytes a side once dice_table_pack() found that
  *	every mass fits 32 bits; then @thr, @alias, @adj and @share are NULL
+ * @packed: else the same as one 128-bit word a side, when the fields fit:
+ *	thr, adj (modulo 2^@share_bits), the column's own side's share and
+ *	alias, from the low bits up; then the arrays are NULL
+ * @thr_bits: bits of thr in @packed
+ * @share_bits: bits of adj and of share in @packed
  * @cols: division by @sides
  * @height: division by @mass
  * @whole: division by @total, when it fits 64 bits
@@ -336,6 +341,9 @@ struct dice_table {
 	u64 *share;
 	u32 *alias;
 	struct dice_column *col;
+	u128 *packed;
+	unsigned int thr_bits;
+	unsigned int share_bits;
 	struct dice_divisor cols;
 	struct dice_divisor height;
 	struct dice_divisor whole;
@@ -348,19 +356,43 @@ int dice_table_from_weights(struct dice_table *table, const u32 *weights);
 int dice_table_from_alias(struct dice_table *table, u64 mass);
 struct dice_table *dice_table_pack(struct dice_table *table);
 
+/* Field @i of a packed table's word @w: thr, adj, share or alias. */
+static inline u64 dice_packed_field(const struct dice_table *table, u128 w,
+				    unsigned int i)
+{
+	unsigned int t = table->thr_bits, s = table->share_bits;
+	unsigned int shift = i == 0 ? 0 : t + (i - 1) * s;
+	unsigned int bits = i == 0 ? t : s;
+
+	w >>= shift;
+	return i == 3 ? (u64)w : (u64)w & (U64_MAX >> (64 - bits));
+}
+
 static inline u64 dice_table_thr(const struct dice_table *table, u32 c)
 {
-	return table->col ? table->col[c].thr : table->thr[c];
+	if (table->col)
+		return table->col[c].thr;
+	if (table->packed)
+		return dice_packed_field(table, table->packed[c], 0);
+	return table->thr[c];
 }
 
 static inline u32 dice_table_alias(const struct dice_table *table, u32 c)
 {
-	return table->col ? table->col[c].alias : table->alias[c];
+	if (table->col)
+		return table->col[c].alias;
+	if (table->packed)
+		return (u32)dice_packed_field(table, table->packed[c], 3);
+	return table->alias[c];
 }
 
 static inline u64 dice_table_share(const struct dice_table *table, u32 s)
 {
-	return table->col ? table->col[s].share : table->share[s];
+	if (table->col)
+		return table->col[s].share;
+	if (table->packed)
+		return dice_packed_field(table, table->packed[s], 2);
+	return table->share[s];
 }
 
 static __always_inline u32 dice_column_pick(const struct dice_column *col,
@@ -392,6 +424,20 @@ static __always_inline u32 dice_table_pick(const struct dice_table *table,
 
 	if (table->col)
 		return dice_column_pick(table->col, c, y, off, size);
+	if (table->packed) {
+		u128 w = table->packed[c];
+		u64 mask = U64_MAX >> (64 - table->share_bits);
+
+		if (y < dice_packed_field(table, w, 0)) {
+			*off = y;
+			side = (u32)c;
+		} else {
+			*off = (y + dice_packed_field(table, w, 1)) & mask;
+			side = (u32)dice_packed_field(table, w, 3);
+		}
+		*size = dice_table_share(table, side);
+		return side;
+	}
 	if (y < table->thr[c]) {
 		*off = y;
 		side = (u32)c;

@@ -753,7 +753,7 @@ static void loaded_die(struct dice_die *die, const u32 *w, u32 n, bool pack,
 static void test_roll_many_loaded(void)
 {
 	/* 2 sides of mass 8: 16 cells, whose powers reach 2^32 exactly. */
-	static const u32 sizes[] = { 5, 1000, 65536, 300, 2 };
+	static const u32 sizes[] = { 5, 1000, 65536, 300, 2, 4096 };
 	unsigned int i, j, f;
 
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
@@ -768,12 +768,16 @@ static void test_roll_many_loaded(void)
 			       i == 1 ? (1000000 / (c + 1)) :
 			       i == 2 ? 1 + (u32)(xoshiro() % 65535) :
 			       i == 3 ? (u32)(xoshiro() >> 32) | 1 :
-					(u32[]){ 7, 1 }[c];
+			       i == 4 ? (u32[]){ 7, 1 }[c] :
+					1 + (u32)(xoshiro() % (1U << 21));
 		loaded_die(&one, w, n, true, kat_fill, &k1);
 		loaded_die(&many, w, n, true, kat_fill, &k2);
 		loaded_die(&wide, w, n, false, kat_fill, &k3);
-		/* The last die's weights near 2^32 cannot be packed. */
-		EXPECT(!one.table->col == (i == 3));
+		/* Weights near 2^32 cannot be packed; shares beyond 2^32 go
+		 * into 128-bit words; the rest into 32-bit columns.
+		 */
+		EXPECT(!!one.table->col == (i != 3 && i != 5));
+		EXPECT(!!one.table->packed == (i == 5));
 		for (j = 0; j < 200; j++) {
 			got = dice_die_roll_many(&many, faces, 37);
 			EXPECT(got == 37);
