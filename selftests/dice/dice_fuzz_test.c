@@ -74,6 +74,9 @@
 
 #include "dice_common.h"
 
+/* The module reads ahead at most this much (DICE_OUT_BYTES in kmod/dice_main.c). */
+#define OUT_BYTES	1024
+
 #define MAX_SIDES_PATH	"/sys/module/dice/parameters/max_sides"
 
 #define DEFAULT_SEED	0x5eedULL
@@ -1202,7 +1205,7 @@ static void do_read(struct fz *z)
 	check_errno(z, "read", err, allowed, expect);
 	if (err) {
 		if (!width && err == EFAULT)
-			m->left_max = 512;	/* rolls made, not copied */
+			m->left_max = OUT_BYTES;	/* rolls made, not copied */
 		return;
 	}
 	z->n_bytes += ret;
@@ -1234,7 +1237,7 @@ static void do_read(struct fz *z)
 	}
 	check_text(z, (const char *)(uintptr_t)p, ret);
 	if ((__u64)ret < want) {
-		m->left_max = 512;
+		m->left_max = OUT_BYTES;
 		m->stale_max = m->stale_max > (__u64)ret ? m->stale_max - ret : 0;
 	} else if ((__u64)ret >= m->left_max) {
 		m->left_max = ((char *)(uintptr_t)p)[ret - 1] == '\n' ? 0 : 21;
@@ -1326,8 +1329,8 @@ static void do_vec(struct fz *z)
 	}
 	if (rd && !fmt_width(m->format)) {
 		/* Whatever was or was not copied, the text state is unknown. */
-		m->left_max = 512;
-		m->stale_max = 512;
+		m->left_max = OUT_BYTES;
+		m->stale_max = OUT_BYTES;
 		m->midline = true;
 	}
 }

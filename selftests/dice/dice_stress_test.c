@@ -1238,7 +1238,7 @@ TEST_F_TIMEOUT(huge, interrupted_by_signal, 120)
 	if (width) {
 		EXPECT_EQ(0, ret % width);
 	}
-	/* Bounded: chunks of 512 bytes check for signals. */
+	/* Bounded: chunks of 1024 bytes check for signals. */
 	EXPECT_GT(1.0, t1 - alarm_at);
 	expect_d6_line(_metadata, self->fd);
 }
