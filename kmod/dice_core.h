@@ -539,8 +539,7 @@ void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
 void dice_die_settle(struct dice_die *die);
 int dice_die_roll(struct dice_die *die, u64 *face);
 int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count);
-int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count,
-		     u8 base);
+int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count);
 void dice_die_info(const struct dice_die *die, struct dice_info *info);
 void dice_die_stats(const struct dice_die *die, struct dice_stats *stats);
 int dice_die_masses(const struct dice_die *die, u64 *unit, u64 *total);

@@ -4,6 +4,11 @@
  */
 #include "dice_core.h"
 
+static bool dice_loaded_one_draw(const struct dice_die *die)
+{
+	return die->table->total < die->rec.whole_limit;
+}
+
 /*
  * Plan how many faces one recycled draw gives: the largest k with
  * n^k <= 2^(narrow_width / 2), n the sides of a fair die or the cells of a
@@ -23,7 +28,7 @@ static void dice_digits_plan(struct dice_die *die)
 
 	if (die->table) {
 		/* A loaded die's cells, when it is drawn whole. */
-		if (die->table->total < die->rec.whole_limit)
+		if (dice_loaded_one_draw(die))
 			base = (u64)die->table->total;
 	} else if (die->sides > 2 && (die->sides & (die->sides - 1))) {
 		base = die->sides;	/* the others need no recycler */
@@ -237,14 +242,35 @@ void dice_die_set_source(struct dice_die *die, dice_fill_fn fill, void *ctx)
 	die->batch.sides = 0;
 }
 
+/* Make a draw u from [0, base^per) the digits waiting to be served. */
+static inline void dice_digits_fill(struct dice_digits *dg, u64 u)
+{
+	dg->frac = dg->recip * u;
+	dg->left = dg->per;
+}
+
 /* Start serving the faces of a draw u from [0, n^per). */
 static inline u64 dice_digits_start(struct dice_digits *dg, u64 n, u64 u)
 {
 	if (dg->per == 1)
 		return u;
-	dg->frac = dg->recip * u;
-	dg->left = dg->per;
+	dice_digits_fill(dg, u);
 	return dice_digits_next(dg, n);
+}
+
+/*
+ * A cell of a grouped loaded draw is two digits of the fraction @f: its
+ * column (radix @n), then its height (radix @d).
+ */
+static __always_inline u64 dice_cell_split(u64 f, u64 n, u64 d, u64 *c,
+					   u64 *y)
+{
+	u128 p = (u128)f * n;
+
+	*c = (u64)(p >> 64);
+	p = (u128)(u64)p * d;
+	*y = (u64)(p >> 64);
+	return (u64)p;
 }
 
 static int dice_roll_fair(struct dice_die *die, u64 *face)
@@ -265,11 +291,6 @@ static int dice_roll_fair(struct dice_die *die, u64 *face)
 		return err;
 	*face = dice_digits_start(dg, n, u);
 	return 0;
-}
-
-static bool dice_loaded_one_draw(const struct dice_die *die)
-{
-	return die->table->total < die->rec.whole_limit;
 }
 
 /*
@@ -356,10 +377,11 @@ static u64 dice_loaded_cell(struct dice_die *die)
 {
 	const struct dice_table *table = die->table;
 	struct dice_digits *dg = &die->digits;
-	u64 c = dice_digits_next(dg, table->sides), y, off, size, face;
+	u64 c, y, off, size, face;
 
-	dg->left++;	/* one cell is two digits */
-	y = dice_digits_next(dg, table->mass);
+	dg->frac = dice_cell_split(dg->frac, table->sides, table->mass, &c,
+				   &y);
+	dg->left--;
 	face = dice_table_pick(table, c, y, &off, &size);
 	die->rec.x = die->rec.x * size + off;
 	die->rec.m *= size;
@@ -378,8 +400,7 @@ static int dice_roll_loaded(struct dice_die *die, u64 *face)
 		err = dice_uniform_div(&die->rec, &die->pool, &dg->span, &x);
 		if (err)
 			return err;
-		dg->frac = dg->recip * x;
-		dg->left = dg->per;
+		dice_digits_fill(dg, x);
 		*face = dice_loaded_cell(die);
 		return 0;
 	}
@@ -414,6 +435,7 @@ static noinline int dice_die_roll_draw(struct dice_die *die, u64 *face)
 	u64 saved_coin_bits;
 	int err;
 
+	/* A loaded die's cell already drawn: nothing to undo either. */
 	if (die->digits.left) {
 		*face = dice_loaded_cell(die);
 		die->rolls++;
@@ -472,11 +494,10 @@ int dice_die_roll(struct dice_die *die, u64 *face)
 }
 
 /*
- * The common cases under the default method, with the recycler kept in
- * registers across rolls: the same draws as dice_die_roll(), and a roll
- * that runs out of bits is undone the same way.
- */
-/*
+ * The batch loops below roll the common cases under the default method
+ * with the recycler kept in registers across rolls: the same draws as
+ * dice_die_roll(), and a roll that runs out of bits is undone the same way.
+ *
  * A draw inside a batch loop: committed when it succeeds, so a later roll
  * that runs out of bits undoes only itself.
  */
@@ -607,12 +628,7 @@ dice_roll_cells_loop(struct dice_die *die, u64 *faces, unsigned int count,
 			left = dg->per;
 		}
 		for (; left && i < count; left--) {
-			u128 p = (u128)f * n;
-
-			c = (u64)(p >> 64);
-			p = (u128)(u64)p * d;
-			y = (u64)(p >> 64);
-			f = (u64)p;
+			f = dice_cell_split(f, n, d, &c, &y);
 			if (packed)
 				faces[i++] = dice_column_pick(col, c, y, &off,
 							      &size);
@@ -679,20 +695,19 @@ int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count)
 
 /**
  * dice_die_roll_u8() - roll up to @count times into bytes
- * @die: the die, with faces + @base below 256 (as DICE_FMT_U8 checks)
- * @out: room for @count bytes, each a face plus @base
+ * @die: the die, in a DICE_FMT_U8 format
+ * @out: room for @count bytes, the faces as the format encodes them
  * @count: rolls wanted
- * @base: 0 or 1
  *
  * The read path's U8 loop: a fair die's faces go straight from the digits
  * to the bytes.
  *
  * Return: as dice_die_roll_many(), with the same faces.
  */
-int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count,
-		     u8 base)
+int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count)
 {
-	unsigned int done = 0, i;
+	u8 base = die->format & DICE_FMT_ZERO_BASED ? 0 : 1;
+	unsigned int done = 0;
 	u64 faces[16];
 	int err = 0, got;
 
@@ -708,9 +723,7 @@ int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count,
 			err = got;
 			break;
 		}
-		for (i = 0; i < (unsigned int)got; i++)
-			out[done + i] = (u8)faces[i] + base;
-		done += got;
+		done += dice_format_faces(die->format, faces, got, out + done);
 	}
 	return done ? (int)done : err;
 }

@@ -199,18 +199,16 @@ static int dice_produce(struct dice_file *df, size_t want)
 	else
 		want = min_t(size_t, want, DICE_OUT_BYTES - DICE_TEXT_MAX);
 	while (end < want) {
-		count = max_t(unsigned int, (want - end) / line, 1);
-		count = min_t(unsigned int, count, ARRAY_SIZE(df->faces));
 		if (width == 1) {
 			/* Bytes straight from the die, no faces[] between. */
-			got = dice_die_roll_u8(die, df->out + end, want - end,
-					       die->format & DICE_FMT_ZERO_BASED ?
-					       0 : 1);
+			got = dice_die_roll_u8(die, df->out + end, want - end);
 			if (got < 0)
 				break;
 			end += got;
 			continue;
 		}
+		count = max_t(unsigned int, (want - end) / line, 1);
+		count = min_t(unsigned int, count, ARRAY_SIZE(df->faces));
 		got = dice_die_roll_many(die, df->faces, count);
 		if (got < 0)
 			break;
