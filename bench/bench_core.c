@@ -535,6 +535,8 @@ struct result {
 };
 
 static double min_run_s = 0.2;
+/* --time: speed alone, for quick comparisons while tuning. */
+static bool time_only;
 /* Rolls counted for bits: RECYCLE's waste is tiny and wants many. */
 static u64 acc_rolls = 10000000;
 static u64 acc_rolls_other = 2000000;
@@ -576,6 +578,8 @@ static int measure(struct result *res, const struct bdie *d, int m)
 	res->ns = best * 1e9 / n;
 	res->timed_rolls = 3 * n;
 	roller_fini(r);
+	if (time_only)
+		goto out;
 
 	/* Bits: a fresh die, acc rolls, every bit counted. */
 	acc = m == M_RECYCLE || m == M_MANY ? acc_rolls : acc_rolls_other;
@@ -685,6 +689,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: bench_core [--quick] [--tsv FILE]\n"
 		   "       bench_core --callgrind DIE METHOD N\n"
+		   "       bench_core --time DIE METHOD\n"
 		   "       bench_core --list\n");
 }
 
@@ -721,6 +726,24 @@ static int list(void)
 }
 
 /* N rolls after the setup; N = 0 measures the setup alone. */
+static int time_mode(const char *key, const char *method)
+{
+	int di = find_die(key), m = find_method(method);
+	struct result res;
+
+	if (di < 0 || m < 0 || !applies(&dice[di], m)) {
+		fprintf(stderr, "bench_core: no such die/method: %s %s\n",
+			key, method);
+		return 2;
+	}
+	time_only = true;
+	die_prepare(&dice[di]);
+	if (measure(&res, &dice[di], m))
+		return 1;
+	printf("%s %s %.3f ns/roll\n", key, method_name[m], res.ns);
+	return 0;
+}
+
 static int callgrind_mode(const char *key, const char *method, const char *num)
 {
 	int di = find_die(key), m = find_method(method);
@@ -762,6 +785,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[a], "--callgrind") && a + 3 < argc)
 			return callgrind_mode(argv[a + 1], argv[a + 2],
 					      argv[a + 3]);
+		if (!strcmp(argv[a], "--time") && a + 2 < argc)
+			return time_mode(argv[a + 1], argv[a + 2]);
 		if (!strcmp(argv[a], "--list"))
 			return list();
 		if (!strcmp(argv[a], "--quick")) {

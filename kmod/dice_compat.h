@@ -33,6 +33,7 @@ typedef int64_t s64;
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define U32_MAX		((u32)~0U)
 #define U64_MAX		((u64)~0ULL)
+#define S64_MAX		((s64)(U64_MAX >> 1))
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define noinline	__attribute_noinline__
 

@@ -88,16 +88,23 @@ static inline u64 dice_pool_drawn(const struct dice_pool *pool)
 	return pool->tail - pool->pad;
 }
 
+/* The @nbits (1 to 64) buffered bits at stream position @pos. */
+static inline u64 dice_pool_bits_at(const struct dice_pool *pool, u64 pos,
+				    unsigned int nbits)
+{
+	unsigned int idx = (pos / 64) % DICE_POOL_WORDS;
+	unsigned int off = pos % 64;
+	u64 next = pool->word[(idx + 1) % DICE_POOL_WORDS];
+
+	/* Both words, no branch: whether a take crosses is a coin flip. */
+	return ((pool->word[idx] << off) | ((next >> 1) >> (63 - off))) >>
+	       (64 - nbits);
+}
+
 static inline u64 dice_pool_peek(const struct dice_pool *pool,
 				 unsigned int nbits)
 {
-	unsigned int idx = (pool->head / 64) % DICE_POOL_WORDS;
-	unsigned int off = pool->head % 64;
-	u64 bits = pool->word[idx] << off;
-
-	if (off + nbits > 64)
-		bits |= pool->word[(idx + 1) % DICE_POOL_WORDS] >> (64 - off);
-	return bits >> (64 - nbits);
+	return dice_pool_bits_at(pool, pool->head, nbits);
 }
 
 /**
@@ -124,6 +131,55 @@ static inline int dice_pool_take(struct dice_pool *pool, unsigned int nbits,
 	}
 	*out = dice_pool_peek(pool, nbits);
 	pool->head += nbits;
+	return 0;
+}
+
+/**
+ * struct dice_reader - a pool's read position held in registers
+ * @pool: the pool
+ * @head: as the pool's head
+ * @mark: as the pool's mark
+ *
+ * Rolling loops read through a reader so the position is not reloaded and
+ * stored around every take (the faces they store may alias the pool); it
+ * goes back to the pool around refills and when the loop ends.
+ */
+struct dice_reader {
+	struct dice_pool *pool;
+	u64 head;
+	u64 mark;
+};
+
+static __always_inline void dice_reader_open(struct dice_reader *rd,
+					      struct dice_pool *pool)
+{
+	rd->pool = pool;
+	rd->head = pool->head;
+	rd->mark = pool->mark;
+}
+
+static __always_inline void dice_reader_close(const struct dice_reader *rd)
+{
+	rd->pool->head = rd->head;
+	rd->pool->mark = rd->mark;
+}
+
+static __always_inline int dice_reader_take(struct dice_reader *rd,
+					    unsigned int nbits, u64 *out)
+{
+	if (unlikely(rd->pool->tail - rd->head < nbits)) {
+		int err;
+
+		dice_reader_close(rd);
+		err = dice_pool_refill(rd->pool, nbits);
+		/* A discard realigns both. */
+		rd->head = rd->pool->head;
+		rd->mark = rd->pool->mark;
+		if (err)
+			return err;
+	}
+	*out = dice_pool_bits_at(rd->pool, rd->head, nbits);
+	rd->head += nbits;
 	return 0;
 }
 
@@ -156,38 +212,26 @@ struct dice_recycler {
 /**
  * struct dice_divisor - division by a fixed divisor as a multiplication
  * @d: the divisor, at least 1
- * @magic: multiplier: x / d == mulhi(x, magic) >> shift, with the
- *	overflow step when @add is set (the method of libdivide, Granlund and
- *	Montgomery); exact for every 64-bit x
- * @shift: final shift
- * @add: the magic number needs 65 bits
- * @pow2: @d is a power of two: a shift alone
+ * @magic: x / d == mulhi(2x, @magic) >> @shift for every x below 2^63
+ * @shift: ceil(log2 d)
  */
 struct dice_divisor {
 	u64 d;
 	u64 magic;
-	u8 shift;
-	u8 add;
-	u8 pow2;
+	unsigned int shift;
 };
 
 void dice_divisor_init(struct dice_divisor *dv, u64 d);
 
+/* x / d for x < 2^63: the draws keep m, and so x, below 2^63. */
 static inline u64 dice_divide(const struct dice_divisor *dv, u64 x)
 {
-	u64 q;
-
-	if (dv->pow2)
-		return x >> dv->shift;
-	q = (u64)(((u128)x * dv->magic) >> 64);
-	if (dv->add)
-		q = ((x - q) >> 1) + q;
-	return q >> dv->shift;
+	return (u64)(((u128)(x << 1) * dv->magic) >> 64) >> dv->shift;
 }
 
 /**
  * dice_narrow_draw() - draw from [0, d) with the state in registers
- * @pool: fresh bits
+ * @rd: fresh bits
  * @dv: division by d, with d * 2^(@width / 2) <= 2^64
  * @width: bits m is topped up to, at most 64
  * @xp: the state's x, replaced on success
@@ -201,7 +245,7 @@ static inline u64 dice_divide(const struct dice_divisor *dv, u64 x)
  * Return: 0, or the pool's error with *@xp and *@mp untouched (the caller
  * rolls the pool back to its mark).
  */
-static __always_inline int dice_narrow_draw(struct dice_pool *pool,
+static __always_inline int dice_narrow_draw(struct dice_reader *rd,
 					    const struct dice_divisor *dv,
 					    unsigned int width, u64 *xp,
 					    u64 *mp, u64 *out)
@@ -214,7 +258,7 @@ static __always_inline int dice_narrow_draw(struct dice_pool *pool,
 		if ((m >> (width / 2)) < n) {
 			have = fls64(m);
 			if (have < width) {
-				err = dice_pool_take(pool, width - have, &bits);
+				err = dice_reader_take(rd, width - have, &bits);
 				if (unlikely(err))
 					return err;
 				x = (x << (width - have)) | bits;

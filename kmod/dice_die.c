@@ -11,7 +11,7 @@ static bool dice_loaded_one_draw(const struct dice_die *die)
 
 /*
  * Plan how many faces one recycled draw gives: the largest k with
- * n^k <= 2^(narrow_width / 2), n the sides of a fair die or the cells of a
+ * n^k <= 2^ceil(narrow_width / 2), n the sides of a fair die or the cells of a
  * loaded one drawn whole.  That bound is at most 2^32, where the fraction
  * split of dice_digits is exact, and keeps a draw's rejection rare.  A
  * loaded die groups only when two cells fit (k >= 2).
@@ -19,7 +19,7 @@ static bool dice_loaded_one_draw(const struct dice_die *die)
 static void dice_digits_plan(struct dice_die *die)
 {
 	struct dice_digits *dg = &die->digits;
-	u64 cap = 1ULL << (die->rec.narrow_width / 2), base = 0, span;
+	u64 cap = 1ULL << ((die->rec.narrow_width + 1) / 2), base = 0, span;
 	unsigned int per = 1;
 
 	/* A group is one narrow draw: below narrow_limit, or no group. */
@@ -101,7 +101,8 @@ void dice_die_settle(struct dice_die *die)
 /**
  * dice_die_set_widths() - shrink the recycler, for exhaustive tests
  * @die: the die
- * @narrow: bits m is topped up to for draws below @narrow_limit (64)
+ * @narrow: bits m is topped up to for draws below @narrow_limit (63, at
+ *	most 63: dice_divide() takes dividends below 2^63)
  * @wide: bits for the others (128)
  * @narrow_limit: 2^32, or 0 to take the wide path always
  * @whole_limit: 2^40, or 0 to draw loaded dice by column and height
@@ -325,7 +326,7 @@ static __always_inline void dice_draw_plan(const struct dice_die *die,
  * drawn with room left to merge the side's share back (see
  * Documentation/dice/alias.rst).
  */
-static __always_inline int dice_loaded_draw(struct dice_pool *pool,
+static __always_inline int dice_loaded_draw(struct dice_reader *rd,
 					    const struct dice_draw_plan *plan,
 					    u64 *x, u64 *m, u64 *c, u64 *y)
 {
@@ -333,7 +334,7 @@ static __always_inline int dice_loaded_draw(struct dice_pool *pool,
 	int err;
 
 	if (plan->one) {
-		err = dice_narrow_draw(pool, &plan->whole, plan->width, x, m,
+		err = dice_narrow_draw(rd, &plan->whole, plan->width, x, m,
 				       &u);
 		if (err)
 			return err;
@@ -341,10 +342,10 @@ static __always_inline int dice_loaded_draw(struct dice_pool *pool,
 		*c = u - *y * plan->cols.d;
 		return 0;
 	}
-	err = dice_narrow_draw(pool, &plan->cols, plan->width, x, m, c);
+	err = dice_narrow_draw(rd, &plan->cols, plan->width, x, m, c);
 	if (err)
 		return err;
-	return dice_narrow_draw(pool, &plan->height, plan->height_width, x, m,
+	return dice_narrow_draw(rd, &plan->height, plan->height_width, x, m,
 				y);
 }
 
@@ -359,7 +360,7 @@ static bool dice_loaded_narrow(const struct dice_die *die)
 {
 	const struct dice_table *table = die->table;
 
-	if (die->rec.m >> 64)
+	if (die->rec.m >> die->rec.narrow_width)
 		return false;
 	if (dice_loaded_one_draw(die))
 		return true;
@@ -408,10 +409,14 @@ static int dice_roll_loaded(struct dice_die *die, u64 *face)
 	if (dice_loaded_narrow(die)) {
 		struct dice_draw_plan plan;
 
+		struct dice_reader rd;
+
 		dice_draw_plan(die, &plan);
 		x = (u64)die->rec.x;
 		m = (u64)die->rec.m;
-		err = dice_loaded_draw(&die->pool, &plan, &x, &m, &c, &y);
+		dice_reader_open(&rd, &die->pool);
+		err = dice_loaded_draw(&rd, &plan, &x, &m, &c, &y);
+		dice_reader_close(&rd);
 		if (err)
 			return err;
 		*face = dice_table_pick(table, c, y, &off, &size);
@@ -501,19 +506,19 @@ int dice_die_roll(struct dice_die *die, u64 *face)
  * A draw inside a batch loop: committed when it succeeds, so a later roll
  * that runs out of bits undoes only itself.
  */
-static __always_inline bool dice_batch_draw(struct dice_die *die,
+static __always_inline bool dice_batch_draw(struct dice_reader *rd,
 					    const struct dice_divisor *dv,
 					    unsigned int width, u64 *x, u64 *m,
 					    u64 *u, int *errp)
 {
-	int err = dice_narrow_draw(&die->pool, dv, width, x, m, u);
+	int err = dice_narrow_draw(rd, dv, width, x, m, u);
 
 	if (unlikely(err)) {
-		dice_pool_rollback(&die->pool);
+		rd->head = rd->mark;
 		*errp = err;
 		return false;
 	}
-	dice_pool_commit(&die->pool);
+	rd->mark = rd->head;
 	return true;
 }
 
@@ -525,11 +530,13 @@ dice_roll_fair_loop(struct dice_die *die, void *out, unsigned int count,
 	const struct dice_divisor span = dg->span;
 	const unsigned int width = die->rec.narrow_width;
 	u64 n = die->sides, x = (u64)die->rec.x, m = (u64)die->rec.m, u, f;
+	struct dice_reader rd;
 	unsigned int i = 0, k;
 
+	dice_reader_open(&rd, &die->pool);
 	while (i < count) {
 		if (!dg->left) {
-			if (!dice_batch_draw(die, &span, width, &x, &m, &u,
+			if (!dice_batch_draw(&rd, &span, width, &x, &m, &u,
 					     errp))
 				break;
 			u = dice_digits_start(dg, n, u);
@@ -553,6 +560,7 @@ dice_roll_fair_loop(struct dice_die *die, void *out, unsigned int count,
 		}
 		dg->frac = f;
 	}
+	dice_reader_close(&rd);
 	die->rec.x = x;
 	die->rec.m = m;
 	return i;
@@ -564,7 +572,8 @@ static bool dice_fair_batch(const struct dice_die *die)
 	u64 n = die->sides;
 
 	return die->method == DICE_METHOD_RECYCLE && !die->table &&
-	       !(die->rec.m >> 64) && n > 2 && (n & (n - 1)) &&
+	       !(die->rec.m >> die->rec.narrow_width) && n > 2 &&
+	       (n & (n - 1)) &&
 	       die->digits.span.d < die->rec.narrow_limit;
 }
 
@@ -579,19 +588,21 @@ dice_roll_loaded_loop(struct dice_die *die, u64 *faces, unsigned int count,
 	const struct dice_table *table = die->table;
 	u64 x = (u64)die->rec.x, m = (u64)die->rec.m, c, y, off, size;
 	struct dice_draw_plan plan;
+	struct dice_reader rd;
 	unsigned int i;
 	int err;
 
 	dice_draw_plan(die, &plan);
 	plan.one = one;
+	dice_reader_open(&rd, &die->pool);
 	for (i = 0; i < count; i++) {
-		err = dice_loaded_draw(&die->pool, &plan, &x, &m, &c, &y);
+		err = dice_loaded_draw(&rd, &plan, &x, &m, &c, &y);
 		if (unlikely(err)) {
-			dice_pool_rollback(&die->pool);
+			rd.head = rd.mark;
 			*errp = err;
 			break;
 		}
-		dice_pool_commit(&die->pool);
+		rd.mark = rd.head;
 		if (packed)
 			faces[i] = dice_column_pick(table->col, c, y, &off,
 						    &size);
@@ -600,6 +611,7 @@ dice_roll_loaded_loop(struct dice_die *die, u64 *faces, unsigned int count,
 		x = x * size + off;
 		m *= size;
 	}
+	dice_reader_close(&rd);
 	die->rec.x = x;
 	die->rec.m = m;
 	return i;
@@ -618,10 +630,12 @@ dice_roll_cells_loop(struct dice_die *die, u64 *faces, unsigned int count,
 	u64 x = (u64)die->rec.x, m = (u64)die->rec.m, n = table->sides;
 	u64 d = table->mass, f = dg->frac, u, c, y, off, size;
 	unsigned int i = 0, left = dg->left;
+	struct dice_reader rd;
 
+	dice_reader_open(&rd, &die->pool);
 	while (i < count) {
 		if (!left) {
-			if (!dice_batch_draw(die, &span, width, &x, &m, &u,
+			if (!dice_batch_draw(&rd, &span, width, &x, &m, &u,
 					     errp))
 				break;
 			f = dg->recip * u;
@@ -639,6 +653,7 @@ dice_roll_cells_loop(struct dice_die *die, u64 *faces, unsigned int count,
 			m *= size;
 		}
 	}
+	dice_reader_close(&rd);
 	dg->frac = f;
 	dg->left = left;
 	die->rec.x = x;

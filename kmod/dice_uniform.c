@@ -86,7 +86,7 @@ void dice_recycler_init(struct dice_recycler *rec)
 	rec->m = 1;
 	rec->narrow_limit = 1ULL << 32;
 	rec->whole_limit = 1ULL << 40;
-	rec->narrow_width = 64;
+	rec->narrow_width = 63;
 	rec->wide_width = 128;
 }
 
@@ -124,32 +124,29 @@ static int dice_recycler_fill(struct dice_recycler *rec,
  * dice_divisor_init() - prepare division by @d
  * @dv: the divisor
  * @d: at least 1
+ *
+ * With l = ceil(log2 d) and magic = floor(2^(63 + l) / d) + 1, below 2^64,
+ * x / d == (x * magic) >> (63 + l) for every x < 2^63 (Granlund and
+ * Montgomery, "Division by invariant integers using multiplication",
+ * theorem 4.2 with N = 63): one multiplication, no correction step and no
+ * special case for powers of two.
  */
 void dice_divisor_init(struct dice_divisor *dv, u64 d)
 {
-	unsigned int log = fls64(d) - 1;
-	u128 q = (u128)1 << (64 + log);
-	u64 rem, magic;
+	unsigned int l = d > 1 ? fls64(d - 1) : 0;
+	u128 q;
 
 	dv->d = d;
-	dv->pow2 = !(d & (d - 1));
-	dv->shift = log;
-	dv->add = 0;
-	dv->magic = 0;
-	if (dv->pow2)
+	if (l == 64) {
+		/* d > 2^63: every dividend is smaller, the quotient 0. */
+		dv->magic = 0;
+		dv->shift = 0;
 		return;
-	/* d > 2^log, so 2^(64+log) / d fits 64 bits. */
-	rem = dice_div128(&q, d);
-	magic = (u64)q;
-	if (d - rem >= 1ULL << log) {
-		u64 twice = rem + rem;
-
-		magic += magic;
-		if (twice >= d || twice < rem)
-			magic++;
-		dv->add = 1;
 	}
-	dv->magic = magic + 1;
+	q = (u128)1 << (63 + l);
+	dice_div128(&q, d);
+	dv->magic = (u64)q + 1;
+	dv->shift = l;
 }
 
 /**
@@ -172,12 +169,15 @@ int dice_uniform_div(struct dice_recycler *rec, struct dice_pool *pool,
 		u64 rem;
 
 		if (n < rec->narrow_limit) {
-			if (!(rec->m >> 64)) {
+			if (!(rec->m >> rec->narrow_width)) {
 				u64 x = (u64)rec->x, m = (u64)rec->m;
+				struct dice_reader rd;
 
-				err = dice_narrow_draw(pool, dv,
+				dice_reader_open(&rd, pool);
+				err = dice_narrow_draw(&rd, dv,
 						       rec->narrow_width, &x,
 						       &m, out);
+				dice_reader_close(&rd);
 				rec->x = x;
 				rec->m = m;
 				return err;

@@ -39,10 +39,10 @@ def roll(n, count):
         per += 1
     while len(out) < count:
         while True:
-            if span < 2**32 and m < 2**64:
-                # narrow: top up to 64 bits when m < span * 2^32
-                if m < span * 2**32:
-                    while m.bit_length() < 64:
+            if span < 2**32 and m < 2**63:
+                # narrow: top up to 63 bits when m < span * 2^31
+                if m < span * 2**31:
+                    while m.bit_length() < 63:
                         x = x * 2 + next(bits)
                         m *= 2
             elif span >= 2**32 and m < span * 2**64:
