@@ -593,6 +593,7 @@ static int measure(struct result *res, const struct bdie *d, int m)
 	if (m == M_RECYCLE || m == M_MANY) {
 		/* The recycler's m and the faces drawn but not served. */
 		left = log2l((long double)r->die.rec.m) +
+		       log2l((long double)r->die.rec.held_size) +
 		       r->die.digits.left * log2l((long double)d->sides);
 		res->true_waste = (double)(((long double)bits - left - info) /
 					   acc);

@@ -151,7 +151,7 @@ struct dice_reader {
 };
 
 static __always_inline void dice_reader_open(struct dice_reader *rd,
-					      struct dice_pool *pool)
+					     struct dice_pool *pool)
 {
 	rd->pool = pool;
 	rd->head = pool->head;
@@ -189,6 +189,10 @@ static __always_inline int dice_reader_take(struct dice_reader *rd,
  * struct dice_recycler - leftover randomness kept between rolls
  * @x: uniform on [0, @m), independent of every face served so far
  * @m: at least 1; log2(@m) bits of entropy are waiting in @x
+ * @held: the last loaded roll's offset inside its side's share, uniform on
+ *	[0, @held_size) and independent of @x and of every face served; it
+ *	joins @x one roll late (see dice_roll_loaded_loop())
+ * @held_size: that share, 1 when nothing is held
  * @narrow_limit: draws from fewer than this many outcomes use 64-bit
  *	arithmetic (2^32)
  * @narrow_width: bits @m is topped up to for them (64)
@@ -203,6 +207,8 @@ static __always_inline int dice_reader_take(struct dice_reader *rd,
 struct dice_recycler {
 	u128 x;
 	u128 m;
+	u64 held;
+	u64 held_size;
 	u64 narrow_limit;
 	u64 whole_limit;
 	unsigned int narrow_width;
@@ -288,6 +294,7 @@ int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 		  u64 d, u64 *c, u64 *y, u128 *left);
 void dice_recycler_merge(struct dice_recycler *rec, u128 left, u64 off,
 			 u64 size);
+void dice_recycler_release(struct dice_recycler *rec);
 int dice_fresh_uniform(struct dice_pool *pool, u64 n, u64 *out);
 
 u64 dice_div128(u128 *a, u64 d);

@@ -84,6 +84,7 @@ void dice_die_settle(struct dice_die *die)
 	u64 pw = 1, rest;
 	unsigned int i;
 
+	dice_recycler_release(&die->rec);
 	if (!dg->left)
 		return;
 	for (i = 0; i < dg->left; i++)
@@ -238,6 +239,8 @@ void dice_die_set_source(struct dice_die *die, dice_fill_fn fill, void *ctx)
 	die->pool.fill_ctx = ctx;
 	die->rec.x = 0;
 	die->rec.m = 1;
+	die->rec.held = 0;
+	die->rec.held_size = 1;
 	die->digits.left = 0;
 	die->digits.frac = 0;
 	die->batch.sides = 0;
@@ -389,12 +392,15 @@ static u64 dice_loaded_cell(struct dice_die *die)
 	return face;
 }
 
+static unsigned int dice_roll_loaded_many(struct dice_die *die, u64 *faces,
+					  unsigned int count, int *errp);
+
 static int dice_roll_loaded(struct dice_die *die, u64 *face)
 {
 	const struct dice_table *table = die->table;
 	struct dice_digits *dg = &die->digits;
 	u128 left;
-	u64 c, y, off, size, x, m;
+	u64 c, y, off, size, x;
 	int err;
 
 	if (dg->per > 1) {
@@ -407,23 +413,11 @@ static int dice_roll_loaded(struct dice_die *die, u64 *face)
 	}
 
 	if (dice_loaded_narrow(die)) {
-		struct dice_draw_plan plan;
-
-		struct dice_reader rd;
-
-		dice_draw_plan(die, &plan);
-		x = (u64)die->rec.x;
-		m = (u64)die->rec.m;
-		dice_reader_open(&rd, &die->pool);
-		err = dice_loaded_draw(&rd, &plan, &x, &m, &c, &y);
-		dice_reader_close(&rd);
-		if (err)
-			return err;
-		*face = dice_table_pick(table, c, y, &off, &size);
-		die->rec.x = x * size + off;
-		die->rec.m = m * size;
-		return 0;
+		err = 0;
+		dice_roll_loaded_many(die, face, 1, &err);
+		return err;
 	}
+	dice_recycler_release(&die->rec);
 	err = dice_uniform2(&die->rec, &die->pool, table->sides, table->mass,
 			    &c, &y, &left);
 	if (err)
@@ -436,7 +430,7 @@ static int dice_roll_loaded(struct dice_die *die, u64 *face)
 /* A roll that draws: kept out of line so the common roll stays light. */
 static noinline int dice_die_roll_draw(struct dice_die *die, u64 *face)
 {
-	u128 saved_x, saved_m;
+	struct dice_recycler saved_rec;
 	u64 saved_coin_bits;
 	int err;
 
@@ -446,8 +440,7 @@ static noinline int dice_die_roll_draw(struct dice_die *die, u64 *face)
 		die->rolls++;
 		return 0;
 	}
-	saved_x = die->rec.x;
-	saved_m = die->rec.m;
+	saved_rec = die->rec;
 	saved_coin_bits = die->coin_bits;
 	switch (die->method) {
 	case DICE_METHOD_VIGLIETTA:
@@ -465,8 +458,7 @@ static noinline int dice_die_roll_draw(struct dice_die *die, u64 *face)
 				   dice_roll_fair(die, face);
 	}
 	if (unlikely(err)) {
-		die->rec.x = saved_x;
-		die->rec.m = saved_m;
+		die->rec = saved_rec;
 		die->coin_bits = saved_coin_bits;
 		dice_pool_rollback(&die->pool);
 		return err;
@@ -587,6 +579,7 @@ dice_roll_loaded_loop(struct dice_die *die, u64 *faces, unsigned int count,
 {
 	const struct dice_table *table = die->table;
 	u64 x = (u64)die->rec.x, m = (u64)die->rec.m, c, y, off, size;
+	u64 held = die->rec.held, held_size = die->rec.held_size;
 	struct dice_draw_plan plan;
 	struct dice_reader rd;
 	unsigned int i;
@@ -608,12 +601,21 @@ dice_roll_loaded_loop(struct dice_die *die, u64 *faces, unsigned int count,
 						    &size);
 		else
 			faces[i] = dice_table_pick(table, c, y, &off, &size);
-		x = x * size + off;
-		m *= size;
+		/*
+		 * The offset of the roll before joins x now, this one's next
+		 * roll: the table lookups stay off the path from one draw
+		 * to the next, so two rolls overlap.
+		 */
+		x = x * held_size + held;
+		m *= held_size;
+		held = off;
+		held_size = size;
 	}
 	dice_reader_close(&rd);
 	die->rec.x = x;
 	die->rec.m = m;
+	die->rec.held = held;
+	die->rec.held_size = held_size;
 	return i;
 }
 

@@ -84,6 +84,8 @@ void dice_recycler_init(struct dice_recycler *rec)
 {
 	rec->x = 0;
 	rec->m = 1;
+	rec->held = 0;
+	rec->held_size = 1;
 	rec->narrow_limit = 1ULL << 32;
 	rec->whole_limit = 1ULL << 40;
 	rec->narrow_width = 63;
@@ -286,6 +288,21 @@ void dice_recycler_merge(struct dice_recycler *rec, u128 left, u64 off,
 {
 	rec->x = rec->x * size + off;
 	rec->m = left * size;
+}
+
+/**
+ * dice_recycler_release() - merge the held offset into x
+ * @rec: the recycler
+ *
+ * For every path but the narrow loaded rolls, which hold one: x stays below
+ * m * held_size <= 2^63 * 2^64.
+ */
+void dice_recycler_release(struct dice_recycler *rec)
+{
+	rec->x = rec->x * rec->held_size + rec->held;
+	rec->m *= rec->held_size;
+	rec->held = 0;
+	rec->held_size = 1;
 }
 
 /**

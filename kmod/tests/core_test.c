@@ -305,11 +305,21 @@ static void test_state_invariant(void)
  * Roll once from state (x, m) fed the L-bit string s.  Returns 1 if the roll
  * was decided within those bits, with the face and the state after.
  */
+/*
+ * Start states x < m may be split into a held offset of this size (x mod it)
+ * and the rest, as a loaded roll leaves them; 1 holds nothing.
+ */
+static u64 ex_held_size = 1;
+
 static int roll_from(struct dice_die *die, u128 x, u128 m, u64 s,
 		     unsigned int L, u64 *face)
 {
-	die->rec.x = x;
-	die->rec.m = m;
+	u64 h = m % ex_held_size ? 1 : ex_held_size;
+
+	die->rec.x = x / h;
+	die->rec.m = m / h;
+	die->rec.held = (u64)(x % h);
+	die->rec.held_size = h;
 	dice_pool_discard(&die->pool);
 	die->pool.discarded = die->pool.pad = 0;
 	dice_pool_put(&die->pool, s, L);
@@ -505,6 +515,10 @@ static unsigned int exhaustive_loaded(const u32 *w, u32 n, unsigned int width,
 	per = die.digits.per;
 	for (m0 = 1; m0 <= 3; m0 += 2)
 		check_exhaustive(&die, mass, total, m0, L);
+	/* Start with an offset held back from the roll before. */
+	ex_held_size = 3;
+	check_exhaustive(&die, mass, total, 3, L);
+	ex_held_size = 1;
 	dice_die_wipe(&die);
 	return per;
 }
