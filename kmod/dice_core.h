@@ -449,11 +449,14 @@ static inline u64 dice_table_share(const struct dice_table *table, u32 s)
 static __always_inline u32 dice_column_pick(const struct dice_column *col,
 					    u64 c, u64 y, u64 *off, u64 *size)
 {
-	bool own = y < col[c].thr;
-	/* Selects, not branches: the comparison is a coin flip. */
-	u32 side = own ? (u32)c : col[c].alias;
+	/*
+	 * Masks, not branches: whether y falls in the column's own piece is a
+	 * coin flip, and compilers turn plain selects back into a branch.
+	 */
+	u32 alias = -(u32)(y >= col[c].thr);
+	u32 side = (u32)c ^ (((u32)c ^ col[c].alias) & alias);
 
-	*off = own ? y : (u32)(y + col[c].adj);
+	*off = (u32)(y + (col[c].adj & alias));
 	*size = col[side].share;
 	return side;
 }
@@ -471,31 +474,26 @@ static __always_inline u32 dice_column_pick(const struct dice_column *col,
 static __always_inline u32 dice_table_pick(const struct dice_table *table,
 					   u64 c, u64 y, u64 *off, u64 *size)
 {
+	u64 alias;
 	u32 side;
 
 	if (table->col)
 		return dice_column_pick(table->col, c, y, off, size);
+	/* Masks for the coin flip, as in dice_column_pick(). */
 	if (table->packed) {
 		u128 w = table->packed[c];
 		u64 mask = U64_MAX >> (64 - table->share_bits);
 
-		if (y < dice_packed_field(table, w, 0)) {
-			*off = y;
-			side = (u32)c;
-		} else {
-			*off = (y + dice_packed_field(table, w, 1)) & mask;
-			side = (u32)dice_packed_field(table, w, 3);
-		}
+		alias = -(u64)(y >= dice_packed_field(table, w, 0));
+		side = (u32)(c ^ ((c ^ dice_packed_field(table, w, 3)) & alias));
+		/* The own piece lies inside the share: y < 2^share_bits. */
+		*off = (y + (dice_packed_field(table, w, 1) & alias)) & mask;
 		*size = dice_table_share(table, side);
 		return side;
 	}
-	if (y < table->thr[c]) {
-		*off = y;
-		side = (u32)c;
-	} else {
-		*off = y + table->adj[c];
-		side = table->alias[c];
-	}
+	alias = -(u64)(y >= table->thr[c]);
+	side = (u32)(c ^ ((c ^ table->alias[c]) & alias));
+	*off = y + (table->adj[c] & alias);
 	*size = table->share[side];
 	return side;
 }
