@@ -562,6 +562,7 @@ int dice_coin(struct dice_die *die, u64 num, u64 den, bool *heads);
  * @coin_bits: bits spent on biased coins
  * @batch: state of DICE_METHOD_BATCH
  * @digits: faces of a fair die drawn together by DICE_METHOD_RECYCLE
+ * @narrow_table: the table can be rolled with a 64-bit state
  */
 struct dice_die {
 	u64 sides;
@@ -575,6 +576,7 @@ struct dice_die {
 	u64 coin_bits;
 	struct dice_batch batch;
 	struct dice_digits digits;
+	bool narrow_table;
 };
 
 void dice_die_init(struct dice_die *die, dice_fill_fn fill, void *ctx);

@@ -10,6 +10,24 @@ static bool dice_loaded_one_draw(const struct dice_die *die)
 }
 
 /*
+ * Loaded dice roll in 64 bits when drawn whole (merging the share back
+ * cannot overflow: no share exceeds the cells), or when the column and
+ * mass * 2^spread stay below 2^32 and 2^40: the height is then drawn from m
+ * of 63 - spread bits, which keeps a rejection below 2^-22 and leaves room
+ * for the merge.
+ */
+static bool dice_table_narrow(const struct dice_die *die)
+{
+	const struct dice_table *table = die->table;
+
+	if (dice_loaded_one_draw(die))
+		return true;
+	return table->sides < die->rec.narrow_limit &&
+	       table->mass < die->rec.narrow_limit &&
+	       ((table->mass << table->spread) >> 8) < die->rec.narrow_limit;
+}
+
+/*
  * Plan how many faces one recycled draw gives: the largest k with
  * n^k <= 2^ceil(narrow_width / 2), n the sides of a fair die or the cells of a
  * loaded one drawn whole.  That bound is at most 2^32, where the fraction
@@ -43,6 +61,7 @@ static void dice_digits_plan(struct dice_die *die)
 		base = die->table ? 1 : die->sides;
 		span = base;
 	}
+	die->narrow_table = die->table && dice_table_narrow(die);
 	dg->base = base;
 	dg->per = per;
 	dg->left = 0;
@@ -352,24 +371,10 @@ static __always_inline int dice_loaded_draw(struct dice_reader *rd,
 				y);
 }
 
-/*
- * Loaded dice roll in 64 bits when drawn whole (merging the share back
- * cannot overflow: no share exceeds the cells), or when the column and
- * mass * 2^spread stay below 2^32 and 2^40: the height is then drawn from m
- * of 64 - spread bits, which keeps a rejection below 2^-23 and leaves room
- * for the merge.
- */
+/* A loaded die whose table dice_table_narrow() accepted, m below 2^63. */
 static bool dice_loaded_narrow(const struct dice_die *die)
 {
-	const struct dice_table *table = die->table;
-
-	if (die->rec.m >> die->rec.narrow_width)
-		return false;
-	if (dice_loaded_one_draw(die))
-		return true;
-	return table->sides < die->rec.narrow_limit &&
-	       table->mass < die->rec.narrow_limit &&
-	       ((table->mass << table->spread) >> 8) < die->rec.narrow_limit;
+	return die->narrow_table && !(die->rec.m >> die->rec.narrow_width);
 }
 
 /*
@@ -430,8 +435,8 @@ static int dice_roll_loaded(struct dice_die *die, u64 *face)
 /* A roll that draws: kept out of line so the common roll stays light. */
 static noinline int dice_die_roll_draw(struct dice_die *die, u64 *face)
 {
-	struct dice_recycler saved_rec;
-	u64 saved_coin_bits;
+	u128 saved_x, saved_m;
+	u64 saved_held, saved_held_size, saved_coin_bits;
 	int err;
 
 	/* A loaded die's cell already drawn: nothing to undo either. */
@@ -440,7 +445,10 @@ static noinline int dice_die_roll_draw(struct dice_die *die, u64 *face)
 		die->rolls++;
 		return 0;
 	}
-	saved_rec = die->rec;
+	saved_x = die->rec.x;
+	saved_m = die->rec.m;
+	saved_held = die->rec.held;
+	saved_held_size = die->rec.held_size;
 	saved_coin_bits = die->coin_bits;
 	switch (die->method) {
 	case DICE_METHOD_VIGLIETTA:
@@ -458,7 +466,10 @@ static noinline int dice_die_roll_draw(struct dice_die *die, u64 *face)
 				   dice_roll_fair(die, face);
 	}
 	if (unlikely(err)) {
-		die->rec = saved_rec;
+		die->rec.x = saved_x;
+		die->rec.m = saved_m;
+		die->rec.held = saved_held;
+		die->rec.held_size = saved_held_size;
 		die->coin_bits = saved_coin_bits;
 		dice_pool_rollback(&die->pool);
 		return err;
