@@ -54,6 +54,8 @@ CONFIGS=(
 	"n2^31+1 RECYCLE" "n2^63+1 RECYCLE" "loaded5 RECYCLE"
 	"zipf1000 RECYCLE" "random65536 RECYCLE" "random2^20 RECYCLE"
 	"d6 RECYCLE64" "d20 RECYCLE64" "d100 RECYCLE64" "n2^31+1 RECYCLE64"
+	"loaded5 RECYCLE64" "zipf1000 RECYCLE64" "random65536 RECYCLE64"
+	"random2^20 RECYCLE64"
 	"d6 BATCH" "loaded5 ALIAS"
 	"d6 Lemire" "d6 FDR" "d20 Lemire" "d20 FDR"
 	"n2^31+1 Lemire" "n2^31+1 FDR" "n2^63+1 Lemire" "n2^63+1 FDR"
