@@ -417,11 +417,6 @@ static int dice_roll_loaded(struct dice_die *die, u64 *face)
 		return 0;
 	}
 
-	if (dice_loaded_narrow(die)) {
-		err = 0;
-		dice_roll_loaded_many(die, face, 1, &err);
-		return err;
-	}
 	dice_recycler_release(&die->rec);
 	err = dice_uniform2(&die->rec, &die->pool, table->sides, table->mass,
 			    &c, &y, &left);
@@ -430,6 +425,17 @@ static int dice_roll_loaded(struct dice_die *die, u64 *face)
 	*face = dice_table_pick(table, c, y, &off, &size);
 	dice_recycler_merge(&die->rec, left, off, size);
 	return 0;
+}
+
+/* A fair die the batch loops can roll: grouped or not, 64-bit state. */
+static bool dice_fair_batch(const struct dice_die *die)
+{
+	u64 n = die->sides;
+
+	return die->method == DICE_METHOD_RECYCLE && !die->table &&
+	       !(die->rec.m >> die->rec.narrow_width) && n > 2 &&
+	       (n & (n - 1)) &&
+	       die->digits.span.d < die->rec.narrow_limit;
 }
 
 /* A roll that draws: kept out of line so the common roll stays light. */
@@ -442,6 +448,19 @@ static noinline int dice_die_roll_draw(struct dice_die *die, u64 *face)
 	/* A loaded die's cell already drawn: nothing to undo either. */
 	if (die->digits.left) {
 		*face = dice_loaded_cell(die);
+		die->rolls++;
+		return 0;
+	}
+	/*
+	 * A 64-bit loaded roll leaves the die as it was when it fails, so it
+	 * skips the copy below, whose 16-byte loads would also stall on the
+	 * 8-byte stores the roll before made.
+	 */
+	if (die->method == DICE_METHOD_RECYCLE && die->table &&
+	    die->digits.per == 1 && dice_loaded_narrow(die)) {
+		err = 0;
+		if (!dice_roll_loaded_many(die, face, 1, &err))
+			return err;
 		die->rolls++;
 		return 0;
 	}
@@ -569,16 +588,6 @@ dice_roll_fair_loop(struct dice_die *die, void *out, unsigned int count,
 	return i;
 }
 
-/* A fair die the batch loops can roll: grouped or not, 64-bit state. */
-static bool dice_fair_batch(const struct dice_die *die)
-{
-	u64 n = die->sides;
-
-	return die->method == DICE_METHOD_RECYCLE && !die->table &&
-	       !(die->rec.m >> die->rec.narrow_width) && n > 2 &&
-	       (n & (n - 1)) &&
-	       die->digits.span.d < die->rec.narrow_limit;
-}
 
 /*
  * @one and @packed are constants at each call site, so each of the four
