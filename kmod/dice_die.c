@@ -588,7 +588,6 @@ dice_roll_fair_loop(struct dice_die *die, void *out, unsigned int count,
 	return i;
 }
 
-
 /*
  * @one and @packed are constants at each call site, so each of the four
  * loops below carries only its own case.
