@@ -726,7 +726,7 @@ static int list(void)
 	return 0;
 }
 
-/* N rolls after the setup; N = 0 measures the setup alone. */
+/* Speed alone, as the full run measures it. */
 static int time_mode(const char *key, const char *method)
 {
 	int di = find_die(key), m = find_method(method);
@@ -745,6 +745,7 @@ static int time_mode(const char *key, const char *method)
 	return 0;
 }
 
+/* N rolls after the setup; N = 0 measures the setup alone. */
 static int callgrind_mode(const char *key, const char *method, const char *num)
 {
 	int di = find_die(key), m = find_method(method);

@@ -101,39 +101,6 @@ static inline u64 dice_pool_bits_at(const struct dice_pool *pool, u64 pos,
 	       (64 - nbits);
 }
 
-static inline u64 dice_pool_peek(const struct dice_pool *pool,
-				 unsigned int nbits)
-{
-	return dice_pool_bits_at(pool, pool->head, nbits);
-}
-
-/**
- * dice_pool_take() - spend @nbits fair bits
- * @pool: the pool
- * @nbits: 0 to 64
- * @out: the bits, the first one most significant
- *
- * Return: 0, or a negative errno from the source (-EAGAIN when a pool
- * without a source runs dry); on error nothing is consumed.
- */
-static inline int dice_pool_take(struct dice_pool *pool, unsigned int nbits,
-				 u64 *out)
-{
-	if (unlikely(!nbits)) {
-		*out = 0;
-		return 0;
-	}
-	if (unlikely(pool->tail - pool->head < nbits)) {
-		int err = dice_pool_refill(pool, nbits);
-
-		if (err)
-			return err;
-	}
-	*out = dice_pool_peek(pool, nbits);
-	pool->head += nbits;
-	return 0;
-}
-
 /**
  * struct dice_reader - a pool's read position held in registers
  * @pool: the pool
@@ -164,6 +131,18 @@ static __always_inline void dice_reader_close(const struct dice_reader *rd)
 	rd->pool->mark = rd->mark;
 }
 
+/* As dice_pool_commit() and dice_pool_rollback(), on the reader. */
+static __always_inline void dice_reader_commit(struct dice_reader *rd)
+{
+	rd->mark = rd->head;
+}
+
+static __always_inline void dice_reader_rollback(struct dice_reader *rd)
+{
+	rd->head = rd->mark;
+}
+
+/* dice_pool_take() of 1 to 64 bits, through the reader. */
 static __always_inline int dice_reader_take(struct dice_reader *rd,
 					    unsigned int nbits, u64 *out)
 {
@@ -183,6 +162,31 @@ static __always_inline int dice_reader_take(struct dice_reader *rd,
 	return 0;
 }
 
+/**
+ * dice_pool_take() - spend @nbits fair bits
+ * @pool: the pool
+ * @nbits: 0 to 64
+ * @out: the bits, the first one most significant
+ *
+ * Return: 0, or a negative errno from the source (-EAGAIN when a pool
+ * without a source runs dry); on error nothing is consumed.
+ */
+static inline int dice_pool_take(struct dice_pool *pool, unsigned int nbits,
+				 u64 *out)
+{
+	struct dice_reader rd;
+	int err;
+
+	if (unlikely(!nbits)) {
+		*out = 0;
+		return 0;
+	}
+	dice_reader_open(&rd, pool);
+	err = dice_reader_take(&rd, nbits, out);
+	dice_reader_close(&rd);
+	return err;
+}
+
 /* ---- recycled uniform ---------------------------------------------------- */
 
 /**
@@ -195,7 +199,8 @@ static __always_inline int dice_reader_take(struct dice_reader *rd,
  * @held_size: that share, 1 when nothing is held
  * @narrow_limit: draws from fewer than this many outcomes use 64-bit
  *	arithmetic (2^32)
- * @narrow_width: bits @m is topped up to for them (64)
+ * @narrow_width: bits @m is topped up to for them (63: dice_divide()
+ *	takes dividends below 2^63)
  * @wide_width: bits @m is topped up to for the others (128)
  * @whole_limit: a loaded die with fewer cells than this (2^40) is drawn
  *	in one narrow draw, at a rejection rate below 2^-23; larger ones draw
@@ -238,8 +243,8 @@ static inline u64 dice_divide(const struct dice_divisor *dv, u64 x)
 /**
  * dice_narrow_draw() - draw from [0, d) with the state in registers
  * @rd: fresh bits
- * @dv: division by d, with d * 2^(@width / 2) <= 2^64
- * @width: bits m is topped up to, at most 64
+ * @dv: division by d, with d * 2^(@width / 2) <= 2^63
+ * @width: bits m is topped up to, at most 63
  * @xp: the state's x, replaced on success
  * @mp: the state's m, below 2^64, replaced on success
  * @out: the draw

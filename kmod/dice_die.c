@@ -371,10 +371,14 @@ static __always_inline int dice_loaded_draw(struct dice_reader *rd,
 				y);
 }
 
-/* A loaded die whose table dice_table_narrow() accepted, m below 2^63. */
-static bool dice_loaded_narrow(const struct dice_die *die)
+/*
+ * A loaded die the batch loops can roll, cells grouped or not: a table
+ * dice_table_narrow() accepted, and m below 2^63.
+ */
+static bool dice_loaded_batch(const struct dice_die *die)
 {
-	return die->narrow_table && !(die->rec.m >> die->rec.narrow_width);
+	return die->method == DICE_METHOD_RECYCLE && die->table &&
+	       die->narrow_table && !(die->rec.m >> die->rec.narrow_width);
 }
 
 /*
@@ -456,8 +460,7 @@ static noinline int dice_die_roll_draw(struct dice_die *die, u64 *face)
 	 * skips the copy below, whose 16-byte loads would also stall on the
 	 * 8-byte stores the roll before made.
 	 */
-	if (die->method == DICE_METHOD_RECYCLE && die->table &&
-	    die->digits.per == 1 && dice_loaded_narrow(die)) {
+	if (dice_loaded_batch(die) && die->digits.per == 1) {
 		err = 0;
 		if (!dice_roll_loaded_many(die, face, 1, &err))
 			return err;
@@ -536,11 +539,11 @@ static __always_inline bool dice_batch_draw(struct dice_reader *rd,
 	int err = dice_narrow_draw(rd, dv, width, x, m, u);
 
 	if (unlikely(err)) {
-		rd->head = rd->mark;
+		dice_reader_rollback(rd);
 		*errp = err;
 		return false;
 	}
-	rd->mark = rd->head;
+	dice_reader_commit(rd);
 	return true;
 }
 
@@ -610,11 +613,11 @@ dice_roll_loaded_loop(struct dice_die *die, u64 *faces, unsigned int count,
 	for (i = 0; i < count; i++) {
 		err = dice_loaded_draw(&rd, &plan, &x, &m, &c, &y);
 		if (unlikely(err)) {
-			rd.head = rd.mark;
+			dice_reader_rollback(&rd);
 			*errp = err;
 			break;
 		}
-		rd.mark = rd.head;
+		dice_reader_commit(&rd);
 		if (packed)
 			faces[i] = dice_column_pick(table->col, c, y, &off,
 						    &size);
@@ -717,8 +720,7 @@ int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count)
 
 	if (dice_fair_batch(die))
 		done = dice_roll_fair_loop(die, faces, count, &err, false, 0);
-	else if (die->method == DICE_METHOD_RECYCLE && die->table &&
-		 dice_loaded_narrow(die))
+	else if (dice_loaded_batch(die))
 		done = dice_roll_loaded_many(die, faces, count, &err);
 	die->rolls += done;
 	while (!err && done < count) {

@@ -299,8 +299,7 @@ void dice_recycler_merge(struct dice_recycler *rec, u128 left, u64 off,
  */
 void dice_recycler_release(struct dice_recycler *rec)
 {
-	rec->x = rec->x * rec->held_size + rec->held;
-	rec->m *= rec->held_size;
+	dice_recycler_merge(rec, rec->m, rec->held, rec->held_size);
 	rec->held = 0;
 	rec->held_size = 1;
 }

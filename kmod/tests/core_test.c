@@ -302,14 +302,15 @@ static void test_state_invariant(void)
 /* ---- exhaustive exactness -------------------------------------------------------- */
 
 /*
- * Roll once from state (x, m) fed the L-bit string s.  Returns 1 if the roll
- * was decided within those bits, with the face and the state after.
- */
-/*
  * Start states x < m may be split into a held offset of this size (x mod it)
  * and the rest, as a loaded roll leaves them; 1 holds nothing.
  */
 static u64 ex_held_size = 1;
+
+/*
+ * Roll once from state (x, m) fed the L-bit string s.  Returns 1 if the roll
+ * was decided within those bits, with the face and the state after.
+ */
 
 static int roll_from(struct dice_die *die, u128 x, u128 m, u64 s,
 		     unsigned int L, u64 *face)
