@@ -68,9 +68,29 @@ static inline void dice_wipe(void *p, size_t size)
 	__asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
+/*
+ * A broken bound in userspace: counted in dice_core_warnings (dice_bits.c)
+ * for tests and fuzzers to assert on, and said once per site on stderr.
+ */
+extern unsigned long dice_core_warnings;
+void dice_core_warn(const char *file, int line);
+
+#define WARN_ON_ONCE(cond) ({						\
+	static bool __warned;						\
+	bool __c = !!(cond);						\
+	if (unlikely(__c)) {						\
+		dice_core_warnings++;					\
+		if (!__warned)						\
+			dice_core_warn(__FILE__, __LINE__);		\
+		__warned = true;					\
+	}								\
+	__c;								\
+})
+
 #else /* kernel */
 
 #include <linux/bitops.h>
+#include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>

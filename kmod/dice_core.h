@@ -187,6 +187,26 @@ static inline int dice_pool_take(struct dice_pool *pool, unsigned int nbits,
 	return err;
 }
 
+/* ---- loop bounds ------------------------------------------------------- */
+
+/*
+ * Every loop that draws repeats only after a rejection (or an undecided coin
+ * flip), and every repetition spends at least one fresh bit.  One roll takes
+ * at most DICE_POOL_BITS bits past the pool's mark (dice_pool_refill()
+ * refuses more), and DICE_METHOD_BATCH, which commits its rejected tries,
+ * rejects with probability at most 1/2 a try; so DICE_MAX_REJECTS passes are
+ * never exceeded by written bits, and by CRNG bits with probability below
+ * 2^-8192.  A loop that gets there has met a broken invariant: it stops,
+ * warns once and fails the roll with -EIO, and the die forgets its recycled
+ * state (dice_die.c), so the next roll starts from a valid one.
+ */
+#define DICE_MAX_REJECTS	DICE_POOL_BITS
+
+static __always_inline bool dice_too_many_rejects(unsigned int *rejects)
+{
+	return WARN_ON_ONCE(++*rejects > DICE_MAX_REJECTS);
+}
+
 /* ---- recycled uniform ---------------------------------------------------- */
 
 /**
@@ -262,9 +282,15 @@ static __always_inline int dice_narrow_draw(struct dice_reader *rd,
 					    u64 *mp, u64 *out)
 {
 	u64 n = dv->d, x = *xp, m = *mp, q, lim, xq, bits;
-	unsigned int have;
+	unsigned int have, rejects = 0;
 	int err;
 
+	/*
+	 * Bound: DICE_MAX_REJECTS passes.  A rejection leaves m < n, so the
+	 * next pass tops m up with at least one fresh bit (m < 2^width on
+	 * entry, the die invariant of dice_die.c), and no roll takes more
+	 * than DICE_POOL_BITS bits past the pool's mark.
+	 */
 	for (;;) {
 		if ((m >> (width / 2)) < n) {
 			have = fls64(m);
@@ -285,6 +311,8 @@ static __always_inline int dice_narrow_draw(struct dice_reader *rd,
 			*mp = q;
 			return 0;
 		}
+		if (unlikely(dice_too_many_rejects(&rejects)))
+			return -EIO;
 		x -= lim;
 		m -= lim;
 	}
@@ -293,13 +321,12 @@ static __always_inline int dice_narrow_draw(struct dice_reader *rd,
 void dice_recycler_init(struct dice_recycler *rec);
 int dice_uniform_div(struct dice_recycler *rec, struct dice_pool *pool,
 		     const struct dice_divisor *dv, u64 *out);
-int dice_uniform(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
-		 u64 *out);
 int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 		  u64 d, u64 *c, u64 *y, u128 *left);
 void dice_recycler_merge(struct dice_recycler *rec, u128 left, u64 off,
 			 u64 size);
 void dice_recycler_release(struct dice_recycler *rec);
+void dice_recycler_narrow(struct dice_recycler *rec);
 int dice_fresh_uniform(struct dice_pool *pool, u64 n, u64 *out);
 
 u64 dice_div128(u128 *a, u64 d);
@@ -593,6 +620,7 @@ void dice_die_set_source(struct dice_die *die, dice_fill_fn fill, void *ctx);
 void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
 			 unsigned int wide, u64 narrow_limit, u64 whole_limit);
 void dice_die_settle(struct dice_die *die);
+const char *dice_die_invalid(const struct dice_die *die);
 int dice_die_roll(struct dice_die *die, u64 *face);
 int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count);
 int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count);

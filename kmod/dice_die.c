@@ -1,6 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1-or-later
 /*
  * dice_die.c - one die: its configuration and the roll entry point
+ *
+ * The die invariant, which every roll path relies on and every change of the
+ * die re-establishes in one place, dice_die_plan():
+ *
+ *  - the recycler: 1 <= m, x < m, held < held_size, and held_size is 1
+ *    unless a narrow loaded die holds an offset of its own table;
+ *  - a die that draws in 64 bits (a fair die whose draw is below
+ *    narrow_limit, or a table dice_table_narrow() accepts) keeps
+ *    m * base^left < 2^narrow_width, base^left counting the faces or cells
+ *    still waiting in the digits: the batch loops multiply m by their sizes
+ *    without a check, and dice_divide() is exact only below 2^63;
+ *  - the pool: mark <= head <= tail, at most DICE_POOL_BITS bits from the
+ *    mark's word on.
+ *
+ * A change (sides, table, method, widths) settles the waiting faces into
+ * the recycler and then calls dice_die_plan(); a change of source, a reset
+ * and a broken loop bound forget the recycled state (dice_die_forget()); a
+ * failed roll restores what it saved.  dice_die_invalid() checks it all.
  */
 #include "dice_core.h"
 
@@ -71,6 +89,42 @@ static void dice_digits_plan(struct dice_die *die)
 	dg->recip = span > 1 ? U64_MAX / span + 1 : 0;
 }
 
+/* The die draws in 64 bits: its m must stay below 2^narrow_width. */
+static bool dice_die_narrow(const struct dice_die *die)
+{
+	if (die->table)
+		return die->narrow_table;
+	return die->digits.span.d < die->rec.narrow_limit;
+}
+
+/*
+ * After any change of the die, with nothing waiting (dice_die_settle()):
+ * plan its draws and re-establish the invariant above.  A larger die, or a
+ * merged held offset, may have left m wide; a narrow die gets it back
+ * below 2^narrow_width exactly, by dice_recycler_narrow().
+ */
+static void dice_die_plan(struct dice_die *die)
+{
+	dice_digits_plan(die);
+	if (dice_die_narrow(die))
+		dice_recycler_narrow(&die->rec);
+}
+
+/*
+ * Forget the recycled state and any faces waiting: no roll after this
+ * depends on a bit that came before.
+ */
+static void dice_die_forget(struct dice_die *die)
+{
+	die->rec.x = 0;
+	die->rec.m = 1;
+	die->rec.held = 0;
+	die->rec.held_size = 1;
+	die->digits.left = 0;
+	die->digits.frac = 0;
+	die->batch.sides = 0;
+}
+
 /**
  * dice_die_init() - a fair d6 in text, rolled by recycling
  * @die: the die
@@ -86,7 +140,7 @@ void dice_die_init(struct dice_die *die, dice_fill_fn fill, void *ctx)
 	die->format = DICE_FMT_TEXT;
 	dice_recycler_init(&die->rec);
 	dice_pool_init(&die->pool, fill, ctx);
-	dice_digits_plan(die);
+	dice_die_plan(die);
 }
 
 /**
@@ -135,7 +189,7 @@ void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
 	die->rec.wide_width = wide;
 	die->rec.narrow_limit = narrow_limit;
 	die->rec.whole_limit = whole_limit;
-	dice_digits_plan(die);
+	dice_die_plan(die);
 }
 
 static void dice_die_drop_table(struct dice_die *die)
@@ -167,7 +221,7 @@ int dice_die_set_sides(struct dice_die *die, u64 sides)
 	dice_die_drop_table(die);
 	die->sides = sides;
 	die->kind = DICE_KIND_FAIR;
-	dice_digits_plan(die);
+	dice_die_plan(die);
 	die->batch.sides = 0;	/* a batch holds rolls of the old die */
 	return 0;
 }
@@ -214,7 +268,7 @@ int dice_die_set_table(struct dice_die *die, struct dice_table *table)
 	die->table = dice_table_pack(table);
 	die->sides = die->table->sides;
 	die->kind = DICE_KIND_LOADED;
-	dice_digits_plan(die);
+	dice_die_plan(die);
 	return 0;
 }
 
@@ -238,6 +292,7 @@ int dice_die_set_method(struct dice_die *die, u32 method)
 	dice_die_settle(die);
 	die->method = method;
 	die->batch.sides = 0;
+	dice_die_plan(die);
 	return 0;
 }
 
@@ -256,13 +311,29 @@ void dice_die_set_source(struct dice_die *die, dice_fill_fn fill, void *ctx)
 	dice_pool_discard(&die->pool);
 	die->pool.fill = fill;
 	die->pool.fill_ctx = ctx;
-	die->rec.x = 0;
-	die->rec.m = 1;
-	die->rec.held = 0;
-	die->rec.held_size = 1;
-	die->digits.left = 0;
-	die->digits.frac = 0;
-	die->batch.sides = 0;
+	dice_die_forget(die);
+}
+
+/*
+ * A roll failed with @err and was undone.  Two failures leave a die that
+ * the same roll would fail again forever; both are turned into one that
+ * can go on:
+ *  - -EIO, a loop bound broken (dice_too_many_rejects()): the recycled
+ *    state it met is forgotten, so the next roll starts from a valid one;
+ *  - -EAGAIN with written bits that fill the pool: no byte more can be
+ *    written, so the bits held can never complete this roll (for example
+ *    0xff bytes for a d3 under DICE_METHOD_REJECTION).  They are discarded,
+ *    counted in bits_discarded, and -EAGAIN then means what it says: more
+ *    bits would help.
+ */
+static int dice_die_failed(struct dice_die *die, int err)
+{
+	if (err == -EIO)
+		dice_die_forget(die);
+	else if (err == -EAGAIN && !die->pool.fill &&
+		 dice_pool_room(&die->pool) < 8)
+		dice_pool_discard(&die->pool);
+	return err;
 }
 
 /* Make a draw u from [0, base^per) the digits waiting to be served. */
@@ -463,7 +534,7 @@ static noinline int dice_die_roll_draw(struct dice_die *die, u64 *face)
 	if (dice_loaded_batch(die) && die->digits.per == 1) {
 		err = 0;
 		if (!dice_roll_loaded_many(die, face, 1, &err))
-			return err;
+			return dice_die_failed(die, err);
 		die->rolls++;
 		return 0;
 	}
@@ -494,7 +565,7 @@ static noinline int dice_die_roll_draw(struct dice_die *die, u64 *face)
 		die->rec.held_size = saved_held_size;
 		die->coin_bits = saved_coin_bits;
 		dice_pool_rollback(&die->pool);
-		return err;
+		return dice_die_failed(die, err);
 	}
 	dice_pool_commit(&die->pool);
 	die->rolls++;
@@ -723,6 +794,8 @@ int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count)
 	else if (dice_loaded_batch(die))
 		done = dice_roll_loaded_many(die, faces, count, &err);
 	die->rolls += done;
+	if (err)
+		dice_die_failed(die, err);
 	while (!err && done < count) {
 		err = dice_die_roll(die, &faces[done]);
 		if (!err)
@@ -752,6 +825,8 @@ int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count)
 	if (dice_fair_batch(die)) {
 		done = dice_roll_fair_loop(die, out, count, &err, true, base);
 		die->rolls += done;
+		if (err)
+			dice_die_failed(die, err);
 	}
 	while (!err && done < count) {
 		got = dice_die_roll_many(die, faces,
@@ -764,6 +839,47 @@ int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count)
 		done += dice_format_faces(die->format, faces, got, out + done);
 	}
 	return done ? (int)done : err;
+}
+
+/**
+ * dice_die_invalid() - check the die invariant (top of this file)
+ * @die: the die
+ *
+ * For tests, fuzzers and debugging: the invariant holds after every change
+ * and every roll, failed or not.
+ *
+ * Return: NULL when it holds, else which part does not.
+ */
+const char *dice_die_invalid(const struct dice_die *die)
+{
+	const struct dice_recycler *rec = &die->rec;
+	const struct dice_digits *dg = &die->digits;
+	const struct dice_pool *pool = &die->pool;
+	u128 bound = rec->m;
+	unsigned int i;
+
+	if (!rec->m || rec->x >= rec->m)
+		return "x not below m";
+	if (!rec->held_size || rec->held >= rec->held_size)
+		return "held offset not below its size";
+	if (rec->held_size > 1 &&
+	    (!die->table || !die->narrow_table || dg->left ||
+	     rec->held_size > die->table->total))
+		return "an offset held outside a narrow loaded roll";
+	if (dg->left > dg->per || (dg->left && dg->per < 2))
+		return "more faces waiting than a draw gives";
+	if (!(pool->mark <= pool->head && pool->head <= pool->tail &&
+	      pool->tail - (pool->mark & ~63ULL) <= DICE_POOL_BITS))
+		return "pool positions out of order";
+	if (!dice_die_narrow(die))
+		return NULL;
+	if (rec->m >> rec->narrow_width)
+		return "a narrow die's m is wide";
+	for (i = 0; i < dg->left; i++)
+		bound *= dg->base;
+	if (bound >> rec->narrow_width)
+		return "m times the waiting faces is wide";
+	return NULL;
 }
 
 /**

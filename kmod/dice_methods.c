@@ -45,6 +45,7 @@ int dice_method_check(u32 method, u32 kind)
 int dice_coin(struct dice_die *die, u64 num, u64 den, bool *heads)
 {
 	u128 r = num;
+	unsigned int flips = 0;
 	u64 u, p;
 	int err;
 
@@ -52,6 +53,7 @@ int dice_coin(struct dice_die *die, u64 num, u64 den, bool *heads)
 		*heads = num != 0;
 		return 0;
 	}
+	/* Bound: DICE_MAX_REJECTS flips, each undecided with probability 1/2. */
 	for (;;) {
 		err = dice_pool_take(&die->pool, 1, &u);
 		if (err)
@@ -65,6 +67,8 @@ int dice_coin(struct dice_die *die, u64 num, u64 den, bool *heads)
 			*heads = u < p;
 			return 0;
 		}
+		if (unlikely(dice_too_many_rejects(&flips)))
+			return -EIO;
 	}
 }
 
@@ -260,9 +264,13 @@ int dice_batch_plan(struct dice_batch *batch, u64 sides)
 static int dice_batch_draw(struct dice_die *die)
 {
 	struct dice_batch *batch = &die->batch;
-	unsigned int top = batch->limbs - 1, i, nb;
+	unsigned int top = batch->limbs - 1, i, nb, rejects = 0;
 	int err;
 
+	/*
+	 * Bound: DICE_MAX_REJECTS tries; n^k > 2^(bits - 1), so a try is
+	 * rejected with probability below 1/2.
+	 */
 	for (;;) {
 		for (i = batch->limbs; i-- > 0;) {
 			nb = i == top ? batch->bits - 64 * top : 64;
@@ -277,6 +285,8 @@ static int dice_batch_draw(struct dice_die *die)
 			break;
 		/* A rejected try is spent for good, whatever comes next. */
 		dice_pool_commit(&die->pool);
+		if (unlikely(dice_too_many_rejects(&rejects)))
+			return -EIO;
 	}
 	batch->left = batch->k;
 	return 0;

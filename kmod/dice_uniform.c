@@ -9,9 +9,9 @@
  * outcome, which is nearly certain when m is much larger than n, so the cost
  * per draw tends to log2 n bits (see Documentation/dice/recycling.rst).
  *
- * Dice below 2^32 sides keep m in [2^63, 2^64) and use 64-bit division;
- * larger ones keep m in [2^127, 2^128).  Either way the chance of a rejection
- * is below 2^-31 per draw.  Any width would be exact as long as the topped
+ * Dice below 2^32 sides top m up to 63 bits and use 64-bit arithmetic
+ * (dice_narrow_draw()); larger ones top it up to 128 bits.  Either way the
+ * chance of a rejection is below 2^-31 per draw.  Any width would be exact as long as the topped
  * up m is at least the number of outcomes; tests use small ones.
  */
 #include "dice_core.h"
@@ -105,6 +105,7 @@ static int dice_recycler_fill(struct dice_recycler *rec,
 {
 	unsigned int have = dice_fls128(rec->m);
 
+	/* Bound: width / 64 + 1 passes, each adds 1 to 64 bits to m. */
 	while (have < width) {
 		unsigned int k = width - have;
 		u64 bits;
@@ -164,28 +165,32 @@ int dice_uniform_div(struct dice_recycler *rec, struct dice_pool *pool,
 		     const struct dice_divisor *dv, u64 *out)
 {
 	u64 n = dv->d;
+	unsigned int rejects = 0;
 	int err;
 
+	if (n < rec->narrow_limit) {
+		u64 x = (u64)rec->x, m = (u64)rec->m;
+		struct dice_reader rd;
+
+		/* The die invariant: a narrow die's m is narrow. */
+		if (WARN_ON_ONCE(rec->m >> rec->narrow_width))
+			return -EIO;
+		dice_reader_open(&rd, pool);
+		err = dice_narrow_draw(&rd, dv, rec->narrow_width, &x, &m, out);
+		dice_reader_close(&rd);
+		rec->x = x;
+		rec->m = m;
+		return err;
+	}
+	/*
+	 * Bound: DICE_MAX_REJECTS passes, as dice_narrow_draw(): a rejection
+	 * leaves m < n, and the next pass tops it up with fresh bits.
+	 */
 	for (;;) {
 		u128 q, xq, lim;
 		u64 rem;
 
-		if (n < rec->narrow_limit) {
-			if (!(rec->m >> rec->narrow_width)) {
-				u64 x = (u64)rec->x, m = (u64)rec->m;
-				struct dice_reader rd;
-
-				dice_reader_open(&rd, pool);
-				err = dice_narrow_draw(&rd, dv,
-						       rec->narrow_width, &x,
-						       &m, out);
-				dice_reader_close(&rd);
-				rec->x = x;
-				rec->m = m;
-				return err;
-			}
-			/* Left wide by a larger die: let m shrink back. */
-		} else if ((rec->m >> (rec->wide_width / 2)) < n) {
+		if ((rec->m >> (rec->wide_width / 2)) < n) {
 			err = dice_recycler_fill(rec, pool, rec->wide_width);
 			if (err)
 				return err;
@@ -200,29 +205,11 @@ int dice_uniform_div(struct dice_recycler *rec, struct dice_pool *pool,
 			rec->m = q;
 			return 0;
 		}
+		if (unlikely(dice_too_many_rejects(&rejects)))
+			return -EIO;
 		rec->x -= lim;
 		rec->m = rem;
 	}
-}
-
-/**
- * dice_uniform() - draw uniformly from [0, @n), recycling leftovers
- * @rec: the recycler
- * @pool: fresh bits
- * @n: at least 1
- * @out: the draw
- *
- * For callers without a prepared divisor; a die keeps one.
- *
- * Return: 0 or the pool's error; on error the caller restores @rec and @pool.
- */
-int dice_uniform(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
-		 u64 *out)
-{
-	struct dice_divisor dv;
-
-	dice_divisor_init(&dv, n);
-	return dice_uniform_div(rec, pool, &dv, out);
 }
 
 /**
@@ -245,20 +232,18 @@ int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 		  u64 d, u64 *c, u64 *y, u128 *left)
 {
 	u128 total = (u128)n * d;
-	/* A die the narrow path can roll lets m shrink back below 2^64. */
-	bool topped = n < rec->narrow_limit && d < rec->narrow_limit &&
-		      (rec->m >> 64);
+	unsigned int rejects = 0;
 	int err;
 
+	/* Bound: DICE_MAX_REJECTS passes, as dice_uniform_div(). */
 	for (;;) {
 		u128 q, lim, x;
 
-		if (!topped && (rec->m >> (rec->wide_width / 2)) < total) {
+		if ((rec->m >> (rec->wide_width / 2)) < total) {
 			err = dice_recycler_fill(rec, pool, rec->wide_width);
 			if (err)
 				return err;
 		}
-		topped = false;
 		q = rec->m;
 		dice_div128(&q, n);
 		dice_div128(&q, d);
@@ -271,6 +256,8 @@ int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 			*left = q;
 			return 0;
 		}
+		if (unlikely(dice_too_many_rejects(&rejects)))
+			return -EIO;
 		rec->x -= lim;
 		rec->m -= lim;
 	}
@@ -305,6 +292,33 @@ void dice_recycler_release(struct dice_recycler *rec)
 }
 
 /**
+ * dice_recycler_narrow() - make m narrow again, exactly
+ * @rec: the recycler, nothing held
+ *
+ * A wide die can leave m up to 2^128, and merging a held offset can push m
+ * past 2^narrow_width; a die that draws in 64 bits needs m below
+ * 2^narrow_width.  With P = 2^(narrow_width - 1) and m = a P + r: x below
+ * a P leaves x mod P uniform on [0, P), else x - a P is uniform on [0, r).
+ * Either way what stays is uniform and independent of every face served;
+ * only x / P is forgotten, so no face is biased.
+ */
+void dice_recycler_narrow(struct dice_recycler *rec)
+{
+	u128 p = (u128)1 << (rec->narrow_width - 1);
+	u128 lim = rec->m & ~(p - 1);
+
+	if (!(rec->m >> rec->narrow_width))
+		return;
+	if (rec->x < lim) {
+		rec->x &= p - 1;
+		rec->m = p;
+	} else {
+		rec->x -= lim;
+		rec->m -= lim;
+	}
+}
+
+/**
  * dice_fresh_uniform() - draw from [0, @n) by rejection, fresh bits only
  * @pool: fresh bits
  * @n: at least 1
@@ -316,7 +330,7 @@ void dice_recycler_release(struct dice_recycler *rec)
  */
 int dice_fresh_uniform(struct dice_pool *pool, u64 n, u64 *out)
 {
-	unsigned int k = fls64(n - 1);
+	unsigned int k = fls64(n - 1), rejects = 0;
 	u64 v;
 	int err;
 
@@ -324,11 +338,16 @@ int dice_fresh_uniform(struct dice_pool *pool, u64 n, u64 *out)
 		*out = 0;
 		return 0;
 	}
-	do {
+	/* Bound: DICE_MAX_REJECTS passes of k fresh bits each. */
+	for (;;) {
 		err = dice_pool_take(pool, k, &v);
 		if (err)
 			return err;
-	} while (v >= n);
+		if (v < n)
+			break;
+		if (unlikely(dice_too_many_rejects(&rejects)))
+			return -EIO;
+	}
 	*out = v;
 	return 0;
 }
