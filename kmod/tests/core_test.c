@@ -337,7 +337,7 @@ static int roll_from(struct dice_die *die, u128 x, u128 m, u64 s,
  * face and the state size m' left behind, x' must be exactly uniform on
  * [0, m'): the leftover carries no trace of the face.
  */
-enum { EX_F = 16 };
+enum { EX_F = 32 };
 
 /* One decided roll's face and leftover, sorted to count them. */
 struct ex_out {
@@ -549,6 +549,337 @@ static void test_exhaustive_loaded(void)
 	/* Too many cells to group: one draw a roll, at larger widths. */
 	EXPECT(exhaustive_loaded(seed, 5, 11, 14, true) == 1);
 	EXPECT(exhaustive_loaded(spike, 7, 12, 14, false) == 1);
+}
+
+/* ---- sequences of dice ------------------------------------------------------------- */
+
+/*
+ * One die configuration at shrunk widths: narrow draws below 2^8 topped up
+ * to 8 bits, wide ones to 10 bits, narrow_limit 16.  Loaded dice with a
+ * zero whole_limit draw by column and height.
+ */
+struct seq_die {
+	const char *name;
+	u32 method;
+	u64 sides;		/* a fair die, or 0 */
+	const u32 *w;		/* a loaded die's weights */
+	u32 n;
+	u64 whole_limit;
+	unsigned int per;	/* faces per draw the plan must give */
+	bool narrow;		/* the die draws in 64 bits */
+	unsigned int rolls;	/* rolls that fit the bits enumerated */
+};
+
+#define SEQ_NARROW	8
+#define SEQ_WIDE	10
+#define SEQ_LIMIT	16
+
+static const u32 seq_w_grouped[] = { 1, 0, 0 };		/* 3 cells, 2 a draw */
+static const u32 seq_w_pair[] = { 1, 2 };		/* 6 cells, drawn whole */
+static const u32 seq_w_seed[] = { 2, 2, 6, 1, 1 };	/* column and height */
+static const u32 seq_w_wide[] = { 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+				  1, 1, 1, 3 };		/* 17 sides: wide */
+
+static const struct seq_die seq_dice[] = {
+	{ "fair d3, grouped", DICE_METHOD_RECYCLE, 3, NULL, 0, 1ULL << 40,
+	  2, true, 2 },
+	{ "fair d5", DICE_METHOD_RECYCLE, 5, NULL, 0, 1ULL << 40, 1, true, 2 },
+	{ "fair d17, wide", DICE_METHOD_RECYCLE, 17, NULL, 0, 1ULL << 40, 1,
+	  false, 2 },
+	{ "loaded {1,0,0}, grouped", DICE_METHOD_RECYCLE, 0, seq_w_grouped, 3,
+	  1ULL << 40, 2, true, 2 },
+	{ "loaded {1,2}, whole", DICE_METHOD_RECYCLE, 0, seq_w_pair, 2,
+	  1ULL << 40, 1, true, 2 },
+	{ "loaded {2,2,6,1,1}, column and height", DICE_METHOD_RECYCLE, 0,
+	  seq_w_seed, 5, 0, 1, true, 2 },
+	{ "loaded 17 sides, wide", DICE_METHOD_RECYCLE, 0, seq_w_wide, 17, 0,
+	  1, false, 2 },
+	{ "viglietta d5", DICE_METHOD_VIGLIETTA, 5, NULL, 0, 1ULL << 40, 1,
+	  true, 1 },
+	{ "batch d3", DICE_METHOD_BATCH, 3, NULL, 0, 1ULL << 40, 2, true, 0 },
+	{ "alias {1,2}", DICE_METHOD_ALIAS, 0, seq_w_pair, 2, 1ULL << 40, 1,
+	  true, 2 },
+	{ "rejection d5", DICE_METHOD_REJECTION, 5, NULL, 0, 1ULL << 40, 1,
+	  true, 2 },
+};
+
+static u64 seq_changes;	/* changes checked, for the log */
+
+/* Make @die the configuration @c, as the ioctls would, in a valid order. */
+static int seq_apply(struct dice_die *die, const struct seq_die *c)
+{
+	struct dice_table *t;
+	int err;
+
+	dice_die_set_widths(die, SEQ_NARROW, SEQ_WIDE, SEQ_LIMIT,
+			    c->whole_limit);
+	if (c->sides) {
+		err = dice_die_set_sides(die, c->sides);
+		return err ? err : dice_die_set_method(die, c->method);
+	}
+	err = dice_die_set_method(die, c->method);
+	if (err)
+		return err;
+	t = dice_table_alloc(c->n);
+	if (!t)
+		return -ENOMEM;
+	err = dice_table_from_weights(t, c->w);
+	if (err) {
+		dice_table_free(t);
+		return err;
+	}
+	return dice_die_set_table(die, t);
+}
+
+static u64 seq_mass(const struct seq_die *c, u64 *mass)
+{
+	u64 total = 0, f;
+
+	for (f = 0; f < (c->sides ? c->sides : c->n); f++) {
+		mass[f] = c->sides ? 1 : c->w[f];
+		total += mass[f];
+	}
+	return total;
+}
+
+/* The invariant, and no broken bound, or the case fails saying where. */
+static bool seq_valid(const struct dice_die *die, const char *when,
+		      const struct seq_die *a, const struct seq_die *b)
+{
+	const char *why = dice_die_invalid(die);
+
+	if (!why && !dice_core_warnings)
+		return true;
+	printf("#   %s -> %s: %s: %s\n", a->name, b->name, when,
+	       why ? why : "a loop bound was broken");
+	tap_case_failed = 1;
+	return false;
+}
+
+/*
+ * For every start state x < m0 and every L-bit string: roll A @rolls times,
+ * change the die to B, check the invariant, then roll B on the bits left
+ * (checking the invariant after each roll).  Given A's faces and the m' the
+ * change leaves, x' must be exactly uniform on [0, m'): the change keeps no
+ * trace of A's faces and needs nothing of B's draws to stay exact.
+ * Returns the largest m' seen.
+ */
+static u64 seq_pair(const struct seq_die *a, const struct seq_die *b,
+		    unsigned int rolls, u64 m0, unsigned int L)
+{
+	struct ex_out *out = malloc(m0 * (1ULL << L) * sizeof(*out));
+	u64 x0, s, count = 0, face, key, top = 0, mass[EX_F];
+	struct dice_die die;
+	unsigned int r;
+
+	EXPECT(out != NULL);
+	if (!out)
+		return 0;
+	seq_mass(b, mass);
+	dice_die_init(&die, NULL, NULL);
+	for (x0 = 0; x0 < m0 && !tap_case_failed; x0++) {
+		for (s = 0; s < (1ULL << L); s++) {
+			if (seq_apply(&die, a)) {
+				EXPECT(0);
+				goto out;
+			}
+			die.rec.x = x0;
+			die.rec.m = m0;
+			dice_pool_discard(&die.pool);
+			dice_pool_put(&die.pool, s, L);
+			key = 0;
+			for (r = 0; r < rolls; r++) {
+				if (dice_die_roll(&die, &face))
+					break;
+				key = key * EX_F + face;
+			}
+			if (!seq_valid(&die, "after rolling A", a, b))
+				goto out;
+			if (r < rolls)
+				continue;
+			if (seq_apply(&die, b)) {
+				EXPECT(0);
+				goto out;
+			}
+			if (!seq_valid(&die, "after the change", a, b))
+				goto out;
+			if (die.rec.m >> 64 || die.digits.left) {
+				printf("#   %s -> %s: faces wait after the change\n",
+				       a->name, b->name);
+				tap_case_failed = 1;
+				goto out;
+			}
+			out[count].m = (u64)die.rec.m;
+			out[count].face = key;
+			out[count].x = (u64)die.rec.x;
+			if (out[count].m > top)
+				top = out[count].m;
+			count++;
+			/* A batch needs thousands of bits: none here. */
+			for (r = 0; r < 3 && b->method != DICE_METHOD_BATCH;
+			     r++) {
+				int err = dice_die_roll(&die, &face);
+
+				if (err == -EAGAIN)
+					break;
+				if (err || face >= die.sides || !mass[face]) {
+					printf("#   %s -> %s: roll %u of B: %d, face %llu\n",
+					       a->name, b->name, r, err,
+					       (unsigned long long)face);
+					tap_case_failed = 1;
+					goto out;
+				}
+				if (!seq_valid(&die, "after rolling B", a, b))
+					goto out;
+			}
+		}
+	}
+	EXPECT(count > 0);
+	seq_changes += count;
+	qsort(out, count, sizeof(*out), ex_cmp);
+	check_leftovers(out, count);
+	if (tap_case_failed)
+		printf("#   %s -> %s, %u rolls of A, m0 %llu\n", a->name,
+		       b->name, rolls, (unsigned long long)m0);
+out:
+	dice_die_wipe(&die);
+	free(out);
+	return top;
+}
+
+/*
+ * Every pair of die kinds (small and wide fair, grouped and ungrouped
+ * loaded, each method), every state the first can leave after one or two
+ * rolls (none for a batch, which needs thousands of bits), then rolls of
+ * the second; and each second die is exact from the
+ * widest state a change left it.
+ */
+static void test_exhaustive_sequences(void)
+{
+	u64 widest[ARRAY_SIZE(seq_dice)] = { 0 }, mass[EX_F], total, m;
+	unsigned int a, b, rolls;
+
+	for (a = 0; a < ARRAY_SIZE(seq_dice); a++) {
+		struct dice_die die;
+
+		dice_die_init(&die, NULL, NULL);
+		EXPECT(!seq_apply(&die, &seq_dice[a]));
+		EXPECT(die.digits.per == seq_dice[a].per);
+		EXPECT(dice_die_invalid(&die) == NULL);
+		dice_die_wipe(&die);
+	}
+	if (tap_case_failed)
+		return;
+	for (a = 0; a < ARRAY_SIZE(seq_dice); a++)
+		for (b = 0; b < ARRAY_SIZE(seq_dice); b++)
+			for (rolls = !!seq_dice[a].rolls;
+			     rolls <= seq_dice[a].rolls; rolls++) {
+				m = seq_pair(&seq_dice[a], &seq_dice[b], rolls,
+					     rolls == 1 ? 5 : 2,
+					     rolls == 1 ? 12 : 14);
+				if (tap_case_failed)
+					return;
+				if (m > widest[b])
+					widest[b] = m;
+			}
+	for (b = 0; b < ARRAY_SIZE(seq_dice); b++) {
+		struct dice_die die;
+
+		if (seq_dice[b].method != DICE_METHOD_RECYCLE)
+			continue;
+		dice_die_init(&die, NULL, NULL);
+		EXPECT(!seq_apply(&die, &seq_dice[b]));
+		total = seq_mass(&seq_dice[b], mass);
+		/* A narrow die is never left wider than its draws allow. */
+		EXPECT(!seq_dice[b].narrow || widest[b] < 1ULL << SEQ_NARROW);
+		check_exhaustive(&die, mass, total, widest[b], 12);
+		dice_die_wipe(&die);
+		if (tap_case_failed) {
+			printf("#   %s from m0 = %llu\n", seq_dice[b].name,
+			       (unsigned long long)widest[b]);
+			return;
+		}
+	}
+	printf("# sequences: %zu kinds, %zu pairs, %llu changes checked\n",
+	       ARRAY_SIZE(seq_dice), ARRAY_SIZE(seq_dice) * ARRAY_SIZE(seq_dice),
+	       (unsigned long long)seq_changes);
+}
+
+/*
+ * A state that breaks the invariant (only a bug could make one) never makes
+ * a roll loop: the roll fails with -EIO or -ENOBUFS (warning once where a
+ * bound broke) and the state is forgotten, so the die is valid again and
+ * the next roll works.
+ */
+static void test_broken_state(void)
+{
+	static const u64 sides[] = { 6, 3 };
+	unsigned int i, j;
+	u64 face, faces[8];
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(sides); i++) {
+		for (j = 0; j < 3; j++) {
+			struct dice_die die;
+
+			dice_die_init(&die, prng_fill, NULL);
+			EXPECT(!dice_die_set_sides(&die, sides[i]));
+			if (j == 0) {		/* a narrow die left wide */
+				die.rec.m = ((u128)1 << 70) + 5;
+				die.rec.x = 3;
+			} else if (j == 1) {	/* x beyond m */
+				die.rec.m = 5;
+				die.rec.x = 9;
+			} else {		/* m of nothing */
+				die.rec.m = 0;
+				die.rec.x = 0;
+			}
+			dice_core_warnings = 0;
+			err = j == 2 ? dice_die_roll_many(&die, faces, 8) :
+				       dice_die_roll(&die, &face);
+			/* x beyond m may wrap back into range and roll. */
+			EXPECT(err == -EIO || err == -ENOBUFS ||
+			       (j == 1 && !err));
+			EXPECT(j != 0 || dice_core_warnings == 1);
+			EXPECT(dice_die_invalid(&die) == NULL);
+			EXPECT(dice_die_roll_many(&die, faces, 8) == 8);
+			EXPECT(!dice_die_roll(&die, &face) && face < sides[i]);
+			dice_die_wipe(&die);
+		}
+	}
+	dice_core_warnings = 0;
+}
+
+/*
+ * Written bits that fill the pool and still cannot complete a roll (0xff
+ * bytes for a d3 under REJECTION or RECYCLE) are discarded, so the die
+ * never wedges: -EAGAIN, room again, and good bits then roll.
+ */
+static void test_written_never_wedge(void)
+{
+	static const u32 methods[] = { DICE_METHOD_REJECTION,
+				       DICE_METHOD_RECYCLE };
+	unsigned int i;
+	u64 face;
+
+	for (i = 0; i < ARRAY_SIZE(methods); i++) {
+		struct dice_die die;
+		struct dice_stats st;
+
+		dice_die_init(&die, NULL, NULL);
+		EXPECT(!dice_die_set_sides(&die, 3));
+		EXPECT(!dice_die_set_method(&die, methods[i]));
+		while (dice_pool_room(&die.pool) >= 8)
+			dice_pool_put(&die.pool, 0xff, 8);
+		EXPECT(dice_die_roll(&die, &face) == -EAGAIN);
+		dice_die_stats(&die, &st);
+		EXPECT(st.bits_discarded == DICE_POOL_BITS);
+		EXPECT(dice_pool_room(&die.pool) == DICE_POOL_BITS);
+		EXPECT(dice_die_invalid(&die) == NULL);
+		dice_pool_put(&die.pool, 0, 64);
+		EXPECT(!dice_die_roll(&die, &face) && face == 0);
+		dice_die_wipe(&die);
+	}
 }
 
 /* ---- alias tables --------------------------------------------------------------------- */
@@ -975,6 +1306,12 @@ int main(void)
 		test_exhaustive_grouped);
 	tap_run("core: exhaustive exactness, loaded dice",
 		test_exhaustive_loaded);
+	tap_run("core: exhaustive exactness, sequences of dice",
+		test_exhaustive_sequences);
+	tap_run("core: a broken state fails one roll and is forgotten",
+		test_broken_state);
+	tap_run("core: written bits that cannot roll are discarded",
+		test_written_never_wedge);
 	tap_run("core: alias construction invariants", test_alias_build);
 	tap_run("core: alias table validation", test_alias_validate);
 	tap_run("core: running out of bits rolls back", test_rollback);
