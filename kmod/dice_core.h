@@ -197,8 +197,8 @@ static inline int dice_pool_take(struct dice_pool *pool, unsigned int nbits,
  * rejects with probability at most 1/2 a try; so DICE_MAX_REJECTS passes are
  * never exceeded by written bits, and by CRNG bits with probability below
  * 2^-8192.  A loop that gets there has met a broken invariant: it stops,
- * warns once and fails the roll with -EIO, and the die forgets its recycled
- * state (dice_die.c), so the next roll starts from a valid one.
+ * warns once and fails the roll with -EUCLEAN, and the die forgets its
+ * recycled state (dice_die.c), so the next roll starts from a valid one.
  */
 #define DICE_MAX_REJECTS	DICE_POOL_BITS
 
@@ -312,7 +312,7 @@ static __always_inline int dice_narrow_draw(struct dice_reader *rd,
 			return 0;
 		}
 		if (unlikely(dice_too_many_rejects(&rejects)))
-			return -EIO;
+			return -EUCLEAN;
 		x -= lim;
 		m -= lim;
 	}

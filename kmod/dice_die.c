@@ -318,7 +318,7 @@ void dice_die_set_source(struct dice_die *die, dice_fill_fn fill, void *ctx)
  * A roll failed with @err and was undone.  Two failures leave a die that
  * the same roll would fail again forever; both are turned into one that
  * can go on:
- *  - -EIO, a loop bound broken (dice_too_many_rejects()), or -ENOBUFS, a
+ *  - -EUCLEAN, a loop bound broken (dice_too_many_rejects()), or -ENOBUFS, a
  *    roll that took a whole pool of CRNG bits: either means a broken
  *    state, which is forgotten so the next roll starts from a valid one;
  *  - -EAGAIN with written bits that fill the pool: no byte more can be
@@ -329,7 +329,7 @@ void dice_die_set_source(struct dice_die *die, dice_fill_fn fill, void *ctx)
  */
 static int dice_die_failed(struct dice_die *die, int err)
 {
-	if (err == -EIO || err == -ENOBUFS)
+	if (err == -EUCLEAN || err == -ENOBUFS)
 		dice_die_forget(die);
 	else if (err == -EAGAIN && !die->pool.fill &&
 		 dice_pool_room(&die->pool) < 8)

@@ -317,6 +317,39 @@ static void dice_test_source_error(struct kunit *test)
 	dice_die_wipe(die);
 }
 
+/*
+ * The sequence that once looped forever in the kernel: a wide fair die
+ * leaves a 128-bit state, a loaded die whose cells are drawn several at a
+ * time rolls one face (the rest of its group waits), then a batch of them.
+ * Every roll must return and the die invariant hold after each step.
+ */
+static void dice_test_wide_then_grouped(struct kunit *test)
+{
+	struct dice_die *die = dice_test_die(test, dice_kat_fill, &(u64){ 0 });
+	static const u32 pair[] = { 1, 1 };
+	struct dice_table *table = dice_table_alloc(2);
+	u64 faces[8];
+	u8 bytes[32];
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, table);
+	KUNIT_ASSERT_EQ(test, dice_die_set_format(die, DICE_FMT_U64), 0);
+	KUNIT_ASSERT_EQ(test, dice_die_set_sides(die, (1ULL << 40) + 1), 0);
+	KUNIT_EXPECT_EQ(test, dice_die_roll_many(die, faces, 8), 8);
+	KUNIT_ASSERT_EQ(test, dice_table_from_weights(table, pair), 0);
+	KUNIT_ASSERT_EQ(test, dice_die_set_table(die, table), 0);
+	KUNIT_EXPECT_NULL(test, dice_die_invalid(die));
+	KUNIT_ASSERT_EQ(test, dice_die_set_format(die, DICE_FMT_U8), 0);
+	KUNIT_EXPECT_EQ(test, dice_die_roll_u8(die, bytes, 1), 1);
+	KUNIT_EXPECT_NULL(test, dice_die_invalid(die));
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_EQ(test, dice_die_roll_u8(die, bytes, 32), 32);
+		KUNIT_EXPECT_NULL(test, dice_die_invalid(die));
+	}
+	KUNIT_EXPECT_TRUE(test, bytes[0] == 1 || bytes[0] == 2);
+	dice_die_wipe(die);
+}
+
 /* ---- alias construction invariants ----------------------------------------------- */
 
 enum dice_weights_gen {
@@ -833,6 +866,7 @@ static struct kunit_case dice_test_cases[] = {
 	KUNIT_CASE_PARAM(dice_test_known_bits, dice_kat_gen_params),
 	KUNIT_CASE_PARAM(dice_test_recycle_invariant, dice_recycle_gen_params),
 	KUNIT_CASE(dice_test_source_error),
+	KUNIT_CASE(dice_test_wide_then_grouped),
 	KUNIT_CASE_PARAM(dice_test_alias_build, dice_weights_gen_params),
 	KUNIT_CASE_PARAM(dice_test_loaded_rolls, dice_weights_gen_params),
 	KUNIT_CASE_PARAM(dice_test_alias_validate, dice_alias_gen_params),

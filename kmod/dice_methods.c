@@ -68,7 +68,7 @@ int dice_coin(struct dice_die *die, u64 num, u64 den, bool *heads)
 			return 0;
 		}
 		if (unlikely(dice_too_many_rejects(&flips)))
-			return -EIO;
+			return -EUCLEAN;
 	}
 }
 
@@ -286,7 +286,7 @@ static int dice_batch_draw(struct dice_die *die)
 		/* A rejected try is spent for good, whatever comes next. */
 		dice_pool_commit(&die->pool);
 		if (unlikely(dice_too_many_rejects(&rejects)))
-			return -EIO;
+			return -EUCLEAN;
 	}
 	batch->left = batch->k;
 	return 0;

@@ -174,7 +174,7 @@ int dice_uniform_div(struct dice_recycler *rec, struct dice_pool *pool,
 
 		/* The die invariant: a narrow die's m is narrow. */
 		if (WARN_ON_ONCE(rec->m >> rec->narrow_width))
-			return -EIO;
+			return -EUCLEAN;
 		dice_reader_open(&rd, pool);
 		err = dice_narrow_draw(&rd, dv, rec->narrow_width, &x, &m, out);
 		dice_reader_close(&rd);
@@ -206,7 +206,7 @@ int dice_uniform_div(struct dice_recycler *rec, struct dice_pool *pool,
 			return 0;
 		}
 		if (unlikely(dice_too_many_rejects(&rejects)))
-			return -EIO;
+			return -EUCLEAN;
 		rec->x -= lim;
 		rec->m = rem;
 	}
@@ -257,7 +257,7 @@ int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 			return 0;
 		}
 		if (unlikely(dice_too_many_rejects(&rejects)))
-			return -EIO;
+			return -EUCLEAN;
 		rec->x -= lim;
 		rec->m -= lim;
 	}
@@ -346,7 +346,7 @@ int dice_fresh_uniform(struct dice_pool *pool, u64 n, u64 *out)
 		if (v < n)
 			break;
 		if (unlikely(dice_too_many_rejects(&rejects)))
-			return -EIO;
+			return -EUCLEAN;
 	}
 	*out = v;
 	return 0;
