@@ -9,6 +9,9 @@ PKGS="
 	cppcheck valgrind clang llvm lld libclang-rt-dev sparse
 	busybox-static cpio kmod dkms qemu-system-x86
 	linux-image-amd64 linux-headers-amd64 linux-source
+	linux-image-6.12-amd64 linux-headers-6.12-amd64
+	linux-image-rt-amd64 linux-headers-rt-amd64
+	linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64
 	flex bison bc libelf-dev libssl-dev
 	libsodium-dev liburing-dev
 	dieharder ent
