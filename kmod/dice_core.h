@@ -617,6 +617,7 @@ int dice_die_set_format(struct dice_die *die, u32 format);
 int dice_die_set_table(struct dice_die *die, struct dice_table *table);
 int dice_die_set_method(struct dice_die *die, u32 method);
 void dice_die_set_source(struct dice_die *die, dice_fill_fn fill, void *ctx);
+void dice_die_drop_random(struct dice_die *die);
 void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
 			 unsigned int wide, u64 narrow_limit, u64 whole_limit);
 void dice_die_settle(struct dice_die *die);

@@ -308,9 +308,24 @@ int dice_die_set_method(struct dice_die *die, u32 method)
  */
 void dice_die_set_source(struct dice_die *die, dice_fill_fn fill, void *ctx)
 {
-	dice_pool_discard(&die->pool);
+	dice_die_drop_random(die);
 	die->pool.fill = fill;
 	die->pool.fill_ctx = ctx;
+}
+
+/**
+ * dice_die_drop_random() - forget every random bit the die holds
+ * @die: the die
+ *
+ * The bits buffered in the pool are discarded (counted in bits_discarded),
+ * and the recycled state, faces waiting in a group and rolls waiting in a
+ * batch are forgotten: no roll after this depends on a bit drawn before.
+ * For a new source, and when the machine may have been cloned (a VM fork):
+ * two clones must not serve the same next rolls.
+ */
+void dice_die_drop_random(struct dice_die *die)
+{
+	dice_pool_discard(&die->pool);
 	dice_die_forget(die);
 }
 

@@ -882,6 +882,43 @@ static void test_written_never_wedge(void)
 	}
 }
 
+/*
+ * After dice_die_drop_random() (a VM fork) a die rolls exactly what a new
+ * die rolls from the bits that follow: nothing drawn before is used, the
+ * buffered bits are counted as discarded.
+ */
+static void test_drop_random(void)
+{
+	static const u64 sides[] = { 6, 1000003, (1ULL << 40) + 1 };
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(sides); i++) {
+		struct kat_ctx k1 = { 0 }, k2;
+		struct dice_die a, b;
+		struct dice_stats st;
+		u64 fa[40], fb[40], buffered;
+
+		dice_die_init(&a, kat_fill, &k1);
+		EXPECT(!dice_die_set_sides(&a, sides[i]));
+		EXPECT(dice_die_roll_many(&a, fa, 5) == 5);
+		buffered = a.pool.tail - a.pool.head;
+		dice_die_drop_random(&a);
+		dice_die_stats(&a, &st);
+		EXPECT(st.bits_discarded == buffered && buffered > 0);
+		EXPECT(a.rec.m == 1 && !a.digits.left);
+		EXPECT(dice_die_invalid(&a) == NULL);
+		k2.byte = k1.byte;	/* where the stream goes on */
+		dice_die_init(&b, kat_fill, &k2);
+		EXPECT(!dice_die_set_sides(&b, sides[i]));
+		EXPECT(dice_die_roll_many(&a, fa, 40) == 40);
+		EXPECT(dice_die_roll_many(&b, fb, 40) == 40);
+		for (j = 0; j < 40; j++)
+			EXPECT(fa[j] == fb[j]);
+		dice_die_wipe(&a);
+		dice_die_wipe(&b);
+	}
+}
+
 /* ---- alias tables --------------------------------------------------------------------- */
 
 static void test_alias_build(void)
@@ -1312,6 +1349,8 @@ int main(void)
 		test_broken_state);
 	tap_run("core: written bits that cannot roll are discarded",
 		test_written_never_wedge);
+	tap_run("core: after dropping its random state a die uses only new bits",
+		test_drop_random);
 	tap_run("core: alias construction invariants", test_alias_build);
 	tap_run("core: alias table validation", test_alias_validate);
 	tap_run("core: running out of bits rolls back", test_rollback);
