@@ -65,6 +65,20 @@ kunit: linux-src
 vmtest: module selftests
 	$(TOP)/scripts/vmtest.sh
 
+# The kernels the module is built and tested for (scripts/kernels.sh):
+# Debian 12's 6.1 and 6.12, each also PREEMPT_RT.  make check runs a VM
+# tier on each; "make check KERNELS=6.1" keeps to the default kernel.
+KERNELS ?= 6.1 6.12 6.1-rt 6.12-rt
+kernels:
+	@for k in $(KERNELS); do \
+		v=$$($(TOP)/scripts/kernels.sh $$k) || exit 1; \
+		$(TOP)/scripts/module-build.sh $$v $(B)/kernels/$$v || exit 1; \
+	done
+vmtest-kernels: selftests
+	@for k in $(filter-out 6.1,$(KERNELS)); do \
+		$(TOP)/scripts/vmtest-kernel.sh $$k || exit 1; \
+	done
+
 # The debug kernel (KASAN, UBSAN, lockdep, kmemleak, KUnit): built once into
 # $(DICE_CACHE)/debug-kernel/, reused until its version or config changes.
 debug-kernel: linux-src
@@ -128,6 +142,6 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean
 	rm -rf $(B)
 
-export TOP KVER KDIR KIMAGE B LINUX_SRC DICE_CACHE
+export TOP KVER KDIR KIMAGE B LINUX_SRC DICE_CACHE KERNELS
 .PHONY: all deps linux-src module core libdice cli sparse checkpatch \
-	selftests fuzz kunit vmtest debug-kernel vmtest-debug check check-tiers demo demo-run bench bench-run install uninstall dkms shell clean
+	selftests fuzz kunit vmtest kernels vmtest-kernels debug-kernel vmtest-debug check check-tiers demo demo-run bench bench-run install uninstall dkms shell clean

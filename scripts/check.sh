@@ -69,6 +69,12 @@ tier dkms "$TOP"/scripts/dkms-check.sh
 tier kunit make -s kunit
 tier selftests-build make -s selftests
 tier vm "$TOP"/scripts/vmtest.sh
+# The other kernels of the set (KERNELS): module build, sparse and the
+# device's kselftests on each; the default kernel had the full tier above.
+for k in ${KERNELS:-6.1 6.12 6.1-rt 6.12-rt}; do
+	[ "$k" = 6.1 ] && continue
+	tier "kernel-$k" "$TOP"/scripts/vmtest-kernel.sh "$k"
+done
 tier debug-kernel "$TOP"/scripts/debug-kernel.sh
 tier vm-debug "$TOP"/scripts/vmtest-debug.sh
 
