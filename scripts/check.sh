@@ -71,6 +71,8 @@ tier selftests-build make -s selftests
 tier vm "$TOP"/scripts/vmtest.sh
 # The other kernels of the set (KERNELS): module build, sparse and the
 # device's kselftests on each; the default kernel had the full tier above.
+# Two clones of one saved VM must roll different dice.
+tier vmfork "$TOP"/scripts/vmfork-check.sh
 for k in ${KERNELS:-6.1 6.12 6.1-rt 6.12-rt}; do
 	[ "$k" = 6.1 ] && continue
 	tier "kernel-$k" "$TOP"/scripts/vmtest-kernel.sh "$k"
