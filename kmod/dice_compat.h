@@ -98,6 +98,18 @@ void dice_core_warn(const char *file, int line);
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <linux/version.h>
+
+/*
+ * The file layer (dice_main.c) uses this where kernels differ: Linux 6.5
+ * removed generic_file_splice_read(); copy_splice_read(), added there, is
+ * what a file without a page cache (random.c's, ours) uses since.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#define dice_splice_read	generic_file_splice_read
+#else
+#define dice_splice_read	copy_splice_read
+#endif
 
 static inline bool check_mul_overflow_u64(u64 a, u64 b, u64 *d)
 {

@@ -4,30 +4,53 @@
  *
  * Every open file is one die (struct dice_file).  This file holds only what
  * is kernel business: the file operations, locking, copying to and from
- * userspace, the CRNG as bit source, and the global counters in sysfs.  The
- * die itself (sampling, accounting, encoding) is the core in dice_*.c.
+ * userspace, the CRNG as bit source, the global counters in sysfs and the
+ * memory budget of each user.  The die itself (sampling, accounting,
+ * encoding) is the core in dice_*.c.
  *
- * Sections: global counters, bit sources, open/release, read, write,
- * ioctls, module init.
+ * The node is mode 0666, so everything here assumes a hostile caller: every
+ * loop over user memory is chunked with signal checks and cond_resched(),
+ * every allocation is charged to the caller's memory cgroup and to its
+ * user's table budget, and what sysfs shows to all reveals no roll.
+ *
+ * Sections: global counters, table budget, bit sources, open/release,
+ * locking and readiness, read, write, ioctls, module init.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/fs.h>
+#include <linux/hashtable.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/percpu.h>
+#include <linux/poll.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/spinlock.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
+#include <linux/wait.h>
 
 #include "dice_core.h"
 
 static unsigned int max_sides = 1U << 20;
 module_param(max_sides, uint, 0644);
 MODULE_PARM_DESC(max_sides, "Most sides a loaded die may have (default 1048576)");
+
+/*
+ * 128 MiB: room for three tables of max_sides sides that do not pack (30 MiB
+ * each as charged), or to replace one in place (30 + 48 MiB); the same order
+ * as the 64 MiB of pipe buffers a user gets by default (pipe-user-pages-soft).
+ */
+static unsigned int max_user_table_kib = 128 << 10;
+module_param(max_user_table_kib, uint, 0644);
+MODULE_PARM_DESC(max_user_table_kib,
+		 "Most KiB of alias tables the files of one user may hold (default 131072); CAP_SYS_RESOURCE exempts");
 
 /*
  * Bytes of rolls produced ahead of copy_to_iter(): one chunk of a read.
@@ -47,10 +70,16 @@ MODULE_PARM_DESC(max_sides, "Most sides a loaded die may have (default 1048576)"
  * @out_end: end of the bytes in @out
  * @reported: the die's rolls, bits used and bits drawn already added to the
  *	global counters
- * @faces: rolls on their way into @out
+ * @faces: rolls on their way into @out, or masses on their way out
+ * @user: the user charged for the die's table, NULL when it has none
+ * @table_cost: bytes charged for it (dice_alloc_cost())
+ * @probe: scratch copy of @die for poll(), allocated on first use
+ * @wait: poll() waits here; woken after a change that may make the file
+ *	readable or writable (has its own lock)
+ * @forks: dice_vm_forks when the file last rolled from the CRNG
  */
 struct dice_file {
-	struct mutex lock;	/* protects all of the below */
+	struct mutex lock;	/* protects all of the below but @wait */
 	struct dice_die die;
 	u32 source;
 	u8 out[DICE_OUT_BYTES];
@@ -58,6 +87,11 @@ struct dice_file {
 	unsigned int out_end;
 	u64 reported[3];
 	u64 faces[64];
+	struct dice_user *user;
+	size_t table_cost;
+	struct dice_die *probe;
+	wait_queue_head_t wait;
+	unsigned int forks;
 };
 
 /* ---- global counters ------------------------------------------------------ */
@@ -99,6 +133,15 @@ static u64 dice_counter_sum(size_t offset)
 	return sum;
 }
 
+/*
+ * rolls, bits_used and bits_drawn are root's alone (0400): they move with
+ * every read of every file, and under recycling bits_used (and bits_drawn,
+ * which refills track) follows the self-information of the faces served,
+ * so an observer polling them while another user rolls one roll at a time
+ * learns that user's faces (a {1, 63} die: each 1 costs 6 bits, a 2 almost
+ * none); in text, rolls follows the digits of the faces.  open_dice moves
+ * only with open() and release(), so it stays world-readable.
+ */
 #define DICE_COUNTER_ATTR(name)						\
 static ssize_t name##_show(struct device *dev,				\
 			   struct device_attribute *attr, char *buf)	\
@@ -106,7 +149,7 @@ static ssize_t name##_show(struct device *dev,				\
 	return sysfs_emit(buf, "%llu\n",				\
 		dice_counter_sum(offsetof(struct dice_counters, name)));\
 }									\
-static DEVICE_ATTR_RO(name)
+static DEVICE_ATTR_ADMIN_RO(name)
 
 DICE_COUNTER_ATTR(rolls);
 DICE_COUNTER_ATTR(bits_used);
@@ -119,21 +162,240 @@ static ssize_t open_dice_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(open_dice);
 
+static atomic_long_t dice_table_bytes = ATOMIC_LONG_INIT(0);
+
+static ssize_t table_bytes_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&dice_table_bytes));
+}
+static DEVICE_ATTR_ADMIN_RO(table_bytes);
+
 static struct attribute *dice_attrs[] = {
 	&dev_attr_rolls.attr,
 	&dev_attr_bits_used.attr,
 	&dev_attr_bits_drawn.attr,
 	&dev_attr_open_dice.attr,
+	&dev_attr_table_bytes.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(dice);
 
+/* ---- table budget ------------------------------------------------------------ */
+
+/*
+ * Alias tables are the only memory a file makes the kernel hold that grows
+ * with its arguments: up to 28 bytes a side, for up to max_sides sides.
+ * They are charged to the caller's memory cgroup (DICE_GFP) and, because a
+ * desktop often has no memory limit, to a budget of max_user_table_kib per
+ * user (real uid, as RLIMIT_NPROC and the pipe limits count), shared by all
+ * of the user's files and processes.  A build reserves what it may peak at
+ * before it allocates; once installed, the file is charged for the table it
+ * holds until the table goes (SET_SIDES, a new table, release).
+ */
+
+/**
+ * struct dice_user - table memory charged to one user
+ * @node: in dice_users
+ * @uid: the user
+ * @bytes: bytes charged; the entry is freed when they drop to 0
+ */
+struct dice_user {
+	struct hlist_node node;
+	kuid_t uid;
+	size_t bytes;
+};
+
+static DEFINE_HASHTABLE(dice_users, 6);
+static DEFINE_SPINLOCK(dice_users_lock);	/* protects dice_users */
+
+/*
+ * What an allocation of @size bytes by dice_alloc() (kvmalloc()) may really
+ * take: a kmalloc() bucket up to KMALLOC_MAX_SIZE (its vmalloc() fallback
+ * takes no more), above it vmalloc() pages, which kvmalloc() maps with huge
+ * pages (VM_ALLOW_HUGE_VMAP) from PMD_SIZE on: whole ones.
+ */
+static size_t dice_alloc_cost(size_t size)
+{
+	if (size <= KMALLOC_MAX_SIZE)
+		return kmalloc_size_roundup(size);
+	return size >= PMD_SIZE ? ALIGN(size, PMD_SIZE) : PAGE_ALIGN(size);
+}
+
+/*
+ * A table as dice_table_alloc() allocates it (28 bytes a side), or as
+ * dice_table_pack() copies it (16).
+ */
+static size_t dice_table_cost(u32 sides, bool packed)
+{
+	size_t each = packed ? sizeof(struct dice_column) :
+			       3 * sizeof(u64) + sizeof(u32);
+
+	BUILD_BUG_ON(sizeof(struct dice_column) != sizeof(u128));
+	return dice_alloc_cost(sizeof(struct dice_table) + (size_t)sides * each);
+}
+
+/*
+ * The most a build of a table of @sides sides holds at once: the table and
+ * its packed copy (dice_die_set_table() packs it), or before that the table
+ * and the weights, which are no larger than the copy.
+ */
+static size_t dice_build_cost(u32 sides)
+{
+	return dice_table_cost(sides, false) + dice_table_cost(sides, true);
+}
+
+static size_t dice_held_cost(const struct dice_table *table)
+{
+	if (!table)
+		return 0;
+	return dice_table_cost(table->sides, table->col || table->packed);
+}
+
+static struct dice_user *dice_user_find(kuid_t uid)
+{
+	struct dice_user *u;
+
+	hash_for_each_possible(dice_users, u, node, __kuid_val(uid))
+		if (uid_eq(u->uid, uid))
+			return u;
+	return NULL;
+}
+
+/*
+ * Charge @bytes to the calling user.  Over the budget only CAP_SYS_RESOURCE
+ * goes on (asked then only, as for pipes).
+ *
+ * Return: the user charged, or NULL (over the budget, or no memory).
+ */
+static struct dice_user *dice_user_charge(size_t bytes)
+{
+	size_t limit = (size_t)READ_ONCE(max_user_table_kib) << 10;
+	kuid_t uid = current_uid();
+	struct dice_user *u, *fresh;
+	bool exempt = false;
+
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
+	if (!fresh)
+		return NULL;
+	for (;;) {
+		spin_lock(&dice_users_lock);
+		u = dice_user_find(uid);
+		if (exempt || (u ? u->bytes : 0) + bytes <= limit)
+			break;
+		spin_unlock(&dice_users_lock);
+		if (!capable(CAP_SYS_RESOURCE)) {
+			kfree(fresh);
+			return NULL;
+		}
+		exempt = true;
+	}
+	if (!u) {
+		u = fresh;
+		fresh = NULL;
+		u->uid = uid;
+		hash_add(dice_users, &u->node, __kuid_val(uid));
+	}
+	u->bytes += bytes;
+	atomic_long_add(bytes, &dice_table_bytes);
+	spin_unlock(&dice_users_lock);
+	kfree(fresh);
+	return u;
+}
+
+static void dice_user_uncharge(struct dice_user *u, size_t bytes)
+{
+	if (!u || !bytes)
+		return;
+	spin_lock(&dice_users_lock);
+	if (WARN_ON_ONCE(u->bytes < bytes))
+		bytes = u->bytes;
+	u->bytes -= bytes;
+	atomic_long_sub(bytes, &dice_table_bytes);
+	if (u->bytes)
+		u = NULL;
+	else
+		hash_del(&u->node);
+	spin_unlock(&dice_users_lock);
+	kfree(u);
+}
+
+/*
+ * Under the file's lock, after a change that may have dropped the die's
+ * table: the file stops being charged for it.  The caller uncharges
+ * *@user by the return value once it dropped the lock.
+ */
+static size_t dice_table_gone(struct dice_file *df, struct dice_user **user)
+{
+	size_t cost = df->table_cost;
+
+	*user = NULL;
+	if (df->die.table)
+		return 0;
+	*user = df->user;
+	df->user = NULL;
+	df->table_cost = 0;
+	return cost;
+}
+
 /* ---- bit sources ------------------------------------------------------------ */
 
+/*
+ * Reads wait for the CRNG before they roll (dice_lock_read()); a source
+ * switched to the CRNG while a read had dropped the lock meets this check
+ * instead, so no roll ever takes bits from an unseeded CRNG.
+ */
 static int dice_fill_crng(void *ctx, u64 *words, unsigned int nwords)
 {
+	if (unlikely(!rng_is_initialized()))
+		return -EAGAIN;
 	get_random_bytes(words, nwords * sizeof(*words));
 	return 0;
+}
+
+/* ---- VM forks ------------------------------------------------------------------ */
+
+/*
+ * A VM snapshot restored twice gives two machines with the same memory:
+ * each open file's buffered CRNG bits, recycled state and encoded rolls.
+ * The kernel reseeds its CRNG when it learns of the fork (vmgenid) and
+ * calls this notifier; every file rolled from the CRNG then drops what it
+ * holds before its next roll, so the clones roll different dice (as
+ * WireGuard drops its keys and the CRNG its batched entropy).
+ */
+static atomic_t dice_vm_forks = ATOMIC_INIT(0);
+
+static int dice_vm_forked(struct notifier_block *nb, unsigned long action,
+			  void *data)
+{
+	atomic_inc(&dice_vm_forks);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block dice_vmfork_nb = {
+	.notifier_call = dice_vm_forked,
+};
+
+/*
+ * Under the lock, before a read serves anything.  Written bits belong to
+ * the user and stay.  Of the encoded rolls, binary ones (whole rolls) are
+ * dropped; the rest of a text line already partly read is kept, so the
+ * reader never gets a broken line.
+ */
+static void dice_check_fork(struct dice_file *df)
+{
+	unsigned int forks = atomic_read(&dice_vm_forks);
+
+	if (likely(df->forks == forks))
+		return;
+	df->forks = forks;
+	if (df->source != DICE_SRC_KERNEL)
+		return;
+	dice_die_drop_random(&df->die);
+	if (dice_format_width(df->die.format)) {
+		df->out_start = 0;
+		df->out_end = 0;
+	}
 }
 
 /* ---- open/release ------------------------------------------------------------- */
@@ -146,12 +408,29 @@ static int dice_open(struct inode *inode, struct file *file)
 	if (!df)
 		return -ENOMEM;
 	mutex_init(&df->lock);
+	init_waitqueue_head(&df->wait);
 	dice_die_init(&df->die, dice_fill_crng, NULL);
 	df->source = DICE_SRC_KERNEL;
+	df->forks = atomic_read(&dice_vm_forks);
 	file->private_data = df;
 	file->f_mode |= FMODE_NOWAIT;
 	atomic_long_inc(&dice_open_count);
-	return nonseekable_open(inode, file);
+	nonseekable_open(inode, file);
+	/*
+	 * sendfile() to a file or a socket splices through a private pipe
+	 * and wants input it could rewind (splice_direct_to_actor() checks
+	 * FMODE_LSEEK).  Rolls are never rewound: one spliced but not written
+	 * is simply never served, as with /dev/urandom (noop_llseek).  So the
+	 * file says it seeks, and dice_llseek() refuses every seek: lseek()
+	 * still fails with -ESPIPE, and pread() too (no FMODE_PREAD).
+	 */
+	file->f_mode |= FMODE_LSEEK;
+	return 0;
+}
+
+static loff_t dice_llseek(struct file *file, loff_t offset, int whence)
+{
+	return -ESPIPE;
 }
 
 static int dice_release(struct inode *inode, struct file *file)
@@ -159,10 +438,108 @@ static int dice_release(struct inode *inode, struct file *file)
 	struct dice_file *df = file->private_data;
 
 	dice_die_wipe(&df->die);
+	dice_user_uncharge(df->user, df->table_cost);
+	kfree_sensitive(df->probe);
 	mutex_destroy(&df->lock);
 	kfree_sensitive(df);
 	atomic_long_dec(&dice_open_count);
 	return 0;
+}
+
+/* ---- locking and readiness ------------------------------------------------------ */
+
+#define DICE_POLL_IN	(EPOLLIN | EPOLLRDNORM)
+#define DICE_POLL_OUT	(EPOLLOUT | EPOLLWRNORM)
+
+/*
+ * Drop the file's lock and wake pollers for @events, which the change just
+ * made may have brought.  wq_has_sleeper() pairs with the barrier in
+ * dice_poll(): a poller either sees the change or is woken.
+ */
+static void dice_unlock(struct dice_file *df, __poll_t events)
+{
+	mutex_unlock(&df->lock);
+	if (events && wq_has_sleeper(&df->wait))
+		wake_up_interruptible_poll(&df->wait, events);
+}
+
+/*
+ * Whether a read could make a roll from the written bits now: the same roll
+ * on a copy of the die (the die is plain data; the table it points to is
+ * only read).  The copy is wiped after use.
+ *
+ * Return: 0 if the roll completes or its copy could not be made (then the
+ * read tells), -EAGAIN if the bits do not suffice, or the roll's other
+ * error (a read would return it at once).  *@discarded is set when the bits
+ * fill the pool and can never complete the roll: the core discards them on
+ * a failed roll (dice_die_failed()), so the read would, and so does this.
+ */
+static int dice_probe_roll(struct dice_file *df, bool *discarded)
+{
+	struct dice_die *probe = df->probe;
+	u64 face;
+	int got;
+
+	if (!probe) {
+		probe = kmalloc(sizeof(*probe), GFP_KERNEL_ACCOUNT);
+		if (!probe)
+			return 0;
+		df->probe = probe;
+	}
+	memcpy(probe, &df->die, sizeof(*probe));
+	if (dice_format_width(probe->format) == 1)
+		got = dice_die_roll_u8(probe, (u8 *)&face, 1);
+	else
+		got = dice_die_roll_many(probe, &face, 1);
+	if (got == -EAGAIN &&
+	    probe->pool.discarded != df->die.pool.discarded) {
+		dice_pool_discard(&df->die.pool);
+		*discarded = true;
+	}
+	memzero_explicit(probe, sizeof(*probe));
+	memzero_explicit(&face, sizeof(face));
+	return got < 0 ? got : 0;
+}
+
+/*
+ * poll(): a file rolled from the CRNG is always readable (before the CRNG
+ * is seeded a blocking read waits for it, a non-blocking one fails with
+ * -EAGAIN) and never writable (write() fails with -EINVAL).  A file of
+ * written bits is readable when bytes wait in @out or the next roll can be
+ * made from the bits buffered (dice_probe_roll()), and writable when the
+ * pool has room for a whole byte, which is when write() accepts one.
+ * While another thread holds the file, poll() does not wait for it and says
+ * both: the read or write that follows waits for the lock and then tells.
+ */
+static __poll_t dice_poll(struct file *file, poll_table *wait)
+{
+	struct dice_file *df = file->private_data;
+	bool discarded = false;
+	__poll_t mask = 0;
+	int err;
+
+	poll_wait(file, &df->wait, wait);
+	/* Pairs with wq_has_sleeper() in dice_unlock(). */
+	smp_mb();
+	if (READ_ONCE(df->source) == DICE_SRC_KERNEL)
+		return DICE_POLL_IN;
+	if (!mutex_trylock(&df->lock))
+		return DICE_POLL_IN | DICE_POLL_OUT;
+	if (df->source != DICE_SRC_WRITTEN) {
+		mask = DICE_POLL_IN;
+	} else {
+		if (df->out_start != df->out_end) {
+			mask |= DICE_POLL_IN;
+		} else {
+			err = dice_probe_roll(df, &discarded);
+			if (err != -EAGAIN)
+				mask |= DICE_POLL_IN;
+		}
+		if (dice_pool_room(&df->die.pool) >= 8)
+			mask |= DICE_POLL_OUT;
+	}
+	dice_unlock(df, discarded ? DICE_POLL_OUT : 0);
+	return mask;
 }
 
 /* ---- read ------------------------------------------------------------------------ */
@@ -220,6 +597,35 @@ static int dice_produce(struct dice_file *df, size_t want)
 	return end ? 0 : got;
 }
 
+/*
+ * Take the file for a read.  A file rolled from the CRNG first waits for it
+ * to be seeded; the source is looked at under the lock, so a SET_SOURCE
+ * racing with the read cannot make it skip the wait.  Once seeded the CRNG
+ * stays so: the loop turns at most twice.
+ */
+static int dice_lock_read(struct dice_file *df, struct kiocb *iocb,
+			  bool nowait)
+{
+	int err;
+
+	for (;;) {
+		if (iocb->ki_flags & IOCB_NOWAIT) {
+			if (!mutex_trylock(&df->lock))
+				return -EAGAIN;
+		} else if (mutex_lock_interruptible(&df->lock)) {
+			return -ERESTARTSYS;
+		}
+		if (df->source != DICE_SRC_KERNEL || rng_is_initialized())
+			return 0;
+		mutex_unlock(&df->lock);
+		if (nowait)
+			return -EAGAIN;
+		err = wait_for_random_bytes();
+		if (err)
+			return err;
+	}
+}
+
 static ssize_t dice_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct file *file = iocb->ki_filp;
@@ -227,24 +633,16 @@ static ssize_t dice_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	bool nowait = (iocb->ki_flags & IOCB_NOWAIT) ||
 		      (file->f_flags & O_NONBLOCK);
 	size_t want = iov_iter_count(to), done = 0;
+	__poll_t wake = 0;
 	unsigned int width;
-	ssize_t err = 0;
+	ssize_t err;
 
 	if (!want)
 		return 0;
-	if (READ_ONCE(df->source) == DICE_SRC_KERNEL && !rng_is_initialized()) {
-		if (nowait)
-			return -EAGAIN;
-		err = wait_for_random_bytes();
-		if (err)
-			return err;
-	}
-	if (iocb->ki_flags & IOCB_NOWAIT) {
-		if (!mutex_trylock(&df->lock))
-			return -EAGAIN;
-	} else if (mutex_lock_interruptible(&df->lock)) {
-		return -ERESTARTSYS;
-	}
+	err = dice_lock_read(df, iocb, nowait);
+	if (err)
+		return err;
+	dice_check_fork(df);
 	width = dice_format_width(df->die.format);
 	if (width && df->out_start == df->out_end) {
 		if (want < width) {
@@ -266,11 +664,18 @@ static ssize_t dice_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		df->out_start += copied;
 		done += copied;
 		if (copied != chunk) {
-			/* Half a binary roll went out: drop the rest of the
-			 * chunk so later reads still return whole rolls.
+			/*
+			 * A binary read returns whole rolls only: the bytes
+			 * of a torn roll are taken back (a pipe of splice()
+			 * gives them up) and not counted, and that roll and
+			 * the rest of the chunk are dropped, never served.
+			 * A text read keeps the rest for the next read.
 			 */
-			if (width)
+			if (width) {
+				iov_iter_revert(to, copied % width);
+				done -= copied % width;
 				df->out_start = df->out_end;
+			}
 			err = -EFAULT;
 			break;
 		}
@@ -295,8 +700,11 @@ static ssize_t dice_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		}
 	}
 	dice_report(df);
+	/* Bits spent make room for more. */
+	if (df->source == DICE_SRC_WRITTEN)
+		wake = DICE_POLL_OUT;
 out_unlock:
-	mutex_unlock(&df->lock);
+	dice_unlock(df, wake);
 	return done ? done : err;
 }
 
@@ -346,7 +754,7 @@ static ssize_t dice_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		err = -EAGAIN;
 	dice_report(df);
 out_unlock:
-	mutex_unlock(&df->lock);
+	dice_unlock(df, done ? DICE_POLL_IN : 0);
 	memzero_explicit(buf, sizeof(buf));
 	return done ? done : err;
 }
@@ -369,16 +777,29 @@ static int dice_copy_struct_to_user(void __user *dst, size_t usize,
 	return 0;
 }
 
+/*
+ * The ioctls wait for the file's lock killably: a GET_MASSES of a huge die
+ * may hold it for long, and a thread waiting behind it must still die.
+ * Readiness may change with the die: every change wakes pollers.
+ */
+#define DICE_POLL_ANY	(DICE_POLL_IN | DICE_POLL_OUT)
+
 static long dice_ioctl_set_sides(struct dice_file *df, u64 __user *uarg)
 {
+	struct dice_user *user;
+	size_t cost;
 	u64 sides;
 	int err;
 
 	if (get_user(sides, uarg))
 		return -EFAULT;
-	mutex_lock(&df->lock);
+	err = mutex_lock_killable(&df->lock);
+	if (err)
+		return err;
 	err = dice_die_set_sides(&df->die, sides);
-	mutex_unlock(&df->lock);
+	cost = dice_table_gone(df, &user);
+	dice_unlock(df, DICE_POLL_ANY);
+	dice_user_uncharge(user, cost);
 	return err;
 }
 
@@ -389,14 +810,16 @@ static long dice_ioctl_set_format(struct dice_file *df, u32 __user *uarg)
 
 	if (get_user(format, uarg))
 		return -EFAULT;
-	mutex_lock(&df->lock);
+	err = mutex_lock_killable(&df->lock);
+	if (err)
+		return err;
 	err = dice_die_set_format(&df->die, format);
 	/* Bytes still buffered are in the old encoding: drop them. */
 	if (!err) {
 		df->out_start = 0;
 		df->out_end = 0;
 	}
-	mutex_unlock(&df->lock);
+	dice_unlock(df, DICE_POLL_ANY);
 	return err;
 }
 
@@ -407,21 +830,26 @@ static long dice_ioctl_set_method(struct dice_file *df, u32 __user *uarg)
 
 	if (get_user(method, uarg))
 		return -EFAULT;
-	mutex_lock(&df->lock);
+	err = mutex_lock_killable(&df->lock);
+	if (err)
+		return err;
 	err = dice_die_set_method(&df->die, method);
-	mutex_unlock(&df->lock);
+	dice_unlock(df, DICE_POLL_ANY);
 	return err;
 }
 
 static long dice_ioctl_set_source(struct dice_file *df, u32 __user *uarg)
 {
 	u32 source;
+	int err;
 
 	if (get_user(source, uarg))
 		return -EFAULT;
 	if (source != DICE_SRC_KERNEL && source != DICE_SRC_WRITTEN)
 		return -EINVAL;
-	mutex_lock(&df->lock);
+	err = mutex_lock_killable(&df->lock);
+	if (err)
+		return err;
 	dice_die_set_source(&df->die,
 			    source == DICE_SRC_KERNEL ? dice_fill_crng : NULL,
 			    NULL);
@@ -430,7 +858,7 @@ static long dice_ioctl_set_source(struct dice_file *df, u32 __user *uarg)
 	df->out_start = 0;
 	df->out_end = 0;
 	dice_report(df);
-	mutex_unlock(&df->lock);
+	dice_unlock(df, DICE_POLL_ANY);
 	return 0;
 }
 
@@ -438,8 +866,11 @@ static long dice_ioctl_get_info(struct dice_file *df, void __user *uarg,
 				size_t usize)
 {
 	struct dice_info info;
+	int err;
 
-	mutex_lock(&df->lock);
+	err = mutex_lock_killable(&df->lock);
+	if (err)
+		return err;
 	dice_die_info(&df->die, &info);
 	info.source = df->source;
 	mutex_unlock(&df->lock);
@@ -450,20 +881,49 @@ static long dice_ioctl_get_stats(struct dice_file *df, void __user *uarg,
 				 size_t usize)
 {
 	struct dice_stats stats;
+	int err;
 
-	mutex_lock(&df->lock);
+	err = mutex_lock_killable(&df->lock);
+	if (err)
+		return err;
 	dice_die_stats(&df->die, &stats);
 	mutex_unlock(&df->lock);
 	return dice_copy_struct_to_user(uarg, usize, &stats, sizeof(stats));
 }
 
-static long dice_install_table(struct dice_file *df, struct dice_table *table)
+/*
+ * Install @table, built under a reserve of @reserve bytes charged to
+ * @user; the file keeps the charge for the table as packed and gives the
+ * rest back, with the charge of the table it replaces.
+ */
+static long dice_install_table(struct dice_file *df, struct dice_table *table,
+			       struct dice_user *user, size_t reserve)
 {
+	struct dice_user *old_user;
+	size_t old_cost, cost;
 	int err;
 
-	mutex_lock(&df->lock);
+	err = mutex_lock_killable(&df->lock);
+	if (err) {
+		dice_table_free(table);
+		goto out_uncharge;
+	}
+	/* The die owns the table from here on, and frees it on error. */
 	err = dice_die_set_table(&df->die, table);
-	mutex_unlock(&df->lock);
+	if (err) {
+		mutex_unlock(&df->lock);
+		goto out_uncharge;
+	}
+	old_user = df->user;
+	old_cost = df->table_cost;
+	cost = dice_held_cost(df->die.table);
+	df->user = user;
+	df->table_cost = cost;
+	dice_unlock(df, DICE_POLL_ANY);
+	dice_user_uncharge(old_user, old_cost);
+	reserve -= cost;
+out_uncharge:
+	dice_user_uncharge(user, reserve);
 	return err;
 }
 
@@ -472,6 +932,8 @@ static long dice_ioctl_set_weights(struct dice_file *df, void __user *uarg,
 {
 	struct dice_weights arg;
 	struct dice_table *table;
+	struct dice_user *user;
+	size_t reserve;
 	u32 *weights;
 	int err;
 
@@ -482,9 +944,15 @@ static long dice_ioctl_set_weights(struct dice_file *df, void __user *uarg,
 		return -EINVAL;
 	if (arg.sides > READ_ONCE(max_sides))
 		return -E2BIG;
-	weights = kvmalloc_array(arg.sides, sizeof(*weights), DICE_GFP);
-	if (!weights)
+	reserve = dice_build_cost(arg.sides);
+	user = dice_user_charge(reserve);
+	if (!user)
 		return -ENOMEM;
+	weights = kvmalloc_array(arg.sides, sizeof(*weights), DICE_GFP);
+	if (!weights) {
+		err = -ENOMEM;
+		goto out_uncharge;
+	}
 	if (copy_from_user(weights, u64_to_user_ptr(arg.weights),
 			   (size_t)arg.sides * sizeof(*weights))) {
 		err = -EFAULT;
@@ -496,13 +964,18 @@ static long dice_ioctl_set_weights(struct dice_file *df, void __user *uarg,
 		goto out_free_weights;
 	}
 	err = dice_table_from_weights(table, weights);
+	/* Gone before the table is packed: the reserve holds one or the other. */
+	kvfree(weights);
 	if (err) {
 		dice_table_free(table);
-		goto out_free_weights;
+		goto out_uncharge;
 	}
-	err = dice_install_table(df, table);
+	return dice_install_table(df, table, user, reserve);
+
 out_free_weights:
 	kvfree(weights);
+out_uncharge:
+	dice_user_uncharge(user, reserve);
 	return err;
 }
 
@@ -511,6 +984,8 @@ static long dice_ioctl_set_alias(struct dice_file *df, void __user *uarg,
 {
 	struct dice_alias arg;
 	struct dice_table *table;
+	struct dice_user *user;
+	size_t reserve;
 	int err;
 
 	err = copy_struct_from_user(&arg, sizeof(arg), uarg, usize);
@@ -520,9 +995,15 @@ static long dice_ioctl_set_alias(struct dice_file *df, void __user *uarg,
 		return -EINVAL;
 	if (arg.sides > READ_ONCE(max_sides))
 		return -E2BIG;
-	table = dice_table_alloc(arg.sides);
-	if (!table)
+	reserve = dice_build_cost(arg.sides);
+	user = dice_user_charge(reserve);
+	if (!user)
 		return -ENOMEM;
+	table = dice_table_alloc(arg.sides);
+	if (!table) {
+		err = -ENOMEM;
+		goto out_uncharge;
+	}
 	if (copy_from_user(table->thr, u64_to_user_ptr(arg.thresholds),
 			   (size_t)arg.sides * sizeof(u64)) ||
 	    copy_from_user(table->alias, u64_to_user_ptr(arg.aliases),
@@ -533,20 +1014,30 @@ static long dice_ioctl_set_alias(struct dice_file *df, void __user *uarg,
 	err = dice_table_from_alias(table, arg.mass);
 	if (err)
 		goto out_free_table;
-	return dice_install_table(df, table);
+	return dice_install_table(df, table, user, reserve);
 
 out_free_table:
 	dice_table_free(table);
+out_uncharge:
+	dice_user_uncharge(user, reserve);
 	return err;
 }
 
-/* The distribution in lowest terms, so a loaded die's total fits 64 bits. */
+/*
+ * The distribution in lowest terms, so a loaded die's total fits 64 bits.
+ * A fair die may have 2^64 - 1 sides and the caller may map one small file
+ * over a huge window for them, so the masses go out a chunk at a time
+ * through @faces (free while the lock is held), with cond_resched() and a
+ * signal check between chunks: a signal ends the call with -ERESTARTSYS
+ * (EINTR, or a fresh start under SA_RESTART), the masses written so far
+ * left as they are.
+ */
 static long dice_ioctl_get_masses(struct dice_file *df, void __user *uarg,
 				  size_t usize)
 {
 	struct dice_masses arg;
 	u64 __user *masses;
-	u64 unit, i;
+	u64 unit, i, n, j;
 	long err;
 
 	if (!usize)
@@ -557,7 +1048,9 @@ static long dice_ioctl_get_masses(struct dice_file *df, void __user *uarg,
 	if (arg.flags || arg.padding)
 		return -EINVAL;
 	masses = u64_to_user_ptr(arg.masses);
-	mutex_lock(&df->lock);
+	err = mutex_lock_killable(&df->lock);
+	if (err)
+		return err;
 	arg.sides = df->die.sides;
 	err = dice_die_masses(&df->die, &unit, &arg.total);
 	if (err)
@@ -566,8 +1059,18 @@ static long dice_ioctl_get_masses(struct dice_file *df, void __user *uarg,
 		err = -ENOSPC;
 		goto out_unlock;
 	}
-	for (i = 0; i < arg.sides; i++) {
-		if (put_user(dice_die_mass(&df->die, unit, i), masses + i)) {
+	for (i = 0; i < arg.sides; i += n) {
+		if (i) {
+			if (signal_pending(current)) {
+				err = -ERESTARTSYS;
+				goto out_unlock;
+			}
+			cond_resched();
+		}
+		n = min_t(u64, arg.sides - i, ARRAY_SIZE(df->faces));
+		for (j = 0; j < n; j++)
+			df->faces[j] = dice_die_mass(&df->die, unit, i + j);
+		if (copy_to_user(masses + i, df->faces, n * sizeof(u64))) {
 			err = -EFAULT;
 			goto out_unlock;
 		}
@@ -620,9 +1123,11 @@ static const struct file_operations dice_fops = {
 	.release = dice_release,
 	.read_iter = dice_read_iter,
 	.write_iter = dice_write_iter,
+	.poll = dice_poll,
+	.splice_read = dice_splice_read,
 	.unlocked_ioctl = dice_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = no_llseek,
+	.llseek = dice_llseek,
 };
 
 static struct miscdevice dice_misc = {
@@ -640,17 +1145,27 @@ static int __init dice_init(void)
 	dice_counters = alloc_percpu(struct dice_counters);
 	if (!dice_counters)
 		return -ENOMEM;
+	err = register_random_vmfork_notifier(&dice_vmfork_nb);
+	if (err)
+		goto err_free;
 	err = misc_register(&dice_misc);
-	if (err) {
-		free_percpu(dice_counters);
-		return err;
-	}
+	if (err)
+		goto err_notifier;
 	return 0;
+
+err_notifier:
+	unregister_random_vmfork_notifier(&dice_vmfork_nb);
+err_free:
+	free_percpu(dice_counters);
+	return err;
 }
 
 static void __exit dice_exit(void)
 {
 	misc_deregister(&dice_misc);
+	unregister_random_vmfork_notifier(&dice_vmfork_nb);
+	/* Every file is closed, so every table charge is given back. */
+	WARN_ON_ONCE(!hash_empty(dice_users));
 	free_percpu(dice_counters);
 }
 

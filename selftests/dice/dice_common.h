@@ -148,6 +148,7 @@ static inline __u64 get_le(const unsigned char *p, unsigned int width)
 	return v;
 }
 
+#ifdef __SIZEOF_INT128__	/* not in dice_compat32_test, an i386 build */
 /* range_size() - faces x with x * k / n == b: ceil((b+1)n/k) - ceil(bn/k) */
 static inline __uint128_t range_size(__u64 n, unsigned int k, unsigned int b)
 {
@@ -162,6 +163,7 @@ static inline __uint128_t residue_size(__u64 n, unsigned int k,
 {
 	return b < n ? (n - 1 - b) / k + 1 : 0;
 }
+#endif
 
 /* gcd() - greatest common divisor, Euclid's way */
 static inline __u64 gcd(__u64 a, __u64 b)

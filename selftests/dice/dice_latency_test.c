@@ -160,7 +160,19 @@ static __u64 env_u64(const char *name, __u64 def)
 	return v && *v ? strtoull(v, NULL, 0) : def;
 }
 
-TEST(long_read_stays_preemptible)
+FIXTURE(latency) {
+};
+
+FIXTURE_SETUP(latency)
+{
+}
+
+FIXTURE_TEARDOWN(latency)
+{
+}
+
+/* A gigabyte takes about 25 s under TCG: more than the default 30 s. */
+TEST_F_TIMEOUT(latency, long_read_stays_preemptible, 600)
 {
 	struct latency_run dice = { .path = DICE_PATH };
 	struct latency_run zero = { .path = "/dev/zero" };

@@ -143,6 +143,9 @@ struct dice_alias {
  * @sides: out: number of sides; if it exceeds @capacity, nothing was written
  *	to @masses and the ioctl failed with -ENOSPC.  A user alias table
  *	whose total in lowest terms does not fit 64 bits gives -EOVERFLOW.
+ *	The masses go out 64 at a time; a signal between two chunks ends the
+ *	call with -EINTR (restarted under SA_RESTART), the masses written so
+ *	far left as they are.
  * @total: out: sum of all masses
  * @flags: none defined yet, must be zero
  * @padding: must be zero

@@ -1,0 +1,1878 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dice_hostile_test.c - /dev/dice against a hostile unprivileged user
+ *
+ * The node is mode 0666.  Each section proves one bound of the section "What
+ * an unprivileged user can do and observe" of
+ * Documentation/userspace-api/dice.rst:
+ *
+ *  - GET_MASSES of a fair die of 2^64 - 1 sides into one memfd mapped over
+ *    a 64 GiB window: SIGKILL ends it within 0.1 s, a handled signal with
+ *    EINTR; the copy in chunks is exact at its edges;
+ *  - the sysfs counters: an unprivileged observer polling every file of the
+ *    device's sysfs directories while another process rolls a {1, 63} die
+ *    one roll at a time reads nothing that moves;
+ *  - memory: a user with 1024 open files holds no more alias tables than
+ *    max_user_table_kib, whatever its processes; charges come back on
+ *    SET_SIDES and close; CAP_SYS_RESOURCE is exempt;
+ *  - splice() and sendfile() from the device; poll() and epoll readiness,
+ *    exact for written bits, with wake-ups, and without side effects;
+ *  - the read contract at a fault: binary reads return whole rolls and
+ *    drop the torn one, for every width; text keeps the rest of the line;
+ *  - one file shared by threads and a forked child mixing every operation,
+ *    with dup()/close() races and files closed while in use.
+ *
+ * The test VM runs the tests as root, so the unprivileged sides run in
+ * forked children that drop to nobody (65534) with setresgid()/setresuid().
+ * Children and threads never use ASSERT_*() (the harness longjmps): they
+ * report the first failure, which the test checks.
+ *
+ * ASSERT_*() and EXPECT_*() expand to two statements (the check, then a loop
+ * that runs the optional TH_LOG() and bails out), so under if, else and for
+ * they always go in braces.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/dice.h>
+
+#include "kselftest_harness.h"
+
+#include "dice_common.h"
+
+#define DICE_SYSFS	"/sys/class/misc/dice"
+#define MODULE_SYSFS	"/sys/module/dice"
+#define PARAMS		MODULE_SYSFS "/parameters"
+#define BUDGET_PATH	PARAMS "/max_user_table_kib"
+#define MAX_SIDES_PATH	PARAMS "/max_sides"
+#define NOBODY		65534
+
+#define MIB		(1024 * 1024ULL)
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static int set_u32(int fd, unsigned long cmd, __u32 val)
+{
+	return ioctl_errno(fd, cmd, &val);
+}
+
+static int set_u64(int fd, unsigned long cmd, __u64 val)
+{
+	return ioctl_errno(fd, cmd, &val);
+}
+
+static int get_masses(int fd, void *masses, __u64 capacity,
+		      struct dice_masses *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->masses = (uintptr_t)masses;
+	out->capacity = capacity;
+	return ioctl_errno(fd, DICE_IOC_GET_MASSES, out);
+}
+
+/* drop_privileges() - become nobody, in a forked child of the root test */
+static bool drop_privileges(void)
+{
+	return !setgroups(0, NULL) && !setresgid(NOBODY, NOBODY, NOBODY) &&
+	       !setresuid(NOBODY, NOBODY, NOBODY) && geteuid() == NOBODY;
+}
+
+/* A forked child's verdict: a line on stderr, then exit status 1. */
+static void __printf(1, 2) child_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "# child %d: ", getpid());
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	_exit(1);
+}
+
+/* wait_child() - the exit status of @pid, or -1 if it did not exit */
+static int wait_child(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static bool read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t ret = read(fd, p, len);
+
+		if (ret <= 0)
+			return false;
+		p += ret;
+		len -= ret;
+	}
+	return true;
+}
+
+static bool write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t ret = write(fd, p, len);
+
+		if (ret <= 0)
+			return false;
+		p += ret;
+		len -= ret;
+	}
+	return true;
+}
+
+/* A field of /proc/meminfo in KiB, or -1. */
+static long long meminfo(const char *field)
+{
+	char line[256];
+	size_t len = strlen(field);
+	long long v = -1;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, field, len) && line[len] == ':') {
+			v = strtoll(line + len + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+static __u64 sysfs_u64(const char *name)
+{
+	char path[128];
+	__u64 v = ~0ULL;
+
+	snprintf(path, sizeof(path), DICE_SYSFS "/%s", name);
+	read_u64_file(path, &v);
+	return v;
+}
+
+/*
+ * written_die() - a die of @sides in @fmt whose bits are @len bytes written
+ * from @bits (at most the 1016 a fresh pool takes at once)
+ */
+static int written_die(struct __test_metadata *_metadata, __u64 sides,
+		       __u32 method, __u32 fmt, const void *bits, size_t len)
+{
+	int fd = open_die(_metadata, O_RDWR | O_NONBLOCK);
+
+	if (fd < 0)
+		return fd;
+	set_format(_metadata, fd, DICE_FMT_TEXT);
+	set_sides(_metadata, fd, sides);
+	set_format(_metadata, fd, fmt);
+	EXPECT_EQ(0, set_u32(fd, DICE_IOC_SET_METHOD, method));
+	EXPECT_EQ(0, set_u32(fd, DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN));
+	if (len) {
+		EXPECT_EQ((ssize_t)len, write(fd, bits, len))
+			TH_LOG("write %zu: %s", len, strerror(errno));
+	}
+	return fd;
+}
+
+static void fill_bytes(__u64 seed, unsigned char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = (unsigned char)splitmix(&seed);
+}
+
+/*
+ * The harness gives a TEST() 30 s; the slow cases go in this fixture,
+ * which only carries their own timeouts.
+ */
+FIXTURE(slow) {
+	int unused;
+};
+
+FIXTURE_SETUP(slow)
+{
+	self->unused = 0;
+}
+
+FIXTURE_TEARDOWN(slow)
+{
+}
+
+/* ---- GET_MASSES: killable, interruptible, exact ---------------------------- */
+
+/*
+ * One memfd of MEMFD_BYTES mapped WINDOW_MAPS times side by side: 64 GiB of
+ * user memory for the masses of a fair die of 2^64 - 1 sides, backed by at
+ * most 256 MiB.  Before the masses went out in chunks, filling it kept the
+ * caller unkillable for minutes (7 s a GiB in the test VM).
+ */
+#define MEMFD_BYTES	(256ULL << 20)
+#ifndef WINDOW_MAPS
+#define WINDOW_MAPS	256ULL
+#endif
+
+static char *map_window(int memfd)
+{
+	size_t total = WINDOW_MAPS * MEMFD_BYTES, i;
+	char *base = mmap(NULL, total, PROT_NONE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (base == MAP_FAILED)
+		return NULL;
+	for (i = 0; i < WINDOW_MAPS; i++) {
+		if (mmap(base + i * MEMFD_BYTES, MEMFD_BYTES,
+			 PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, memfd,
+			 0) == MAP_FAILED)
+			return NULL;
+	}
+	return base;
+}
+
+static int window_memfd(void)
+{
+	int fd = memfd_create("dice-window", MFD_CLOEXEC);
+
+	if (fd >= 0 && ftruncate(fd, MEMFD_BYTES)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Wait until the kernel has written the first mass into @memfd's start. */
+static bool masses_started(int memfd, double timeout)
+{
+	volatile __u64 *first;
+	double end = now() + timeout;
+	bool seen = false;
+
+	first = mmap(NULL, 4096, PROT_READ, MAP_SHARED, memfd, 0);
+	if (first == MAP_FAILED)
+		return false;
+	while (!seen && now() < end) {
+		seen = *first == 1;
+		if (!seen)
+			usleep(1000);
+	}
+	munmap((void *)first, 4096);
+	return seen;
+}
+
+enum { WINDOW_CALL, WINDOW_SLEEP };
+
+/*
+ * Fork a child that maps the window, says so on @ready, then calls
+ * GET_MASSES for 2^64 - 1 sides into it (WINDOW_CALL) or sleeps
+ * (WINDOW_SLEEP).  The call ends by itself only at the end of the window.
+ */
+static pid_t window_child(int fd, int memfd, int ready, int what)
+{
+	struct dice_masses dm;
+	pid_t pid = fork();
+	char *w;
+	int err;
+
+	if (pid)
+		return pid;
+	w = map_window(memfd);
+	if (!w)
+		child_fail("mapping the window: %s", strerror(errno));
+	if (write(ready, "r", 1) != 1)
+		child_fail("ready: %s", strerror(errno));
+	if (what == WINDOW_SLEEP) {
+		for (;;)
+			pause();
+	}
+	err = get_masses(fd, w, ~0ULL, &dm);
+	child_fail("GET_MASSES into 64 GiB ended by itself: %s",
+		   err ? strerror(err) : "success");
+	return 0;
+}
+
+/* Kill @pid and reap it: the seconds that took. */
+static double kill_and_reap(pid_t pid, int *status)
+{
+	double t0 = now();
+
+	kill(pid, SIGKILL);
+	waitpid(pid, status, 0);
+	return now() - t0;
+}
+
+TEST_F_TIMEOUT(slow, masses_sigkill_within_100ms, 300)
+{
+	int fd = open_die(_metadata, O_RDONLY), memfd, ready[2], status;
+	double base, took;
+	pid_t pid;
+	char c;
+
+	REQUIRE_DIE(fd);
+	set_sides(_metadata, fd, DICE_MAX_FAIR_SIDES);
+	memfd = window_memfd();
+	ASSERT_LE(0, memfd);
+	ASSERT_EQ(0, pipe(ready));
+
+	/* What killing a process with such a window costs anyway. */
+	pid = window_child(fd, memfd, ready[1], WINDOW_SLEEP);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	base = kill_and_reap(pid, &status);
+
+	pid = window_child(fd, memfd, ready[1], WINDOW_CALL);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	ASSERT_TRUE(masses_started(memfd, 60))
+		TH_LOG("GET_MASSES wrote nothing in 60 s");
+	usleep(100000);
+	/* Still in the call: the window is far from full. */
+	ASSERT_EQ(0, waitpid(pid, &status, WNOHANG));
+	took = kill_and_reap(pid, &status);
+	TH_LOG("SIGKILL to reaped: %.1f ms in GET_MASSES, %.1f ms asleep with the same window",
+	       took * 1e3, base * 1e3);
+	ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+		TH_LOG("status %#x", status);
+	EXPECT_GT(0.1, took);
+	close(memfd);
+	close(fd);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A handled signal (no SA_RESTART) ends the call with EINTR; the die goes on. */
+TEST_F_TIMEOUT(slow, masses_signal_eintr, 300)
+{
+	int fd = open_die(_metadata, O_RDONLY), memfd;
+	pid_t pid;
+
+	REQUIRE_DIE(fd);
+	set_sides(_metadata, fd, DICE_MAX_FAIR_SIDES);
+	memfd = window_memfd();
+	ASSERT_LE(0, memfd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct sigaction sa = { .sa_handler = on_alarm };
+		struct itimerval t = { .it_value = { .tv_usec = 200000 } };
+		struct dice_masses dm;
+		double t0;
+		char *w = map_window(memfd);
+		int err;
+
+		if (!w)
+			child_fail("mapping the window: %s", strerror(errno));
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGALRM, &sa, NULL) ||
+		    setitimer(ITIMER_REAL, &t, NULL))
+			child_fail("timer: %s", strerror(errno));
+		t0 = now();
+		err = get_masses(fd, w, ~0ULL, &dm);
+		fprintf(stderr, "# GET_MASSES ended after %.3f s: %s\n",
+			now() - t0, strerror(err));
+		if (err != EINTR)
+			child_fail("GET_MASSES: %s, not EINTR", strerror(err));
+		err = get_masses(fd, w, 0, &dm);
+		if (err != ENOSPC || dm.sides != DICE_MAX_FAIR_SIDES ||
+		    dm.total != DICE_MAX_FAIR_SIDES)
+			child_fail("GET_MASSES after EINTR: %s, sides %llu",
+				   strerror(err), dm.sides);
+		_exit(0);
+	}
+	EXPECT_EQ(0, wait_child(pid));
+	close(memfd);
+	close(fd);
+}
+
+/*
+ * The masses go out 64 at a time: around those edges every mass is right
+ * and nothing is written past the last side.
+ */
+TEST(masses_chunk_edges)
+{
+	static const __u32 sizes[] = { 1, 63, 64, 65, 128, 130, 1000 };
+	__u64 buf[1001], canary = 0xa5a5a5a5a5a5a5a5ULL, i;
+	int fd = open_die(_metadata, O_RDONLY);
+	struct dice_masses dm;
+	__u32 w[1000];
+	unsigned int k;
+
+	REQUIRE_DIE(fd);
+	for (i = 0; i < 1000; i++)
+		w[i] = 2 * (i + 1);	/* gcd 2: reported halved */
+	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
+		__u32 n = sizes[k];
+
+		/* Fair */
+		set_sides(_metadata, fd, n);
+		for (i = 0; i <= n; i++)
+			buf[i] = canary;
+		ASSERT_EQ(0, get_masses(fd, buf, n, &dm));
+		ASSERT_EQ(n, dm.sides);
+		ASSERT_EQ(n, dm.total);
+		for (i = 0; i < n; i++) {
+			ASSERT_EQ(1, buf[i]) TH_LOG("d%u side %llu", n, i);
+		}
+		ASSERT_EQ(canary, buf[n]) TH_LOG("d%u: written past the end", n);
+
+		/* Loaded */
+		ASSERT_EQ(0, set_weights(fd, w, n));
+		for (i = 0; i <= n; i++)
+			buf[i] = canary;
+		ASSERT_EQ(0, get_masses(fd, buf, n, &dm));
+		ASSERT_EQ(n, dm.sides);
+		ASSERT_EQ((__u64)n * (n + 1) / 2, dm.total);
+		for (i = 0; i < n; i++) {
+			ASSERT_EQ(i + 1, buf[i]) TH_LOG("%u sides: side %llu", n, i);
+		}
+		ASSERT_EQ(canary, buf[n]) TH_LOG("%u sides: written past the end", n);
+	}
+	close(fd);
+}
+
+/* Room for 100 masses before an unmapped page, 130 sides: EFAULT. */
+TEST(masses_fault_mid_way)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int fd = open_die(_metadata, O_RDONLY);
+	struct dice_masses dm;
+	__u64 *masses, i;
+	char *mem;
+
+	REQUIRE_DIE(fd);
+	mem = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, mem);
+	ASSERT_EQ(0, mprotect(mem + page, page, PROT_NONE));
+	masses = (__u64 *)(mem + page) - 100;
+	set_sides(_metadata, fd, 130);
+	EXPECT_EQ(EFAULT, get_masses(fd, masses, 130, &dm));
+	/* The whole chunks before the fault went out. */
+	for (i = 0; i < 64; i++) {
+		EXPECT_EQ(1, masses[i]);
+	}
+	EXPECT_EQ(ENOSPC, get_masses(fd, masses, 100, &dm));
+	EXPECT_EQ(130, dm.sides);
+	munmap(mem, 2 * page);
+	close(fd);
+}
+
+/* ---- sysfs: what an observer sees ------------------------------------------ */
+
+static mode_t sysfs_mode(const char *name)
+{
+	char path[128];
+	struct stat st;
+
+	snprintf(path, sizeof(path), DICE_SYSFS "/%s", name);
+	if (stat(path, &st))
+		return 0;
+	return st.st_mode & 07777;
+}
+
+/* Counters that follow the rolls are root's; open_dice is everyone's. */
+TEST(counters_modes)
+{
+	static const char *const root_only[] = {
+		"rolls", "bits_used", "bits_drawn", "table_bytes",
+	};
+	unsigned int i;
+
+	if (access(DICE_PATH, F_OK))
+		SKIP(return, "%s is absent", DICE_PATH);
+	for (i = 0; i < ARRAY_SIZE(root_only); i++) {
+		EXPECT_EQ(0400, sysfs_mode(root_only[i]))
+			TH_LOG("%s is %#o", root_only[i],
+			       sysfs_mode(root_only[i]));
+	}
+	EXPECT_EQ(0444, sysfs_mode("open_dice"));
+}
+
+#define OBS_FILES	64
+#define OBS_ROLLS	2000
+
+/**
+ * struct observed - what the unprivileged observer saw of one file
+ * @name: path
+ * @first: contents at the first poll, if readable
+ * @readable: polls that read it
+ * @refused: polls refused with EACCES
+ * @changed: polls that read something other than @first
+ */
+struct observed {
+	char name[320];
+	char first[64];
+	unsigned int readable;
+	unsigned int refused;
+	unsigned int changed;
+};
+
+/* Every regular file of @dir (and of @dir/@sub) an observer may try. */
+static unsigned int list_files(struct observed *o, unsigned int n,
+			       const char *dir)
+{
+	struct dirent *e;
+	struct stat st;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return n;
+	while ((e = readdir(d)) && n < OBS_FILES) {
+		snprintf(o[n].name, sizeof(o[n].name), "%s/%s", dir, e->d_name);
+		if (e->d_name[0] == '.' || lstat(o[n].name, &st) ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		memset(o[n].first, 0, sizeof(o[n].first));
+		o[n].readable = o[n].refused = o[n].changed = 0;
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static void observe(struct observed *o, bool first)
+{
+	char buf[64] = { 0 };
+	int fd = open(o->name, O_RDONLY | O_CLOEXEC);
+	ssize_t len;
+
+	if (fd < 0) {
+		if (errno == EACCES)
+			o->refused++;
+		return;
+	}
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len < 0) {
+		if (errno == EACCES)
+			o->refused++;
+		return;
+	}
+	o->readable++;
+	if (first)
+		memcpy(o->first, buf, sizeof(buf));
+	else if (memcmp(o->first, buf, sizeof(buf)))
+		o->changed++;
+}
+
+/*
+ * The side channel: under recycling, bits_used follows the self-information
+ * of the faces served, so polling it while another user rolls a {1, 63}
+ * die one roll at a time counts that user's 1s (6 bits each; a 2 costs
+ * 0.02).  An unprivileged observer polls every file of the device's sysfs
+ * directories after every roll: the counters that follow rolls refuse it,
+ * and nothing it can read moves.  Root, for comparison, sees bits_used
+ * move.
+ */
+TEST_F_TIMEOUT(slow, observer_learns_nothing, 300)
+{
+	static const __u32 loaded[2] = { 1, 63 };
+	int fd = open_die(_metadata, O_RDONLY), go[2], back[2], res[2];
+	struct observed *o;
+	unsigned int n = 0, i, k, ones = 0, moves = 0, moves_after_one = 0;
+	__u64 used, last;
+	unsigned char face;
+	pid_t pid;
+	char c;
+
+	REQUIRE_DIE(fd);
+	ASSERT_EQ(0, set_weights(fd, loaded, 2));
+	set_format(_metadata, fd, DICE_FMT_U8);
+	o = calloc(OBS_FILES, sizeof(*o));
+	ASSERT_NE(NULL, o);
+	n = list_files(o, n, DICE_SYSFS);
+	n = list_files(o, n, MODULE_SYSFS);
+	n = list_files(o, n, PARAMS);
+	ASSERT_LT(4, n);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(back));
+	ASSERT_EQ(0, pipe(res));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (!drop_privileges())
+			child_fail("dropping privileges: %s", strerror(errno));
+		for (k = 0; k <= OBS_ROLLS; k++) {
+			if (read(go[0], &c, 1) != 1)
+				child_fail("go: %s", strerror(errno));
+			for (i = 0; i < n; i++)
+				observe(&o[i], !k);
+			if (write(back[1], "o", 1) != 1)
+				child_fail("back: %s", strerror(errno));
+		}
+		if (!write_full(res[1], o, n * sizeof(*o)))
+			child_fail("result: %s", strerror(errno));
+		_exit(0);
+	}
+
+	last = sysfs_u64("bits_used");
+	for (k = 0; k <= OBS_ROLLS; k++) {
+		if (k) {
+			ASSERT_EQ(1, read(fd, &face, 1));
+			used = sysfs_u64("bits_used");
+			ones += face == 1;
+			moves += used != last;
+			moves_after_one += face == 1 && used != last;
+			last = used;
+		}
+		ASSERT_EQ(1, write(go[1], "g", 1));
+		ASSERT_EQ(1, read(back[0], &c, 1));
+	}
+	ASSERT_TRUE(read_full(res[0], o, n * sizeof(*o)));
+	ASSERT_EQ(0, wait_child(pid));
+	TH_LOG("%u rolls, %u ones; root saw bits_used move after %u rolls, %u of them ones",
+	       OBS_ROLLS, ones, moves, moves_after_one);
+	for (i = 0; i < n; i++) {
+		const char *base = strrchr(o[i].name, '/') + 1;
+		bool counter = !strcmp(base, "rolls") ||
+			       !strcmp(base, "bits_used") ||
+			       !strcmp(base, "bits_drawn") ||
+			       !strcmp(base, "table_bytes");
+
+		TH_LOG("%-40s read %u, refused %u, changed %u", o[i].name,
+		       o[i].readable, o[i].refused, o[i].changed);
+		if (counter && !strncmp(o[i].name, DICE_SYSFS, strlen(DICE_SYSFS))) {
+			EXPECT_EQ(0, o[i].readable);
+			EXPECT_EQ(OBS_ROLLS + 1, o[i].refused);
+		}
+		EXPECT_EQ(0, o[i].changed) TH_LOG("%s moved", o[i].name);
+	}
+	/* The observer did read something: open_dice, at least. */
+	for (i = 0; i < n; i++)
+		if (strstr(o[i].name, "/open_dice"))
+			break;
+	ASSERT_GT(n, i);
+	EXPECT_EQ(OBS_ROLLS + 1, o[i].readable);
+	EXPECT_LT(0, moves);
+	free(o);
+	close(fd);
+}
+
+/* ---- memory: the table budget of a user ------------------------------------- */
+
+#define USER_FILES	1024
+
+/* Weights near 2^32: a table that does not pack, 28 bytes a side. */
+static __u32 *heavy_weights(__u32 n)
+{
+	__u32 *w = malloc((size_t)n * sizeof(*w)), i;
+
+	if (w)
+		for (i = 0; i < n; i++)
+			w[i] = 0xffffffffU - i % 7;
+	return w;
+}
+
+static __u32 table_sides(void)
+{
+	__u64 max = 1 << 20;
+
+	read_u64_file(MAX_SIDES_PATH, &max);
+	return max > (1 << 20) ? 1 << 20 : (__u32)max;
+}
+
+/**
+ * struct fill_report - what an unprivileged child made of USER_FILES files
+ * @opened: files opened
+ * @tables: tables installed, of any size
+ * @refused: SET_WEIGHTS refused with ENOMEM
+ * @sides: sides of all tables installed
+ * @sibling: errno of a table asked for by another process of the user
+ */
+struct fill_report {
+	unsigned int opened;
+	unsigned int tables;
+	unsigned int refused;
+	__u64 sides;
+	int sibling;
+};
+
+/*
+ * In a child, as nobody: open USER_FILES files, tell the parent, wait for
+ * it; install in each the largest table the budget lets through, halving
+ * from max_sides down to 1024 sides on ENOMEM; then ask for one more in a
+ * forked sibling (same user, another process); report, wait for the
+ * parent, exit (closing everything).
+ */
+static void fill_child(int to_parent, int from_parent, __u32 n)
+{
+	struct fill_report r = { 0 };
+	struct rlimit rl = { USER_FILES + 64, USER_FILES + 64 };
+	static int fds[USER_FILES];
+	__u32 *w = heavy_weights(n), s;
+	unsigned int f;
+	pid_t sib;
+	char c;
+	int err;
+
+	if (!w || setrlimit(RLIMIT_NOFILE, &rl) || !drop_privileges())
+		child_fail("setup: %s", strerror(errno));
+	for (r.opened = 0; r.opened < USER_FILES; r.opened++) {
+		fds[r.opened] = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+		if (fds[r.opened] < 0)
+			child_fail("open %u: %s", r.opened, strerror(errno));
+	}
+	if (write(to_parent, "o", 1) != 1 || read(from_parent, &c, 1) != 1)
+		child_fail("sync: %s", strerror(errno));
+	for (f = 0; f < USER_FILES; f++) {
+		for (s = n; s >= 1024; s /= 2) {
+			err = set_weights(fds[f], w, s);
+			if (!err) {
+				r.tables++;
+				r.sides += s;
+				break;
+			}
+			if (err != ENOMEM)
+				child_fail("SET_WEIGHTS %u: %s", s, strerror(err));
+			r.refused++;
+		}
+	}
+	sib = fork();
+	if (!sib) {
+		int fd = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+
+		_exit(fd < 0 ? 255 : set_weights(fd, w, 1024));
+	}
+	r.sibling = sib < 0 ? -1 : wait_child(sib);
+	if (!write_full(to_parent, &r, sizeof(r)) ||
+	    read(from_parent, &c, 1) != 1)
+		child_fail("report: %s", strerror(errno));
+	_exit(0);
+}
+
+/*
+ * A user with 1024 open files (and a second process) holds no more tables
+ * than max_user_table_kib: the module's own count (table_bytes), vmalloc
+ * and MemAvailable agree.  Without the budget the same user took 1.8 GiB.
+ */
+TEST_F_TIMEOUT(slow, user_budget_1024_files, 600)
+{
+	long long vm0, vm1, vm2, av0, av1, av2, sl0, sl1, slo;
+	__u64 budget_kib, tb0, tb1, tb2;
+	int fd = open_die(_metadata, O_RDONLY), up[2], down[2];
+	struct fill_report r;
+	__u32 n = table_sides();
+	pid_t pid;
+	char c;
+
+	REQUIRE_DIE(fd);
+	close(fd);
+	ASSERT_TRUE(read_u64_file(BUDGET_PATH, &budget_kib));
+	ASSERT_LT(0, budget_kib);
+	ASSERT_LE(1024, n);
+	ASSERT_EQ(0, pipe(up));
+	ASSERT_EQ(0, pipe(down));
+	tb0 = sysfs_u64("table_bytes");
+	vm0 = meminfo("VmallocUsed");
+	av0 = meminfo("MemAvailable");
+	sl0 = meminfo("Slab");
+	ASSERT_TRUE(vm0 >= 0 && av0 >= 0 && sl0 >= 0);
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		fill_child(up[1], down[0], n);
+	ASSERT_EQ(1, read(up[0], &c, 1)) TH_LOG("the child did not open its files");
+	slo = meminfo("Slab");
+	ASSERT_EQ(1, write(down[1], "g", 1));
+	ASSERT_TRUE(read_full(up[0], &r, sizeof(r))) TH_LOG("no report");
+
+	tb1 = sysfs_u64("table_bytes");
+	vm1 = meminfo("VmallocUsed");
+	av1 = meminfo("MemAvailable");
+	sl1 = meminfo("Slab");
+	TH_LOG("budget %llu KiB; %u files, %u tables (%llu sides), %u refused",
+	       budget_kib, r.opened, r.tables, r.sides, r.refused);
+	TH_LOG("1024 open files: Slab +%lld KiB (%.1f KiB a file)",
+	       slo - sl0, (slo - sl0) / 1024.0);
+	TH_LOG("with tables: table_bytes +%llu KiB, VmallocUsed +%lld KiB, MemAvailable -%lld KiB, Slab +%lld KiB",
+	       (tb1 - tb0) >> 10, vm1 - vm0, av0 - av1, sl1 - sl0);
+	EXPECT_EQ(USER_FILES, r.opened);
+	EXPECT_LT(0, r.tables);
+	EXPECT_LT(0, r.refused);
+	EXPECT_EQ(ENOMEM, r.sibling) TH_LOG("a sibling got %d", r.sibling);
+	/* The module's count, then what the kernel sees, with slack. */
+	EXPECT_GE(budget_kib << 10, tb1 - tb0);
+	EXPECT_GE((long long)budget_kib + 4096, vm1 - vm0);
+	EXPECT_GE((long long)budget_kib + USER_FILES * 8 + 32 * 1024,
+		  av0 - av1);
+	/* 4 KiB a file and the VFS's own; debug kernels (KASAN) take more. */
+	EXPECT_GE(USER_FILES * 32LL, slo - sl0);
+
+	ASSERT_EQ(1, write(down[1], "x", 1));
+	ASSERT_EQ(0, wait_child(pid));
+	tb2 = sysfs_u64("table_bytes");
+	vm2 = meminfo("VmallocUsed");
+	av2 = meminfo("MemAvailable");
+	TH_LOG("after exit: table_bytes %+lld, VmallocUsed %+lld KiB, MemAvailable %+lld KiB",
+	       (long long)(tb2 - tb0), vm2 - vm0, av2 - av0);
+	EXPECT_EQ(tb0, tb2);
+	EXPECT_GE(vm0 + 1024, vm2);
+}
+
+/* @saved: max_user_table_kib as found, written back in teardown if @changed */
+FIXTURE(budget) {
+	bool changed;
+	char saved[32];
+};
+
+FIXTURE_SETUP(budget)
+{
+	self->changed = false;
+}
+
+FIXTURE_TEARDOWN(budget)
+{
+	if (self->changed && !write_file(BUDGET_PATH, self->saved))
+		TH_LOG("could not restore %s to %s", BUDGET_PATH, self->saved);
+}
+
+static bool set_budget(struct _test_data_budget *self, const char *val)
+{
+	int fd;
+	ssize_t len;
+
+	if (geteuid() || access(BUDGET_PATH, W_OK))
+		return false;
+	if (!self->changed) {
+		fd = open(BUDGET_PATH, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return false;
+		len = read(fd, self->saved, sizeof(self->saved) - 1);
+		close(fd);
+		if (len <= 0)
+			return false;
+		self->saved[len] = 0;
+		self->changed = true;
+	}
+	return write_file(BUDGET_PATH, val);
+}
+
+/*
+ * With a 16 MiB budget a table of 2^18 sides that does not pack (7 MiB,
+ * 8 charged, 14 while built) fits once: a second file is refused until
+ * SET_SIDES drops the first table, or the file holding it closes.
+ */
+TEST_F_TIMEOUT(budget, given_back, 300)
+{
+	pid_t pid;
+
+	if (access(DICE_PATH, F_OK))
+		SKIP(return, "%s is absent", DICE_PATH);
+	if (!set_budget(self, "16384"))
+		SKIP(return, "%s is not writable", BUDGET_PATH);
+	if (table_sides() < (1 << 18))
+		SKIP(return, "max_sides is below 2^18");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		__u32 *w = heavy_weights(1 << 18);
+		int a, b, err;
+
+		if (!w || !drop_privileges())
+			child_fail("setup: %s", strerror(errno));
+		a = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+		b = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+		if (a < 0 || b < 0)
+			child_fail("open: %s", strerror(errno));
+		err = set_weights(a, w, 1 << 18);
+		if (err)
+			child_fail("first table: %s", strerror(err));
+		err = set_weights(b, w, 1 << 18);
+		if (err != ENOMEM)
+			child_fail("second table: %s, not ENOMEM", strerror(err));
+		if (set_u64(a, DICE_IOC_SET_SIDES, 6))
+			child_fail("SET_SIDES: %s", strerror(errno));
+		err = set_weights(b, w, 1 << 18);
+		if (err)
+			child_fail("after SET_SIDES: %s", strerror(err));
+		err = set_weights(a, w, 1 << 18);
+		if (err != ENOMEM)
+			child_fail("while b holds one: %s", strerror(err));
+		close(b);
+		err = set_weights(a, w, 1 << 18);
+		if (err)
+			child_fail("after close: %s", strerror(err));
+		_exit(0);
+	}
+	EXPECT_EQ(0, wait_child(pid));
+}
+
+/* Over the budget, CAP_SYS_RESOURCE goes on; nobody does not. */
+TEST_F(budget, root_exempt)
+{
+	__u32 *w = heavy_weights(1 << 16);
+	int fd, err;
+	pid_t pid;
+
+	ASSERT_NE(NULL, w);
+	fd = open_die(_metadata, O_RDWR);
+	REQUIRE_DIE(fd);
+	if (!set_budget(self, "1024"))
+		SKIP(return, "%s is not writable", BUDGET_PATH);
+	if (table_sides() < (1 << 16))
+		SKIP(return, "max_sides is below 2^16");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (!drop_privileges())
+			child_fail("dropping privileges: %s", strerror(errno));
+		err = set_weights(fd, w, 1 << 16);
+		_exit(err == ENOMEM ? 0 : 1);
+	}
+	EXPECT_EQ(0, wait_child(pid)) TH_LOG("nobody went over the budget");
+	EXPECT_EQ(0, set_weights(fd, w, 1 << 16));
+	free(w);
+	close(fd);
+}
+
+/* ---- splice and sendfile ----------------------------------------------------- */
+
+TEST(splice_to_pipe)
+{
+	int fd = open_die(_metadata, O_RDONLY), p[2], i;
+	unsigned char buf[8192];
+	struct dice_stats st;
+	ssize_t n;
+
+	REQUIRE_DIE(fd);
+	ASSERT_EQ(0, pipe(p));
+	set_format(_metadata, fd, DICE_FMT_U8);
+	n = splice(fd, NULL, p[1], NULL, 4096, 0);
+	ASSERT_EQ(4096, n) TH_LOG("splice: %s", strerror(errno));
+	ASSERT_TRUE(read_full(p[0], buf, 4096));
+	for (i = 0; i < 4096; i++) {
+		ASSERT_TRUE(buf[i] >= 1 && buf[i] <= 6) TH_LOG("byte %d: %u", i, buf[i]);
+	}
+	get_stats(_metadata, fd, &st);
+	EXPECT_EQ(4096, st.rolls);
+
+	/* Whole rolls: 4097 bytes of U16 give 4096. */
+	set_format(_metadata, fd, DICE_FMT_U16);
+	set_sides(_metadata, fd, 1000);
+	n = splice(fd, NULL, p[1], NULL, 4097, 0);
+	ASSERT_EQ(4096, n) TH_LOG("splice: %s", strerror(errno));
+	ASSERT_TRUE(read_full(p[0], buf, 4096));
+	for (i = 0; i < 4096; i += 2) {
+		ASSERT_TRUE(get_le(buf + i, 2) >= 1 && get_le(buf + i, 2) <= 1000);
+	}
+	/* Less than one roll. */
+	set_format(_metadata, fd, DICE_FMT_U32);
+	EXPECT_EQ(-1, splice(fd, NULL, p[1], NULL, 3, 0));
+	EXPECT_EQ(EINVAL, errno);
+
+	/* Text: lines of 1 to 1000. */
+	set_format(_metadata, fd, DICE_FMT_TEXT);
+	n = splice(fd, NULL, p[1], NULL, 5000, 0);
+	ASSERT_EQ(5000, n) TH_LOG("splice: %s", strerror(errno));
+	ASSERT_TRUE(read_full(p[0], buf, 5000));
+	for (i = 0; i < 5000; i++) {
+		ASSERT_TRUE((buf[i] >= '0' && buf[i] <= '9') || buf[i] == '\n');
+	}
+
+	/* sendfile() into a pipe takes the same path. */
+	set_format(_metadata, fd, DICE_FMT_U16);
+	n = sendfile(p[1], fd, NULL, 4095);
+	ASSERT_EQ(4094, n) TH_LOG("sendfile: %s", strerror(errno));
+	ASSERT_TRUE(read_full(p[0], buf, 4094));
+	for (i = 0; i < 4094; i += 2) {
+		ASSERT_TRUE(get_le(buf + i, 2) >= 1 && get_le(buf + i, 2) <= 1000);
+	}
+	close(p[0]);
+	close(p[1]);
+	close(fd);
+}
+
+TEST(sendfile_to_file)
+{
+	const size_t total = 1 << 20;
+	int fd = open_die(_metadata, O_RDONLY), mfd;
+	unsigned char *buf;
+	struct dice_stats st;
+	size_t done = 0, i;
+	ssize_t n;
+
+	REQUIRE_DIE(fd);
+	set_sides(_metadata, fd, 20);
+	set_format(_metadata, fd, DICE_FMT_U8);
+	mfd = memfd_create("dice-sendfile", MFD_CLOEXEC);
+	ASSERT_LE(0, mfd);
+	while (done < total) {
+		n = sendfile(mfd, fd, NULL, total - done);
+		ASSERT_LT(0, n) TH_LOG("sendfile: %s", strerror(errno));
+		done += n;
+	}
+	buf = malloc(total);
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ((ssize_t)total, pread(mfd, buf, total, 0));
+	for (i = 0; i < total; i++) {
+		ASSERT_TRUE(buf[i] >= 1 && buf[i] <= 20) TH_LOG("byte %zu", i);
+	}
+	get_stats(_metadata, fd, &st);
+	EXPECT_EQ(total, st.rolls);
+	/* The file still does not seek. */
+	EXPECT_EQ(-1, lseek(fd, 0, SEEK_SET));
+	EXPECT_EQ(ESPIPE, errno);
+	EXPECT_EQ(-1, pread(fd, buf, 1, 0));
+	EXPECT_EQ(ESPIPE, errno);
+	free(buf);
+	close(mfd);
+	close(fd);
+}
+
+TEST(sendfile_to_socket)
+{
+	int fd = open_die(_metadata, O_RDONLY), sv[2], i;
+	unsigned char buf[4096];
+	ssize_t n;
+
+	REQUIRE_DIE(fd);
+	set_sides(_metadata, fd, 20);
+	set_format(_metadata, fd, DICE_FMT_U8);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		SKIP(return, "no AF_UNIX sockets: %s", strerror(errno));
+	n = sendfile(sv[0], fd, NULL, 4096);
+	ASSERT_EQ(4096, n) TH_LOG("sendfile to a socket: %s", strerror(errno));
+	ASSERT_TRUE(read_full(sv[1], buf, 4096));
+	for (i = 0; i < 4096; i++) {
+		ASSERT_TRUE(buf[i] >= 1 && buf[i] <= 20);
+	}
+	close(sv[0]);
+	close(sv[1]);
+	close(fd);
+}
+
+/* ---- poll and epoll ----------------------------------------------------------- */
+
+static short poll_now(int fd, short events)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+
+	return poll(&p, 1, 0) == 1 ? p.revents : 0;
+}
+
+/* The CRNG's file: always readable, never writable (write() is EINVAL). */
+TEST(poll_kernel_source)
+{
+	int fd = open_die(_metadata, O_RDWR), ep;
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT };
+
+	REQUIRE_DIE(fd);
+	EXPECT_EQ(POLLIN | POLLRDNORM,
+		  poll_now(fd, POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM));
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	ASSERT_LE(0, ep);
+	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev));
+	memset(&ev, 0, sizeof(ev));
+	ASSERT_EQ(1, epoll_wait(ep, &ev, 1, 0));
+	EXPECT_EQ(EPOLLIN, ev.events);
+	close(ep);
+	close(fd);
+}
+
+FIXTURE(readiness) {
+	int fd;
+};
+
+/* @weights: NULL for a fair die of @sides */
+FIXTURE_VARIANT(readiness) {
+	__u64 sides;
+	const __u32 *weights;
+	__u32 method;
+	__u32 fmt;
+};
+
+static const __u32 one_63[2] = { 1, 63 };
+static const __u32 zipfish[7] = { 60, 30, 20, 15, 12, 10, 1 };
+
+FIXTURE_VARIANT_ADD(readiness, recycle_d6_u8) {
+	.sides = 6, .method = DICE_METHOD_RECYCLE, .fmt = DICE_FMT_U8,
+};
+FIXTURE_VARIANT_ADD(readiness, recycle_d1000_text) {
+	.sides = 1000, .method = DICE_METHOD_RECYCLE, .fmt = DICE_FMT_TEXT,
+};
+FIXTURE_VARIANT_ADD(readiness, recycle_dmax_u64) {
+	.sides = DICE_MAX_FAIR_SIDES, .method = DICE_METHOD_RECYCLE,
+	.fmt = DICE_FMT_U64,
+};
+FIXTURE_VARIANT_ADD(readiness, recycle_loaded_1_63) {
+	.sides = 2, .weights = one_63, .method = DICE_METHOD_RECYCLE,
+	.fmt = DICE_FMT_U8,
+};
+FIXTURE_VARIANT_ADD(readiness, alias_loaded_7) {
+	.sides = 7, .weights = zipfish, .method = DICE_METHOD_ALIAS,
+	.fmt = DICE_FMT_U16,
+};
+FIXTURE_VARIANT_ADD(readiness, batch_d6) {
+	.sides = 6, .method = DICE_METHOD_BATCH, .fmt = DICE_FMT_U8,
+};
+FIXTURE_VARIANT_ADD(readiness, viglietta_d20) {
+	.sides = 20, .method = DICE_METHOD_VIGLIETTA, .fmt = DICE_FMT_U32,
+};
+FIXTURE_VARIANT_ADD(readiness, rejection_d3) {
+	.sides = 3, .method = DICE_METHOD_REJECTION, .fmt = DICE_FMT_U8,
+};
+
+FIXTURE_SETUP(readiness)
+{
+	self->fd = open_die(_metadata, O_RDWR | O_NONBLOCK);
+	if (self->fd < 0)
+		return;
+	if (variant->weights) {
+		ASSERT_EQ(0, set_weights(self->fd, variant->weights,
+					 variant->sides));
+	} else {
+		set_sides(_metadata, self->fd, variant->sides);
+	}
+	ASSERT_EQ(0, set_u32(self->fd, DICE_IOC_SET_METHOD, variant->method));
+	set_format(_metadata, self->fd, variant->fmt);
+	ASSERT_EQ(0, set_u32(self->fd, DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN));
+}
+
+FIXTURE_TEARDOWN(readiness)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/*
+ * Readiness is exact: poll() says POLLIN exactly when the read that follows
+ * returns rolls, POLLOUT exactly when the write that follows takes a byte,
+ * through 600 steps of a write of 0 to 12 bytes (then 0 to 3, the rolls
+ * drained after each step), a read of one roll and a write of one byte.
+ */
+TEST_F(readiness, exact)
+{
+	unsigned int width = fmt_width(variant->fmt), step;
+	unsigned int ins = 0, outs = 0, not_in = 0, not_out = 0;
+	unsigned char buf[64];
+	__u64 seed = 0x9e11 + variant->sides;
+	short ev;
+	ssize_t ret;
+
+	REQUIRE_DIE(self->fd);
+	EXPECT_EQ(0, poll_now(self->fd, POLLIN)) TH_LOG("readable with no bits");
+	for (step = 0; step < 600; step++) {
+		/* Then a phase of few bits, drained after every step. */
+		bool lean = step >= 300;
+		size_t k = splitmix(&seed) % (lean ? 4 : 13);
+
+		fill_bytes(splitmix(&seed), buf, k);
+		if (k)
+			ret = write(self->fd, buf, k);
+		ev = poll_now(self->fd, POLLIN | POLLOUT);
+		ret = read(self->fd, buf, width ? width : 1);
+		ASSERT_TRUE(ret > 0 || errno == EAGAIN)
+			TH_LOG("step %u: read: %s", step, strerror(errno));
+		ASSERT_EQ(!!(ev & POLLIN), ret > 0)
+			TH_LOG("step %u: poll %#x, read %zd", step, ev, ret);
+		ins += ret > 0;
+		not_in += ret <= 0;
+		ev = poll_now(self->fd, POLLIN | POLLOUT);
+		buf[0] = (unsigned char)splitmix(&seed);
+		ret = write(self->fd, buf, 1);
+		ASSERT_TRUE(ret == 1 || errno == EAGAIN)
+			TH_LOG("step %u: write: %s", step, strerror(errno));
+		ASSERT_EQ(!!(ev & POLLOUT), ret == 1)
+			TH_LOG("step %u: poll %#x, write %zd", step, ev, ret);
+		outs += ret == 1;
+		not_out += ret != 1;
+		while (lean && read(self->fd, buf, sizeof(buf)) > 0)
+			;
+	}
+	TH_LOG("readable %u, not %u; writable %u, not %u", ins, not_in, outs,
+	       not_out);
+	EXPECT_LT(0, ins);
+	EXPECT_LT(0, not_in);
+}
+
+/*
+ * Polling changes nothing: two dice fed the same bits, one polled before
+ * every roll, serve the same faces and spend the same bits.
+ */
+TEST_F(readiness, no_side_effect)
+{
+	unsigned int width = fmt_width(variant->fmt), len = width ? width : 1;
+	unsigned char bits[1016], a[16], b[16];
+	struct dice_stats sa, sb;
+	ssize_t ra, rb;
+	int other, rolls = 0;
+
+	REQUIRE_DIE(self->fd);
+	fill_bytes(77, bits, sizeof(bits));
+	other = open_die(_metadata, O_RDWR | O_NONBLOCK);
+	ASSERT_LE(0, other);
+	if (variant->weights) {
+		ASSERT_EQ(0, set_weights(other, variant->weights,
+					 variant->sides));
+	} else {
+		set_sides(_metadata, other, variant->sides);
+	}
+	ASSERT_EQ(0, set_u32(other, DICE_IOC_SET_METHOD, variant->method));
+	set_format(_metadata, other, variant->fmt);
+	ASSERT_EQ(0, set_u32(other, DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN));
+	ASSERT_EQ(sizeof(bits), write(self->fd, bits, sizeof(bits)));
+	ASSERT_EQ(sizeof(bits), write(other, bits, sizeof(bits)));
+	for (;;) {
+		poll_now(self->fd, POLLIN | POLLOUT);
+		poll_now(self->fd, POLLIN);
+		ra = read(self->fd, a, len);
+		rb = read(other, b, len);
+		ASSERT_EQ(ra, rb);
+		if (ra <= 0)
+			break;
+		ASSERT_EQ(0, memcmp(a, b, ra)) TH_LOG("roll %d", rolls);
+		rolls++;
+	}
+	EXPECT_EQ(EAGAIN, errno);
+	get_stats(_metadata, self->fd, &sa);
+	get_stats(_metadata, other, &sb);
+	EXPECT_LT(10, rolls);
+	EXPECT_EQ(sb.rolls, sa.rolls);
+	EXPECT_EQ(sb.bits_used, sa.bits_used);
+	EXPECT_EQ(sb.bits_drawn, sa.bits_drawn);
+	EXPECT_EQ(sb.bits_discarded, sa.bits_discarded);
+	close(other);
+}
+
+/*
+ * A pool full of bits no roll can use (0xff bytes for a d3 by rejection)
+ * is discarded by poll() as by read(): the file turns writable again
+ * rather than neither readable nor writable for good.
+ */
+TEST(poll_full_useless_pool)
+{
+	unsigned char ff[64];
+	struct dice_stats st;
+	int fd;
+
+	memset(ff, 0xff, sizeof(ff));
+	fd = written_die(_metadata, 3, DICE_METHOD_REJECTION, DICE_FMT_U8,
+			 NULL, 0);
+	REQUIRE_DIE(fd);
+	while (write(fd, ff, sizeof(ff)) > 0)
+		;
+	ASSERT_EQ(EAGAIN, errno);
+	EXPECT_EQ(POLLOUT, poll_now(fd, POLLIN | POLLOUT));
+	get_stats(_metadata, fd, &st);
+	EXPECT_LT(8000, st.bits_discarded);
+	EXPECT_EQ(1, write(fd, ff, 1));
+	close(fd);
+}
+
+struct waiter {
+	int fd;
+	short events;
+	short revents;
+	int ret;
+	double waited;
+};
+
+static void *wait_poll(void *arg)
+{
+	struct waiter *w = arg;
+	struct pollfd p = { .fd = w->fd, .events = w->events };
+	double t0 = now();
+
+	w->ret = poll(&p, 1, 20000);
+	w->revents = p.revents;
+	w->waited = now() - t0;
+	return NULL;
+}
+
+/* A poller sleeping on a written-bits file wakes when a write or read lets it. */
+TEST(poll_wakes)
+{
+	unsigned char bits[1016], buf[200];
+	struct waiter w = { .events = POLLIN };
+	pthread_t t;
+	int fd;
+
+	fd = written_die(_metadata, 6, DICE_METHOD_RECYCLE, DICE_FMT_U8,
+			 NULL, 0);
+	REQUIRE_DIE(fd);
+	fill_bytes(5, bits, sizeof(bits));
+	w.fd = fd;
+	ASSERT_EQ(0, pthread_create(&t, NULL, wait_poll, &w));
+	usleep(200000);
+	ASSERT_EQ(8, write(fd, bits, 8));
+	pthread_join(t, NULL);
+	EXPECT_EQ(1, w.ret);
+	EXPECT_TRUE(w.revents & POLLIN);
+	EXPECT_LT(0.1, w.waited) TH_LOG("did not sleep");
+
+	/* Fill the pool, wait for room, read rolls. */
+	while (write(fd, bits, sizeof(bits)) > 0)
+		;
+	w.events = POLLOUT;
+	w.revents = 0;
+	ASSERT_EQ(0, pthread_create(&t, NULL, wait_poll, &w));
+	usleep(200000);
+	ASSERT_EQ(100, read(fd, buf, 100));
+	pthread_join(t, NULL);
+	EXPECT_EQ(1, w.ret);
+	EXPECT_TRUE(w.revents & POLLOUT);
+	EXPECT_LT(0.1, w.waited) TH_LOG("did not sleep");
+	close(fd);
+}
+
+/* epoll, edge- and level-triggered, on written bits. */
+TEST(epoll_edge_and_level)
+{
+	struct epoll_event ev, got[2];
+	unsigned char bits[64], buf[256];
+	int fd, lt, ep;
+
+	fd = written_die(_metadata, 6, DICE_METHOD_RECYCLE, DICE_FMT_U8,
+			 NULL, 0);
+	REQUIRE_DIE(fd);
+	lt = written_die(_metadata, 6, DICE_METHOD_RECYCLE, DICE_FMT_U8,
+			 NULL, 0);
+	ASSERT_LE(0, lt);
+	fill_bytes(9, bits, sizeof(bits));
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	ASSERT_LE(0, ep);
+	ev = (struct epoll_event){ .events = EPOLLIN | EPOLLET, .data.fd = fd };
+	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev));
+	EXPECT_EQ(0, epoll_wait(ep, got, 2, 0));
+	ASSERT_EQ(7, write(fd, bits, 7));	/* not enough for a d6's first roll */
+	EXPECT_EQ(0, epoll_wait(ep, got, 2, 0));
+	ASSERT_EQ(1, write(fd, bits, 1));
+	ASSERT_EQ(1, epoll_wait(ep, got, 2, 1000));
+	EXPECT_EQ(EPOLLIN, got[0].events);
+	EXPECT_EQ(0, epoll_wait(ep, got, 2, 0)) TH_LOG("edge fired twice");
+	ASSERT_EQ(8, write(fd, bits, 8));
+	EXPECT_EQ(1, epoll_wait(ep, got, 2, 1000));
+
+	ev = (struct epoll_event){ .events = EPOLLIN, .data.fd = lt };
+	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, lt, &ev));
+	ASSERT_EQ(16, write(lt, bits, 16));
+	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL));
+	EXPECT_EQ(1, epoll_wait(ep, got, 2, 0));
+	EXPECT_EQ(1, epoll_wait(ep, got, 2, 0)) TH_LOG("level fired once");
+	while (read(lt, buf, sizeof(buf)) > 0)
+		;
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_EQ(0, epoll_wait(ep, got, 2, 0)) TH_LOG("readable when drained");
+	close(ep);
+	close(lt);
+	close(fd);
+}
+
+/* ---- the read contract at a fault ------------------------------------------- */
+
+/* @a and @b: dice fed the same bits; @mem: a page, then an unmapped one */
+struct twins {
+	int a, b;
+	char *mem;
+	long page;
+};
+
+FIXTURE(fault) {
+	struct twins t;
+};
+
+FIXTURE_VARIANT(fault) {
+	__u64 sides;
+	__u32 fmt;
+};
+
+FIXTURE_VARIANT_ADD(fault, u8) {
+	.sides = 200, .fmt = DICE_FMT_U8,
+};
+FIXTURE_VARIANT_ADD(fault, u16) {
+	.sides = 60000, .fmt = DICE_FMT_U16,
+};
+FIXTURE_VARIANT_ADD(fault, u32) {
+	.sides = 4000000000ULL, .fmt = DICE_FMT_U32,
+};
+FIXTURE_VARIANT_ADD(fault, u64) {
+	.sides = DICE_MAX_FAIR_SIDES, .fmt = DICE_FMT_U64,
+};
+
+/* Two dice fed the same bits, and a page followed by an unmapped one. */
+static void twins_setup(struct __test_metadata *_metadata, struct twins *self,
+			__u64 sides, __u32 fmt)
+{
+	unsigned char bits[1016];
+
+	fill_bytes(0xfa17 + fmt, bits, sizeof(bits));
+	self->mem = MAP_FAILED;
+	self->a = written_die(_metadata, sides, DICE_METHOD_RECYCLE, fmt, bits,
+			      sizeof(bits));
+	self->b = written_die(_metadata, sides, DICE_METHOD_RECYCLE, fmt, bits,
+			      sizeof(bits));
+	self->page = sysconf(_SC_PAGESIZE);
+	self->mem = mmap(NULL, 2 * self->page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->mem);
+	ASSERT_EQ(0, mprotect(self->mem + self->page, self->page, PROT_NONE));
+}
+
+static void twins_teardown(struct twins *self)
+{
+	if (self->mem != MAP_FAILED)
+		munmap(self->mem, 2 * self->page);
+	if (self->a >= 0)
+		close(self->a);
+	if (self->b >= 0)
+		close(self->b);
+}
+
+FIXTURE_SETUP(fault)
+{
+	twins_setup(_metadata, &self->t, variant->sides, variant->fmt);
+}
+
+FIXTURE_TEARDOWN(fault)
+{
+	twins_teardown(&self->t);
+}
+
+/*
+ * A binary read of 8 rolls whose buffer ends 3.5 rolls in returns the 3
+ * whole rolls (for U8: 3 bytes), never 7, 14 or 28 bytes; the torn roll
+ * and the rest of its chunk are never served: the next read gives what
+ * the 9th roll on gives to a die fed the same bits.
+ */
+TEST_F(fault, torn_roll_dropped)
+{
+	unsigned int w = fmt_width(variant->fmt);
+	unsigned char ref[96], next[32];
+	struct dice_stats sa, sb;
+	char *buf;
+	ssize_t ret;
+
+	REQUIRE_DIE(self->t.a);
+	buf = self->t.mem + self->t.page - (w == 1 ? 3 : 3 * w + w / 2);
+	ret = read(self->t.b, buf, 8 * w);
+	ASSERT_EQ(3 * w, ret) TH_LOG("read: %s", ret < 0 ? strerror(errno) : "short");
+	ASSERT_EQ(8 * w, read(self->t.a, ref, 8 * w));
+	ASSERT_EQ(4 * w, read(self->t.a, ref + 8 * w, 4 * w));
+	EXPECT_EQ(0, memcmp(buf, ref, 3 * w));
+	ASSERT_EQ(4 * w, read(self->t.b, next, 4 * w));
+	EXPECT_EQ(0, memcmp(next, ref + 8 * w, 4 * w))
+		TH_LOG("rolls 4 to 8 were served after all");
+	get_stats(_metadata, self->t.a, &sa);
+	get_stats(_metadata, self->t.b, &sb);
+	EXPECT_EQ(sa.rolls, sb.rolls);
+	EXPECT_EQ(sa.bits_used, sb.bits_used);
+}
+
+/* No room at all: EFAULT, nothing counted as read, and the die goes on. */
+TEST_F(fault, unmapped_efault)
+{
+	unsigned int w = fmt_width(variant->fmt);
+	unsigned char buf[32];
+
+	REQUIRE_DIE(self->t.a);
+	EXPECT_EQ(-1, read(self->t.b, self->t.mem + self->t.page, 4 * w));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(4 * w, read(self->t.b, buf, 4 * w));
+	if (w > 1) {
+		/* Room for less than one roll: EFAULT too. */
+		EXPECT_EQ(-1, read(self->t.b, self->t.mem + self->t.page - 1, w));
+		EXPECT_EQ(EFAULT, errno);
+	}
+}
+
+/* The same two dice in text, d1000: lines of 2 to 5 bytes. */
+FIXTURE(fault_text) {
+	struct twins t;
+};
+
+FIXTURE_SETUP(fault_text)
+{
+	twins_setup(_metadata, &self->t, 1000, DICE_FMT_TEXT);
+}
+
+FIXTURE_TEARDOWN(fault_text)
+{
+	twins_teardown(&self->t);
+}
+
+/*
+ * Text keeps the rest of a line cut by a fault: the 37 bytes that fit,
+ * then the next read goes on from byte 38 of the same stream.
+ */
+TEST_F(fault_text, rest_kept)
+{
+	char ref[137], rest[100], *buf;
+	ssize_t ret;
+
+	REQUIRE_DIE(self->t.a);
+	buf = self->t.mem + self->t.page - 37;
+	ret = read(self->t.b, buf, 100);
+	ASSERT_EQ(37, ret) TH_LOG("read: %s", ret < 0 ? strerror(errno) : "short");
+	ASSERT_EQ(100, read(self->t.b, rest, 100));
+	ASSERT_EQ(137, read(self->t.a, ref, 137));
+	EXPECT_EQ(0, memcmp(buf, ref, 37));
+	EXPECT_EQ(0, memcmp(rest, ref + 37, 100));
+}
+
+/* No room at all: EFAULT, and the lines made stay for the next read. */
+TEST_F(fault_text, unmapped_efault)
+{
+	char ref[100], buf[100];
+
+	REQUIRE_DIE(self->t.a);
+	EXPECT_EQ(-1, read(self->t.b, self->t.mem + self->t.page, 100));
+	EXPECT_EQ(EFAULT, errno);
+	ASSERT_EQ(100, read(self->t.b, buf, 100));
+	ASSERT_EQ(100, read(self->t.a, ref, 100));
+	EXPECT_EQ(0, memcmp(buf, ref, 100));
+}
+
+/* ---- one file, many hands ----------------------------------------------------- */
+
+struct failures {
+	pthread_mutex_t lock;
+	unsigned long count;
+	char first[256];
+};
+
+static void __printf(2, 3) failed(struct failures *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&f->lock);
+	if (!f->count++) {
+		va_start(ap, fmt);
+		vsnprintf(f->first, sizeof(f->first), fmt, ap);
+		va_end(ap);
+	}
+	pthread_mutex_unlock(&f->lock);
+}
+
+enum { H_READ, H_WRITE, H_IOCTL, H_POLL, H_DUP, H_SLOT, H_NR };
+
+static const char *const hand_name[H_NR] = {
+	"read/readv", "write", "ioctls", "poll/epoll/splice", "dup/close",
+	"files closed in use",
+};
+
+struct shared_fd {
+	int fd;
+	double end;
+	atomic_int slot;		/* a fresh file, or -1 */
+	atomic_ulong ops[H_NR];
+	struct failures f;
+};
+
+struct hand {
+	struct shared_fd *sh;
+	int role;
+	__u64 rng;
+};
+
+static bool errno_in(int err, const int *ok, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (err == ok[i])
+			return true;
+	return false;
+}
+
+/* One random ioctl; its errno if it is not one the rules allow. */
+static int random_ioctl(int fd, __u64 *rng, __u64 *masses)
+{
+	static const __u32 w[5] = { 3, 0, 5, 1, 9 };
+	static const __u64 thr[3] = { 4, 1, 4 };
+	static const __u32 al[3] = { 0, 2, 2 };
+	static const __u64 sides[] = { 1, 2, 6, 20, 255, 256, 1000, 65536,
+				       1ULL << 32, DICE_MAX_FAIR_SIDES };
+	static const __u32 fmts[] = { DICE_FMT_TEXT, DICE_FMT_U8, DICE_FMT_U16,
+				      DICE_FMT_U32, DICE_FMT_U64,
+				      DICE_FMT_U64 | DICE_FMT_ZERO_BASED };
+	struct dice_info info;
+	struct dice_stats st;
+	struct dice_masses dm;
+	__u64 r = splitmix(rng);
+	int err;
+
+	switch (r % 9) {
+	case 0:
+		err = set_u64(fd, DICE_IOC_SET_SIDES,
+			      sides[(r >> 8) % ARRAY_SIZE(sides)]);
+		return err == EOVERFLOW ? 0 : err;
+	case 1:
+		err = set_u32(fd, DICE_IOC_SET_FORMAT,
+			      fmts[(r >> 8) % ARRAY_SIZE(fmts)]);
+		return err == EOVERFLOW ? 0 : err;
+	case 2:
+		return ioctl_errno(fd, DICE_IOC_GET_INFO, &info);
+	case 3:
+		err = ioctl_errno(fd, DICE_IOC_GET_STATS, &st);
+		if (!err && st.bits_used + st.bits_discarded > st.bits_drawn)
+			return ERANGE;
+		return err;
+	case 4:
+		err = set_weights(fd, w, 1 + (r >> 8) % 5);
+		return err == EINVAL || err == EOVERFLOW ? 0 : err;
+	case 5:
+		err = set_alias(fd, thr, al, 4, 3);
+		return err == EINVAL || err == EOVERFLOW ? 0 : err;
+	case 6:
+		err = get_masses(fd, masses, 4096, &dm);
+		return err == ENOSPC || err == EOVERFLOW ? 0 : err;
+	case 7:
+		err = set_u32(fd, DICE_IOC_SET_METHOD, (r >> 8) % 5);
+		return err == EINVAL ? 0 : err;
+	default:
+		/* Mostly the CRNG, so reads have something to roll. */
+		return set_u32(fd, DICE_IOC_SET_SOURCE, (r >> 8) % 4 == 0);
+	}
+}
+
+/* One hand's operation on @fd; false if it broke a rule. */
+static bool hand_op(struct shared_fd *sh, int role, int fd, __u64 *rng,
+		    unsigned char *buf, int *pipefd, int ep)
+{
+	static const int read_ok[] = { EINVAL, EAGAIN };
+	__u64 r = splitmix(rng);
+	struct iovec iov[3];
+	struct epoll_event ev;
+	ssize_t ret;
+	int err;
+
+	switch (role) {
+	case H_READ:
+		if (r & 1) {
+			ret = read(fd, buf, (r >> 8) % 5000);
+		} else {
+			iov[0] = (struct iovec){ buf, 3 };
+			iov[1] = (struct iovec){ buf + 100, (r >> 8) % 900 };
+			iov[2] = (struct iovec){ buf + 1000, 17 };
+			ret = readv(fd, iov, 3);
+		}
+		if (ret < 0 && !errno_in(errno, read_ok, 2)) {
+			failed(&sh->f, "read: %s", strerror(errno));
+			return false;
+		}
+		return true;
+	case H_WRITE:
+		fill_bytes(r, buf, 64);
+		ret = write(fd, buf, (r >> 8) % 65);
+		if (ret < 0 && !errno_in(errno, read_ok, 2)) {
+			failed(&sh->f, "write: %s", strerror(errno));
+			return false;
+		}
+		return true;
+	case H_IOCTL:
+		err = random_ioctl(fd, rng, (__u64 *)buf);
+		if (err) {
+			failed(&sh->f, "ioctl: %s", strerror(err));
+			return false;
+		}
+		return true;
+	default:
+		if (r % 3 == 0) {
+			poll_now(fd, POLLIN | POLLOUT);
+		} else if (r % 3 == 1) {
+			epoll_wait(ep, &ev, 1, 0);
+		} else {
+			ret = splice(fd, NULL, pipefd[1], NULL, (r >> 8) % 3000,
+				     SPLICE_F_NONBLOCK);
+			if (ret < 0 && !errno_in(errno, read_ok, 2)) {
+				failed(&sh->f, "splice: %s", strerror(errno));
+				return false;
+			}
+			while (read(pipefd[0], buf, 4096) > 0)
+				;
+		}
+		return true;
+	}
+}
+
+static void *hand(void *arg)
+{
+	struct hand *h = arg;
+	struct shared_fd *sh = h->sh;
+	unsigned char *buf = malloc(65536);
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT };
+	int pipefd[2] = { -1, -1 }, ep, fd, role;
+
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	if (!buf || ep < 0 || pipe2(pipefd, O_NONBLOCK | O_CLOEXEC) ||
+	    epoll_ctl(ep, EPOLL_CTL_ADD, sh->fd, &ev)) {
+		failed(&sh->f, "hand setup: %s", strerror(errno));
+		goto out;
+	}
+	while (now() < sh->end) {
+		switch (h->role) {
+		case H_DUP:
+			/* dup, use the copy, close it; or churn the slot. */
+			if (splitmix(&h->rng) & 1) {
+				fd = dup(sh->fd);
+				if (fd < 0) {
+					failed(&sh->f, "dup: %s", strerror(errno));
+					break;
+				}
+				role = splitmix(&h->rng) % H_DUP;
+				hand_op(sh, role, fd, &h->rng, buf, pipefd, ep);
+				close(fd);
+			} else {
+				fd = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+				if (fd < 0) {
+					failed(&sh->f, "open: %s", strerror(errno));
+					break;
+				}
+				fd = atomic_exchange(&sh->slot, fd);
+				if (fd >= 0)
+					close(fd);
+			}
+			break;
+		case H_SLOT:
+			/* A fresh file the dup hand may close under us. */
+			fd = atomic_load(&sh->slot);
+			if (fd < 0)
+				break;
+			role = splitmix(&h->rng) % H_DUP;
+			if (role == H_IOCTL || role == H_READ) {
+				/* EBADF: closed under us, as expected. */
+				ssize_t ret = role == H_READ ?
+					read(fd, buf, 65536) :
+					ioctl(fd, DICE_IOC_GET_INFO, buf);
+
+				if (ret < 0 && errno != EBADF && errno != EINVAL &&
+				    errno != EAGAIN)
+					failed(&sh->f, "slot: %s", strerror(errno));
+			} else {
+				poll_now(fd, POLLIN);
+			}
+			break;
+		default:
+			hand_op(sh, h->role, sh->fd, &h->rng, buf, pipefd, ep);
+		}
+		atomic_fetch_add(&sh->ops[h->role], 1);
+	}
+out:
+	if (ep >= 0)
+		close(ep);
+	if (pipefd[0] >= 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+	}
+	free(buf);
+	return NULL;
+}
+
+/* The forked child: every role but dup/close, mixed, on the same file. */
+static void child_hands(struct shared_fd *sh)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT };
+	unsigned char *buf = malloc(65536);
+	__u64 rng = 0xc41d;
+	int pipefd[2], ep = epoll_create1(EPOLL_CLOEXEC);
+
+	if (!buf || ep < 0 || pipe2(pipefd, O_NONBLOCK | O_CLOEXEC) ||
+	    epoll_ctl(ep, EPOLL_CTL_ADD, sh->fd, &ev))
+		child_fail("setup: %s", strerror(errno));
+	while (now() < sh->end) {
+		if (!hand_op(sh, splitmix(&rng) % H_DUP, sh->fd, &rng, buf,
+			     pipefd, ep))
+			child_fail("%s", sh->f.first);
+	}
+	_exit(0);
+}
+
+static double hostile_seconds(void)
+{
+	const char *s = getenv("DICE_HOSTILE_SECONDS");
+
+	return s ? atof(s) : 4;
+}
+
+/*
+ * Six threads and a forked child on one file: reads and readv of random
+ * sizes, writes of bits, every ioctl, poll, epoll and splice, dup()/use/
+ * close(), and fresh files closed by one thread while another is inside a
+ * call on them.  Every result follows the errno rules, and the die works
+ * after.  The kernel log gate (and in the debug tier KASAN, lockdep and
+ * kmemleak) watches the rest.
+ */
+TEST_F_TIMEOUT(slow, shared_fd_many_hands, 300)
+{
+	struct shared_fd sh = { .slot = -1 };
+	struct hand h[H_NR];
+	pthread_t tid[H_NR];
+	struct dice_stats st;
+	char line[2];
+	pid_t pid;
+	int i, fd;
+
+	sh.fd = open_die(_metadata, O_RDWR);
+	REQUIRE_DIE(sh.fd);
+	pthread_mutex_init(&sh.f.lock, NULL);
+	sh.end = now() + hostile_seconds();
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		child_hands(&sh);
+	for (i = 0; i < H_NR; i++) {
+		h[i] = (struct hand){ .sh = &sh, .role = i, .rng = 0x5eed + i };
+		ASSERT_EQ(0, pthread_create(&tid[i], NULL, hand, &h[i]));
+	}
+	for (i = 0; i < H_NR; i++)
+		pthread_join(tid[i], NULL);
+	EXPECT_EQ(0, wait_child(pid)) TH_LOG("the forked child failed");
+	fd = atomic_exchange(&sh.slot, -1);
+	if (fd >= 0)
+		close(fd);
+	for (i = 0; i < H_NR; i++) {
+		TH_LOG("%-22s %8lu operations", hand_name[i],
+		       (unsigned long)sh.ops[i]);
+		EXPECT_LT(10, sh.ops[i]) TH_LOG("%s starved", hand_name[i]);
+	}
+	EXPECT_EQ(0, sh.f.count) TH_LOG("%lu failures, the first: %s",
+				      sh.f.count, sh.f.first);
+	/* The die still works. */
+	ASSERT_EQ(0, set_u32(sh.fd, DICE_IOC_SET_SOURCE, DICE_SRC_KERNEL));
+	ASSERT_EQ(0, set_u32(sh.fd, DICE_IOC_SET_FORMAT, DICE_FMT_TEXT));
+	ASSERT_EQ(0, set_u32(sh.fd, DICE_IOC_SET_METHOD, DICE_METHOD_RECYCLE));
+	ASSERT_EQ(0, set_u64(sh.fd, DICE_IOC_SET_SIDES, 6));
+	ASSERT_EQ(2, read(sh.fd, line, 2));
+	EXPECT_TRUE(line[0] >= '1' && line[0] <= '6' && line[1] == '\n');
+	get_stats(_metadata, sh.fd, &st);
+	EXPECT_GE(st.bits_drawn, st.bits_used + st.bits_discarded);
+	close(sh.fd);
+}
+
+TEST_HARNESS_MAIN
