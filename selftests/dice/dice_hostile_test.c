@@ -1295,6 +1295,40 @@ TEST(poll_full_useless_pool)
 	close(fd);
 }
 
+/*
+ * The same through read(), for each method that rejects: the read that
+ * cannot complete discards the useless bits (EAGAIN, room again), and the
+ * file rolls once good bits come.  Before, read() and write() both said
+ * EAGAIN for good.
+ */
+TEST(read_full_useless_pool)
+{
+	static const __u32 methods[] = { DICE_METHOD_REJECTION,
+					 DICE_METHOD_RECYCLE };
+	unsigned char ff[64], zero[16] = { 0 }, face;
+	struct dice_stats st;
+	unsigned int i;
+	int fd;
+
+	memset(ff, 0xff, sizeof(ff));
+	for (i = 0; i < 2; i++) {
+		fd = written_die(_metadata, 3, methods[i], DICE_FMT_U8, NULL,
+				 0);
+		REQUIRE_DIE(fd);
+		while (write(fd, ff, sizeof(ff)) > 0)
+			;
+		ASSERT_EQ(EAGAIN, errno);
+		EXPECT_EQ(-1, read(fd, &face, 1));
+		EXPECT_EQ(EAGAIN, errno);
+		get_stats(_metadata, fd, &st);
+		EXPECT_LT(8000, st.bits_discarded) TH_LOG("method %u", methods[i]);
+		EXPECT_EQ(sizeof(zero), write(fd, zero, sizeof(zero)));
+		EXPECT_EQ(1, read(fd, &face, 1));
+		EXPECT_EQ(1, face);
+		close(fd);
+	}
+}
+
 struct waiter {
 	int fd;
 	short events;
