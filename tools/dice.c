@@ -2,16 +2,19 @@
 /*
  * dice.c - the dice command: roll dice notation with /dev/dice
  *
- * Sections: options; the custom die (--weights, --faces); parse errors;
- * the roll source (libdice); output of rolls (plain, --breakdown, --json);
- * --dist; --histogram; main.
+ * Sections: options; the custom die (--weights, --faces); errors; the roll
+ * source (libdice); rolls; --dist; --histogram; reading expressions
+ * (arguments, standard input, -i); main.  What is printed is in show.c.
  *
- * Exit status: 0 success, 1 failure (device, interrupted, infeasible
- * distribution), 2 bad usage (options or notation).  Errors go to stderr
- * as "dice: ...".  See dice(1).
+ * Exit status: 0 success, 1 failure (device, overflow), 2 bad usage
+ * (options, notation, or a limit: too many dice, an exact distribution
+ * too costly).  Errors go to stderr as "dice: ...".  Interrupted by
+ * SIGINT or SIGTERM, dice says so and dies by that signal.  See dice(1).
  */
 #include <errno.h>
 #include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -20,91 +23,104 @@
 
 #include <dice.h>
 
-#include "dist.h"
-#include "notation.h"
-#include "roll.h"
+#include "cli.h"
 
-#define DICE_VERSION		"1.0"
+#ifndef DICE_VERSION		/* the top-level VERSION file, from the Makefile */
+#define DICE_VERSION		"unknown"
+#endif
 #define MAX_HISTOGRAM_ROLLS	1000000000ULL
-#define HIST_WIDTH		40
 #define PREFETCH		4096
+#define CARET_WINDOW		60	/* bytes shown either side of an error */
 
 /* ---- options ------------------------------------------------------------ */
-
-struct options {
-	bool breakdown;
-	bool json;
-	bool dist;
-	uint64_t histogram;	/* 0: off */
-	bool bits;
-	bool userspace;
-	bool seeded;
-	uint64_t seed;
-	const char *method_name;
-	uint32_t method;
-	uint64_t max_dice;
-	unsigned int explode_limit;
-	struct die custom;
-	bool have_custom;
-	const char *weights_arg;
-	const char *faces_arg;
-};
 
 static const struct {
 	const char *name;
 	uint32_t value;
+	bool loaded;		/* rolls loaded dice too */
 } methods[] = {
-	{ "recycle", DICE_METHOD_RECYCLE },
-	{ "viglietta", DICE_METHOD_VIGLIETTA },
-	{ "batch", DICE_METHOD_BATCH },
-	{ "alias", DICE_METHOD_ALIAS },
-	{ "rejection", DICE_METHOD_REJECTION },
+	{ "recycle", DICE_METHOD_RECYCLE, true },
+	{ "viglietta", DICE_METHOD_VIGLIETTA, false },
+	{ "batch", DICE_METHOD_BATCH, false },
+	{ "alias", DICE_METHOD_ALIAS, true },
+	{ "rejection", DICE_METHOD_REJECTION, false },
 };
 
 static void usage(FILE *f)
 {
 	fputs(
 "Usage: dice [OPTION]... EXPRESSION...\n"
+"       dice [OPTION]... < FILE      (one expression a line)\n"
+"       dice -i [OPTION]...          (type expressions at a prompt)\n"
 "Roll dice from the kernel's /dev/dice, or print their exact distribution.\n"
 "\n"
-"Notation (see dice(1)):\n"
-"  3d6  d20  d%  4dF  3d{1,1,2,3,5,8}  2d{1:1,2:3}   dice groups\n"
-"  3d6+2d4-1  2*(d6+1)                             arithmetic (+ - *)\n"
-"  6x3d6                                           roll 6 times\n"
-"  4d6kh3 4d6k3 2d20kl1 4d6dl1 4d6dh1 4d6s1        keep/drop\n"
-"  3d6!  3d6!>=5  3d6!!                            explode (!! compounds)\n"
-"  2d6r1  2d6r<3  2d6ro1                           reroll (ro: once)\n"
-"  10d10>=8  10d10>=8f1                            count successes (f: failures)\n"
+"Notation (see dice(1)); '>' and '<' are strict: >8 means 9 or more\n"
+"(Roll20 reads >8 as 8 or more: write >=8, or use --roll20):\n"
+"  3d6  d20  d%  4dF  4dF.1  d{1,1,2,5}  d{1:1,2:3} dice groups\n"
+"  3d6+2d4-1  2*(d6+1)  2d6*-1  7%3  abs(d6-d6)   arithmetic\n"
+"  floor(3d6/2)  ceil(d6/4)  round(2d6/3)         division, rounded\n"
+"  6x3d6                                          roll 6 times\n"
+"  4d6kh3  4d6k3  2d20kl1  4d6dl1  4d6dh1  4d6s1  keep/drop\n"
+"  3d6!  3d6!>=5  3d6!!  3d6!p  3d6!!p            explode, compound, penetrate\n"
+"  2d6r1  2d6r<3  2d6ro1  5d10u  5d10uo           reroll (once); unique (once)\n"
+"  10d10>=8  10d10>=8f1                           count successes (f: failures)\n"
+"  4d6min2  4d6max5  8d6m  8d6mt  8d6mt3          clamp faces; matches\n"
+"  d20cs>=19cf1  4d6sa  4d6sd                     mark criticals; sort\n"
+"  {4d6+3d8}kh1  {3d6, 2d6+4}kh1  {5d6!!}>=8      grouped rolls\n"
+"  (1d4)d6                                        computed number of dice\n"
+"  2d6[fire]+1d4[cold]  2d20kh1 # advantage       labels and comments\n"
 "\n"
 "Options:\n"
 "  -s, --breakdown      show every die: kept, dropped, exploded, rerolled\n"
-"  -j, --json           JSON output: the expression, every die, the total\n"
-"  -d, --dist           print the exact distribution (min, max, mean) and\n"
-"                       roll nothing\n"
+"  -j, --json           JSON output (one object a line per expression)\n"
+"  -d, --dist           print the exact distribution: mean, variance,\n"
+"                       percentiles, at least/at most; several expressions\n"
+"                       side by side\n"
+"      --at-least, --at-most\n"
+"                       side by side, compare P(X >= v) or P(X <= v)\n"
+"      --csv            --dist or --histogram as CSV\n"
 "  -H, --histogram=N    roll N times and draw a histogram against the exact\n"
 "                       expectation, with a chi-square test\n"
+"      --bars=WHEN      bars for --dist and --histogram: auto (on a\n"
+"                       terminal), always, never\n"
 "  -b, --bits           report random bits spent against the entropy bound\n"
 "  -m, --method=NAME    sampling method: recycle (default), viglietta,\n"
 "                       batch, alias, rejection\n"
 "  -S, --seed=N         seeded replay: a userspace engine whose rolls follow\n"
 "                       from N (reproducible, NOT random)\n"
 "  -u, --userspace      roll with the userspace engine (getrandom()) instead\n"
-"                       of /dev/dice\n"
+"                       of /dev/dice; also DICE_ENGINE=userspace\n"
+"      --engine=NAME    device (/dev/dice) or userspace\n"
 "  -w, --weights=W1,... the die dW is loaded: side i has weight Wi\n"
 "  -f, --faces=F1,...   the die dW has these face values\n"
 "                       (with --weights or --faces, EXPRESSION defaults to dW)\n"
+"  -i, --interactive    read expressions at a prompt\n"
+"      --roll20         read < and > as Roll20 does: >8 means 8 or more\n"
 "      --max-dice=N     most dice per expression (default 1000000)\n"
-"      --max-explode=N  most extra dice one exploding die adds (default 100)\n"
+"      --max-explode=N  most extra dice one exploding die adds (default 100,\n"
+"                       10 with --dist)\n"
 "  -h, --help           this help\n"
 "  -V, --version        version\n"
 "\n"
-"Exit status: 0 success, 1 failure, 2 bad usage or notation.\n", f);
+"Exit status: 0 success, 1 failure, 2 bad usage, notation or limit.\n", f);
+}
+
+/* Output that fails is an error, even for --help. */
+static void __attribute__((noreturn)) finish(int status)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "dice: cannot write output: %s\n",
+			strerror(errno ? errno : EIO));
+		exit(status ? status : 1);
+	}
+	exit(status);
 }
 
 static void __attribute__((noreturn, format(printf, 1, 2))) bad_usage(const char *fmt, ...)
 {
 	va_list ap;
 
+	fflush(stdout);
 	fputs("dice: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -117,6 +133,7 @@ static void __attribute__((noreturn, format(printf, 1, 2))) die_fail(const char 
 {
 	va_list ap;
 
+	fflush(stdout);
 	fputs("dice: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -213,22 +230,101 @@ static void build_custom(struct options *o)
 	o->have_custom = true;
 }
 
-/* ---- parse errors ----------------------------------------------------------- */
+/* ---- errors ------------------------------------------------------------------ */
 
-static void show_error(const char *text, const struct notation_error *err)
+static struct options o;
+static bool line_mode;		/* expressions from standard input */
+static unsigned long line_no;	/* the line being read, from 1 */
+static int worst;		/* the worst exit status of line mode */
+
+/*
+ * An error about one expression: with arguments it ends dice with
+ * @status, from standard input it is remembered and the next line read.
+ */
+static int __attribute__((format(printf, 2, 3))) expr_fail(int status,
+							   const char *fmt, ...)
 {
-	size_t i, len = strlen(text);
+	va_list ap;
 
-	fprintf(stderr, "dice: %s (column %zu)\n  ", err->msg, err->offset + 1);
-	for (i = 0; i < len; i++) {
+	fflush(stdout);
+	fputs("dice: ", stderr);
+	if (line_mode)
+		fprintf(stderr, "line %lu: ", line_no);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (!line_mode)
+		exit(status);
+	if (status > worst)
+		worst = status;
+	return status;
+}
+
+/* The expression with a caret under byte @offset (a window when long). */
+static void show_caret(const char *text, size_t offset)
+{
+	size_t len = strlen(text), from = 0, to = len, i;
+
+	if (len > 2 * CARET_WINDOW) {
+		from = offset > CARET_WINDOW ? offset - CARET_WINDOW : 0;
+		to = offset + CARET_WINDOW < len ? offset + CARET_WINDOW : len;
+	}
+	fputs("  ", stderr);
+	if (from)
+		fputs("...", stderr);
+	for (i = from; i < to; i++) {
 		unsigned char c = (unsigned char)text[i];
 
 		fputc(c >= 0x20 && c < 0x7f ? c : '?', stderr);
 	}
+	if (to < len)
+		fputs("...", stderr);
 	fputs("\n  ", stderr);
-	for (i = 0; i < err->offset; i++)
+	for (i = from ? from - 3 : 0; i < offset; i++)
 		fputc(' ', stderr);
 	fputs("^\n", stderr);
+}
+
+static int show_error(const char *text, size_t offset, const char *msg)
+{
+	int status;
+
+	fflush(stdout);
+	fputs("dice: ", stderr);
+	if (line_mode)
+		fprintf(stderr, "line %lu: ", line_no);
+	fprintf(stderr, "%s (column %zu)\n", msg, offset + 1);
+	show_caret(text, offset);
+	status = 2;
+	if (!line_mode)
+		exit(status);
+	if (status > worst)
+		worst = status;
+	return status;
+}
+
+/* Interrupted: say so, and die by the signal (the shell sees ^C). */
+static int interrupted(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int interrupted(const char *fmt, ...)
+{
+	int sig = dice_interrupted;
+	va_list ap;
+
+	fflush(stdout);
+	fputs("dice: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (o.interactive && sig == SIGINT) {	/* ^C: back to the prompt */
+		dice_interrupted = 0;
+		return 1;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+	exit(128 + sig);
 }
 
 /* ---- the roll source ------------------------------------------------------ */
@@ -263,6 +359,9 @@ struct source {
 	const char *method;
 	char what[160];
 };
+
+static struct source src;
+static bool src_open;
 
 static long double weights_entropy(const uint32_t *w, uint64_t n, uint64_t sum)
 {
@@ -352,248 +451,99 @@ static int source_roll(void *ctx, const struct die *d, uint64_t *out,
 	return 0;
 }
 
-static void open_source(struct source *s, const struct options *o)
+static const char *source_name(void)
+{
+	return o.seeded ? "seeded" : o.userspace ? "userspace" : "/dev/dice";
+}
+
+static void open_source(void)
 {
 	const char *what = "/dev/dice";
+	struct source *s = &src;
 	int err;
 
+	if (src_open)
+		return;
 	memset(s, 0, sizeof(*s));
-	if (o->seeded) {
+	if (o.seeded) {
 		what = "the seeded engine";
-		err = dice_open_seeded(&s->h, o->seed);
-	} else if (o->userspace) {
+		err = dice_open_seeded(&s->h, o.seed);
+	} else if (o.userspace) {
 		what = "the userspace engine";
 		err = dice_open_flags(&s->h, DICE_OPEN_USERSPACE);
 	} else {
 		err = dice_open(&s->h);
 	}
-	if (err == -ENOENT && !o->seeded && !o->userspace)
-		die_fail("cannot open /dev/dice: %s (is the dice module loaded? see dice(1))",
+	if ((err == -ENOENT || err == -ENODEV || err == -ENXIO) && !o.seeded &&
+	    !o.userspace)
+		die_fail("cannot open /dev/dice: %s (is the dice module loaded? load it with 'sudo modprobe dice', or roll with the userspace engine: dice -u, or DICE_ENGINE=userspace; see dice(1))",
 			 strerror(-err));
-	if (err && !o->seeded && !o->userspace && dice_open_hint(err))
-		die_fail("cannot open /dev/dice: %s (%s)", strerror(-err),
-			 dice_open_hint(err));
+	if (err && !o.seeded && !o.userspace && dice_open_hint(err))
+		die_fail("cannot open /dev/dice: %s (%s; or roll with the userspace engine: dice -u)",
+			 strerror(-err), dice_open_hint(err));
 	if (err)
 		die_fail("cannot open %s: %s", what, strerror(-err));
-	if (o->seeded)
+	if (o.seeded)
 		fprintf(stderr, "dice: seeded replay (seed %llu) - not random\n",
-			(unsigned long long)o->seed);
-	if (o->method_name) {
-		err = dice_set_method(s->h, o->method);
+			(unsigned long long)o.seed);
+	if (o.method_name) {
+		err = dice_set_method(s->h, o.method);
 		if (err)
-			die_fail("--method %s: %s", o->method_name, strerror(-err));
+			die_fail("--method %s: %s", o.method_name, strerror(-err));
 	}
 	s->buf = xmalloc(PREFETCH * sizeof(*s->buf));
-	s->method = o->method_name;
+	s->method = o.method_name;
+	src_open = true;
 }
 
-static void close_source(struct source *s)
+static void close_source(void)
 {
-	dice_close(s->h);
-	free(s->buf);
+	if (!src_open)
+		return;
+	dice_close(src.h);
+	free(src.buf);
+	src_open = false;
 }
 
-static void roll_error(const struct source *s, int err)
+/* 0, or the status of a roll error (already reported). */
+static int roll_error(int err)
 {
 	if (err == -EINTR)
-		die_fail("interrupted");
+		return interrupted("interrupted");
 	if (err == -EOVERFLOW)
-		die_fail("the total does not fit in 128 bits");
-	die_fail("%s: %s", s->what[0] ? s->what : "cannot roll", strerror(-err));
+		return expr_fail(1, "the total does not fit in 128 bits");
+	if (err == -EDOM)
+		return expr_fail(1, "division by zero");
+	if (err == -ERANGE)
+		return expr_fail(1, "a computed number of dice is out of range");
+	die_fail("%s: %s", src.what[0] ? src.what : "cannot roll", strerror(-err));
 }
 
-/* ---- output of rolls ------------------------------------------------------- */
-
-static void json_string(const char *s)
+/* A loaded die needs a method that rolls loaded dice (exit 2 if not). */
+static int check_method(const struct expr *e)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	unsigned int i;
 
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
-static void print_span(const struct expr *e, size_t start, size_t end)
-{
-	fwrite(e->text + start, 1, end - start, stdout);
-}
-
-static const char *source_name(const struct options *o)
-{
-	return o->seeded ? "seeded" : o->userspace ? "userspace" : "/dev/dice";
-}
-
-/* One die of the pool for --breakdown: "6 exploded", "1 rerolled, 4". */
-static void print_pool_die(const struct group_roll *gr, const struct pool_die *p)
-{
-	const struct roll_event *ev = gr->ev + p->first;
-	bool compound = gr->g->explode == EXPLODE_COMPOUND, first = true;
-	size_t i;
-
-	size_t faces = 0;
-
-	for (i = 0; i < p->nev; i++)
-		faces += !(ev[i].flags & EV_REROLLED);
-	compound = compound && faces > 1;
-	if (compound) {
-		val_print(stdout, p->value);
-		fputs(" (", stdout);
-	}
-	for (i = 0; i < p->nev; i++) {
-		if (ev[i].flags & EV_REROLLED) {
-			val_print(stdout, ev[i].face);
-			fputs(" rerolled, ", stdout);
-		} else if (compound) {
-			if (!first)
-				putchar('+');
-			val_print(stdout, ev[i].face);
-			first = false;
-		} else {
-			val_print(stdout, ev[i].face);
-			if (ev[i].flags & EV_EXPLODED)
-				fputs(" exploded", stdout);
+	if (!o.method_name || !e->loaded)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(methods); i++) {
+		if (!strcmp(methods[i].name, o.method_name) && !methods[i].loaded) {
+			fflush(stdout);
+			fprintf(stderr, "dice: ");
+			if (line_mode)
+				fprintf(stderr, "line %lu: ", line_no);
+			fprintf(stderr, "--method %s rolls fair dice only, and %s has a loaded die (weights): use --method recycle or --method alias\n",
+				o.method_name, e->text);
+			if (!line_mode)
+				exit(2);
+			worst = worst > 2 ? worst : 2;
+			return 2;
 		}
 	}
-	if (compound)
-		putchar(')');
-	if (p->flags & POOL_DROPPED)
-		fputs(" dropped", stdout);
-	if (p->flags & POOL_SUCCESS)
-		fputs(" success", stdout);
-	if (p->flags & POOL_FAILURE)
-		fputs(" failure", stdout);
+	return 0;
 }
 
-static void print_breakdown_node(const struct expr *e, const struct node *n,
-				 const struct roll_result *r)
-{
-	bool top = n == e->root;
-	const struct group_roll *gr;
-	size_t i;
-
-	if (n->paren)
-		putchar('(');
-	switch (n->type) {
-	case NODE_CONST:
-		printf("%lld", (long long)n->value);
-		break;
-	case NODE_GROUP:
-		gr = &r->groups[n->group->index];
-		print_span(e, n->group->start, n->group->end);
-		fputs(" [", stdout);
-		for (i = 0; i < gr->npool; i++) {
-			if (i)
-				fputs(", ", stdout);
-			print_pool_die(gr, &gr->pool[i]);
-		}
-		putchar(']');
-		if (n->group->success.op != CMP_NONE && !top) {
-			fputs(" = ", stdout);
-			val_print(stdout, gr->value);
-		}
-		break;
-	case NODE_NEG:
-		putchar('-');
-		print_breakdown_node(e, n->l, r);
-		break;
-	default:
-		print_breakdown_node(e, n->l, r);
-		fputs(n->type == NODE_ADD ? " + " : n->type == NODE_SUB ? " - " : " * ",
-		      stdout);
-		print_breakdown_node(e, n->r, r);
-		break;
-	}
-	if (n->paren)
-		putchar(')');
-}
-
-static void print_breakdown(const struct expr *e, const struct roll_result *r)
-{
-	print_breakdown_node(e, e->root, r);
-	fputs(" = ", stdout);
-	val_print(stdout, r->total);
-	putchar('\n');
-}
-
-static void json_val(val_t v)
-{
-	val_print(stdout, v);
-}
-
-static void json_roll(const struct expr *e, const struct roll_result *r)
-{
-	unsigned int gi;
-	size_t i, j;
-
-	fputs("{\"total\":", stdout);
-	json_val(r->total);
-	fputs(",\"groups\":[", stdout);
-	for (gi = 0; gi < r->ngroups; gi++) {
-		const struct group_roll *gr = &r->groups[gi];
-		const struct group *g = gr->g;
-		char *text = strndup(e->text + g->start, g->end - g->start);
-
-		if (gi)
-			putchar(',');
-		fputs("{\"group\":", stdout);
-		json_string(text);
-		free(text);
-		fputs(",\"value\":", stdout);
-		json_val(gr->value);
-		fputs(",\"dice\":[", stdout);
-		for (i = 0; i < gr->npool; i++) {
-			const struct pool_die *p = &gr->pool[i];
-			const struct roll_event *ev = gr->ev + p->first;
-			bool any = false;
-
-			if (i)
-				putchar(',');
-			fputs("{\"value\":", stdout);
-			json_val(p->value);
-			printf(",\"kept\":%s", p->flags & POOL_DROPPED ? "false" : "true");
-			for (j = 0; j < p->nev; j++) {
-				if (!(ev[j].flags & EV_REROLLED))
-					continue;
-				fputs(any ? "," : ",\"rerolled\":[", stdout);
-				json_val(ev[j].face);
-				any = true;
-			}
-			if (any)
-				putchar(']');
-			if (g->explode == EXPLODE_COMPOUND) {
-				any = false;
-				fputs(",\"faces\":[", stdout);
-				for (j = 0; j < p->nev; j++) {
-					if (ev[j].flags & EV_REROLLED)
-						continue;
-					if (any)
-						putchar(',');
-					json_val(ev[j].face);
-					any = true;
-				}
-				putchar(']');
-			} else if (p->nev && (ev[p->nev - 1].flags & EV_EXPLODED)) {
-				fputs(",\"exploded\":true", stdout);
-			}
-			if (p->flags & POOL_EXTRA)
-				fputs(",\"extra\":true", stdout);
-			if (p->flags & POOL_SUCCESS)
-				fputs(",\"success\":true", stdout);
-			if (p->flags & POOL_FAILURE)
-				fputs(",\"failure\":true", stdout);
-			putchar('}');
-		}
-		fputs("]}", stdout);
-	}
-	fputs("]}", stdout);
-}
+/* ---- rolls ------------------------------------------------------------------- */
 
 struct bits_mark {
 	struct dice_stats st;
@@ -601,278 +551,202 @@ struct bits_mark {
 	long double bound;
 };
 
-static void bits_mark(struct source *s, struct bits_mark *m)
+static void bits_mark(struct bits_mark *m)
 {
-	int err = dice_get_stats(s->h, &m->st);
+	int err = dice_get_stats(src.h, &m->st);
 
 	if (err)
 		die_fail("cannot read the die's statistics: %s", strerror(-err));
-	m->faces = s->faces;
-	m->bound = s->bound;
+	m->faces = src.faces;
+	m->bound = src.bound;
 }
 
-static void bits_report(struct source *s, const struct bits_mark *before,
-			bool json)
+/* The bits report as JSON members or as a text line, into @buf. */
+static void bits_report(const struct bits_mark *before, bool json, char *buf,
+			size_t len)
 {
 	struct bits_mark now;
 	uint64_t used, rolls;
 	long double bound, excess;
 
-	bits_mark(s, &now);
+	bits_mark(&now);
 	used = now.st.bits_used - before->st.bits_used;
 	rolls = now.st.rolls - before->st.rolls;
 	bound = now.bound - before->bound;
 	excess = (long double)used - bound;
 	if (json) {
-		printf(",\"bits\":{\"used\":%llu,\"rolls\":%llu,\"entropy_bound\":%.6Lf}",
-		       (unsigned long long)used, (unsigned long long)rolls, bound);
+		snprintf(buf, len, ",\"bits\":{\"used\":%llu,\"rolls\":%llu,\"entropy_bound\":%.6Lf}",
+			 (unsigned long long)used, (unsigned long long)rolls, bound);
 		return;
 	}
-	printf("bits: %llu used for %llu faces; entropy bound %.3Lf; excess %.3Lf",
-	       (unsigned long long)used, (unsigned long long)rolls, bound, excess);
 	if (rolls)
-		printf(" (%.4Lf per face)", excess / (long double)rolls);
-	putchar('\n');
+		snprintf(buf, len, "bits: %llu used for %llu faces; entropy bound %.3Lf; excess %.3Lf (%.4Lf per face)\n",
+			 (unsigned long long)used, (unsigned long long)rolls,
+			 bound, excess, excess / (long double)rolls);
+	else
+		snprintf(buf, len, "bits: %llu used for %llu faces; entropy bound %.3Lf; excess %.3Lf\n",
+			 (unsigned long long)used, (unsigned long long)rolls,
+			 bound, excess);
 }
 
-static void roll_one_expr(const struct expr *e, const struct options *o,
-			  struct source *s)
+/* ,"source":...,"seed":...,"method":... */
+static void json_source(char *buf, size_t len)
+{
+	int n = snprintf(buf, len, ",\"source\":\"%s\"", source_name());
+
+	if (o.seeded)
+		n += snprintf(buf + n, len - (size_t)n, ",\"seed\":%llu",
+			      (unsigned long long)o.seed);
+	if (o.method_name)
+		snprintf(buf + n, len - (size_t)n, ",\"method\":\"%s\"", o.method_name);
+}
+
+static int roll_one_expr(const struct expr *e)
 {
 	struct roll_result r;
 	struct bits_mark mark;
+	char buf[256];
 	uint64_t i;
 	int err;
 
-	roll_init(&r, e, o->breakdown || o->json);
-	if (o->bits)
-		bits_mark(s, &mark);
-	if (o->json) {
+	if (check_method(e))
+		return 2;
+	open_source();
+	roll_init(&r, e, o.breakdown || o.json);
+	if (o.bits)
+		bits_mark(&mark);
+	if (o.json) {
 		fputs("{\"expression\":", stdout);
 		json_string(e->text);
-		printf(",\"source\":\"%s\"", source_name(o));
-		if (o->seeded)
-			printf(",\"seed\":%llu", (unsigned long long)o->seed);
-		if (o->method_name)
-			printf(",\"method\":\"%s\"", o->method_name);
+		if (e->comment) {
+			fputs(",\"comment\":", stdout);
+			json_string(e->comment);
+		}
+		json_source(buf, sizeof(buf));
+		fputs(buf, stdout);
 		fputs(",\"rolls\":[", stdout);
 	}
 	for (i = 0; i < e->repeat; i++) {
-		err = roll_expr(e, &(struct roll_source){ source_roll, s }, &r);
+		err = roll_expr(e, &(struct roll_source){ source_roll, &src }, &r);
 		if (err) {
-			fflush(stdout);
-			if (o->json)
+			if (o.json)
 				fputc('\n', stdout);
-			roll_error(s, err);
+			roll_free(&r);
+			return roll_error(err);
 		}
-		if (o->json) {
+		if (o.json) {
 			if (i)
 				putchar(',');
 			json_roll(e, &r);
-		} else if (o->breakdown) {
+		} else if (o.breakdown) {
 			print_breakdown(e, &r);
 		} else {
-			val_print(stdout, r.total);
-			putchar('\n');
+			print_total(e, &r);
 		}
 	}
-	if (o->json) {
+	if (o.json) {
 		putchar(']');
-		if (o->bits)
-			bits_report(s, &mark, true);
+		if (o.bits) {
+			bits_report(&mark, true, buf, sizeof(buf));
+			fputs(buf, stdout);
+		}
 		fputs("}\n", stdout);
-	} else if (o->bits) {
-		bits_report(s, &mark, false);
+	} else if (o.bits) {
+		bits_report(&mark, false, buf, sizeof(buf));
+		fputs(buf, stdout);
 	}
 	roll_free(&r);
+	return 0;
 }
 
-/* ---- --dist ------------------------------------------------------------------ */
+/* ---- --dist -------------------------------------------------------------------- */
 
-static void compute_dist(const struct expr *e, struct dist *d)
+/* 0, or the status of the failure (reported, with a caret). */
+static int compute_dist(const struct expr *e, struct dist *d,
+			struct dist_report *rep, const char *for_what)
 {
-	struct dist_limits lim = { DIST_DEFAULT_MAX_VALUES, DIST_DEFAULT_MAX_WORK };
-	char why[256] = "";
-	int err = dist_expr(e, &lim, d, why, sizeof(why));
+	struct dist_limits lim = { DIST_DEFAULT_MAX_VALUES, DIST_DEFAULT_MAX_WORK,
+				   DIST_DEFAULT_MAX_LEAVES };
+	char msg[512], hint[128] = "";
+	int err = dist_expr_report(e, &lim, d, rep);
 
+	if (getenv("DICE_DEBUG_DIST"))
+		fprintf(stderr, "dice: debug: estimate %.3g, work %llu limb products\n",
+			rep->estimate, (unsigned long long)rep->work);
 	if (err == -EINTR)
-		die_fail("interrupted");
-	if (err)
-		die_fail("%s: no exact distribution: %s", e->text, why);
+		return interrupted("interrupted");
+	if (!err)
+		return 0;
+	if (rep->explode_fit)
+		snprintf(hint, sizeof(hint), "; --max-explode=%u would fit (now %u)",
+			 rep->explode_fit, rep->explode_limit);
+	snprintf(msg, sizeof(msg), "no exact distribution%s: %s%s", for_what,
+		 rep->why, hint);
+	return show_error(e->text, rep->offset, msg);
 }
 
-static void print_mean(const struct dist *d, bool json)
+static int dist_exprs(struct expr **e, unsigned int n)
 {
-	struct big num = { 0 }, den = { 0 };
-	char *ns, *ds;
-	int neg;
-	long double v;
+	struct shown *v = xcalloc(n, sizeof(*v));
+	unsigned int i;
+	int status = 0;
 
-	dist_mean(d, &num, &den, &neg);
-	ns = big_str(&num);
-	ds = big_str(&den);
-	v = big_ratio(&num, &den) * (neg ? -1 : 1);
-	if (json) {
-		printf("\"mean\":{\"numerator\":\"%s%s\",\"denominator\":\"%s\",\"value\":%.10Lg}",
-		       neg ? "-" : "", ns, ds, v);
-	} else if (!strcmp(ds, "1")) {
-		printf("mean: %s%s\n", neg ? "-" : "", ns);
-	} else {
-		printf("mean: %s%s/%s = %.10Lg\n", neg ? "-" : "", ns, ds, v);
+	for (i = 0; i < n && !status; i++) {
+		v[i].e = e[i];
+		status = compute_dist(e[i], &v[i].d, &v[i].rep, "");
 	}
-	free(ns);
-	free(ds);
-	big_free(&num);
-	big_free(&den);
+	if (!status)
+		show_dists(v, n, &o);
+	for (i = 0; i < n; i++)
+		dist_free(&v[i].d);
+	free(v);
+	return status;
 }
 
-static void dist_one_expr(const struct expr *e, const struct options *o)
-{
-	struct dist d;
-	char *den;
-	size_t i;
-	bool first = true;
+/* ---- --histogram ---------------------------------------------------------------- */
 
-	compute_dist(e, &d);
-	den = big_str(&d.den);
-	if (o->json) {
-		fputs("{\"expression\":", stdout);
-		json_string(e->text);
-		if (e->repeat > 1)
-			printf(",\"repeat\":%llu", (unsigned long long)e->repeat);
-		printf(",\"denominator\":\"%s\",\"min\":%lld,\"max\":%lld,",
-		       den, (long long)d.lo, (long long)(d.lo + (int64_t)d.n - 1));
-		print_mean(&d, true);
-		fputs(",\"distribution\":[", stdout);
-	} else {
-		printf("expression: %s\n", e->text);
-		if (e->repeat > 1)
-			printf("repeat: %llu independent rolls, each with this distribution\n",
-			       (unsigned long long)e->repeat);
-		printf("denominator: %s\nmin: %lld\nmax: %lld\n", den,
-		       (long long)d.lo, (long long)(d.lo + (int64_t)d.n - 1));
-		print_mean(&d, false);
-		fputs("value\tcount\tprobability\n", stdout);
-	}
-	for (i = 0; i < d.n; i++) {
-		char *c;
-		long double p;
-
-		if (big_is_zero(&d.c[i]))
-			continue;
-		c = big_str(&d.c[i]);
-		p = big_ratio(&d.c[i], &d.den);
-		if (o->json) {
-			printf("%s{\"value\":%lld,\"count\":\"%s\",\"probability\":%.10Lg}",
-			       first ? "" : ",", (long long)(d.lo + (int64_t)i), c, p);
-		} else {
-			printf("%lld\t%s\t%.6Lg\n", (long long)(d.lo + (int64_t)i), c, p);
-		}
-		first = false;
-		free(c);
-	}
-	if (o->json)
-		fputs("]}\n", stdout);
-	free(den);
-	dist_free(&d);
-}
-
-/* ---- --histogram -------------------------------------------------------------- */
-
-/* Regularized upper incomplete gamma Q(a, x) (Numerical Recipes gammq). */
-static long double gamma_q(long double a, long double x)
-{
-	long double gln = lgammal(a), sum, del, ap, b, c, d, h, an;
-	int i;
-
-	if (x <= 0)
-		return 1;
-	if (x < a + 1) {
-		ap = a;
-		sum = del = 1 / a;
-		for (i = 0; i < 10000; i++) {
-			ap += 1;
-			del *= x / ap;
-			sum += del;
-			if (fabsl(del) < fabsl(sum) * 1e-18L)
-				break;
-		}
-		return 1 - sum * expl(-x + a * logl(x) - gln);
-	}
-	b = x + 1 - a;
-	c = 1 / 1e-300L;
-	d = 1 / b;
-	h = d;
-	for (i = 1; i < 10000; i++) {
-		an = -i * (i - a);
-		b += 2;
-		d = an * d + b;
-		if (fabsl(d) < 1e-300L)
-			d = 1e-300L;
-		c = b + an / c;
-		if (fabsl(c) < 1e-300L)
-			c = 1e-300L;
-		d = 1 / d;
-		del = d * c;
-		h *= del;
-		if (fabsl(del - 1) < 1e-18L)
-			break;
-	}
-	return expl(-x + a * logl(x) - gln) * h;
-}
-
-static void bar(uint64_t obs, long double exp, long double scale)
-{
-	char line[HIST_WIDTH + 2];
-	size_t len = (size_t)llroundl((long double)obs * scale);
-	size_t mark = (size_t)llroundl(exp * scale), i, end;
-
-	if (len > HIST_WIDTH)
-		len = HIST_WIDTH;
-	if (mark > HIST_WIDTH)
-		mark = HIST_WIDTH;
-	end = len > mark + 1 ? len : mark + 1;
-	for (i = 0; i < end; i++)
-		line[i] = i < len ? '#' : ' ';
-	line[mark] = '|';
-	line[end] = '\0';
-	fputs(line, stdout);
-}
-
-static void histogram_one_expr(const struct expr *e, const struct options *o,
-			       struct source *s)
+static int histogram_one_expr(const struct expr *e)
 {
 	struct dist d;
+	struct dist_report rep;
 	struct roll_result r;
 	struct bits_mark mark;
-	uint64_t *obs, i, samples, hidden = 0;
-	long double *expect, maxv = 0, scale, chi = 0, acc_e = 0, acc_o = 0;
+	struct hist h;
+	uint64_t *obs, i, samples;
+	long double chi = 0, acc_e = 0, acc_o = 0, p;
 	unsigned long bins = 0;
-	bool first = true;
+	char head[256], tail[256] = "";
 	int err;
 
-	compute_dist(e, &d);
-	if (o->histogram > MAX_HISTOGRAM_ROLLS / e->repeat)
-		bad_usage("--histogram %llu with %llu repeats is more than %llu rolls",
-			  (unsigned long long)o->histogram,
-			  (unsigned long long)e->repeat,
-			  (unsigned long long)MAX_HISTOGRAM_ROLLS);
-	samples = o->histogram * e->repeat;
+	if (check_method(e))
+		return 2;
+	if (o.histogram > MAX_HISTOGRAM_ROLLS / e->repeat)
+		return expr_fail(2, "--histogram %llu with %llu repeats is more than %llu rolls",
+				 (unsigned long long)o.histogram,
+				 (unsigned long long)e->repeat,
+				 (unsigned long long)MAX_HISTOGRAM_ROLLS);
+	err = compute_dist(e, &d, &rep, " to compare with");
+	if (err)
+		return err;
+	open_source();
+	samples = o.histogram * e->repeat;
 	obs = xcalloc(d.n, sizeof(*obs));
-	expect = xcalloc(d.n, sizeof(*expect));
-	for (i = 0; i < d.n; i++)
-		expect[i] = big_ratio(&d.c[i], &d.den) * (long double)samples;
-
-	if (o->bits)
-		bits_mark(s, &mark);
-	s->prefetch = true;
+	if (o.bits)
+		bits_mark(&mark);
+	src.prefetch = true;
 	roll_init(&r, e, 0);
 	for (i = 0; i < samples; i++) {
-		err = roll_expr(e, &(struct roll_source){ source_roll, s }, &r);
-		if (err == -EINTR)
-			die_fail("interrupted after %llu of %llu rolls",
-				 (unsigned long long)i, (unsigned long long)samples);
-		if (err)
-			roll_error(s, err);
+		err = roll_expr(e, &(struct roll_source){ source_roll, &src }, &r);
+		if (err == -EINTR) {
+			err = interrupted("interrupted after %llu of %llu rolls",
+					  (unsigned long long)i,
+					  (unsigned long long)samples);
+			goto out;
+		}
+		if (err) {
+			err = roll_error(err);
+			goto out;
+		}
 		if (r.total < d.lo || r.total >= (val_t)d.lo + (val_t)d.n ||
 		    big_is_zero(&d.c[r.total - d.lo])) {
 			char buf[VAL_BUFSZ];
@@ -882,12 +756,11 @@ static void histogram_one_expr(const struct expr *e, const struct options *o,
 		}
 		obs[r.total - d.lo]++;
 	}
-	roll_free(&r);
-	s->prefetch = false;
+	src.prefetch = false;
 
 	/* chi-square over bins merged left to right until expected >= 5 */
 	for (i = 0; i < d.n; i++) {
-		acc_e += expect[i];
+		acc_e += big_ratio(&d.c[i], &d.den) * (long double)samples;
 		acc_o += (long double)obs[i];
 		if (acc_e >= 5) {
 			chi += (acc_o - acc_e) * (acc_o - acc_e) / acc_e;
@@ -895,79 +768,150 @@ static void histogram_one_expr(const struct expr *e, const struct options *o,
 			acc_e = acc_o = 0;
 		}
 	}
-	if (acc_e > 0 && bins) {	/* fold the tail into the last bin */
+	if (acc_e > 0 && bins)	/* fold the tail into the last bin */
 		chi += (acc_o - acc_e) * (acc_o - acc_e) / (acc_e + 5);
-	}
+	p = bins > 1 ? gamma_q((long double)(bins - 1) / 2, chi / 2) : 1;
 
-	for (i = 0; i < d.n; i++) {
-		if (expect[i] > maxv)
-			maxv = expect[i];
-		if ((long double)obs[i] > maxv)
-			maxv = (long double)obs[i];
-	}
-	scale = maxv > 0 ? HIST_WIDTH / maxv : 0;
-	if (o->json) {
-		fputs("{\"expression\":", stdout);
-		json_string(e->text);
-		printf(",\"source\":\"%s\",\"rolls\":%llu,\"values\":[", source_name(o),
-		       (unsigned long long)samples);
-	} else {
-		printf("histogram of %s: %llu rolls against the exact distribution\n",
-		       e->text, (unsigned long long)samples);
-		printf("%8s %10s %12s  ('#' observed, '|' expected)\n", "value",
-		       "observed", "expected");
-	}
-	for (i = 0; i < d.n; i++) {
-		if (big_is_zero(&d.c[i]))
-			continue;
-		if (o->json) {
-			printf("%s{\"value\":%lld,\"observed\":%llu,\"expected\":%.6Lf}",
-			       first ? "" : ",", (long long)(d.lo + (int64_t)i),
-			       (unsigned long long)obs[i], expect[i]);
-			first = false;
-			continue;
-		}
-		if (!obs[i] && expect[i] < 0.5L) {
-			hidden++;
-			continue;
-		}
-		printf("%8lld %10llu %12.2Lf  ", (long long)(d.lo + (int64_t)i),
-		       (unsigned long long)obs[i], expect[i]);
-		bar(obs[i], expect[i], scale);
-		putchar('\n');
-	}
-	if (o->json) {
-		putchar(']');
+	json_source(head, sizeof(head));
+	h = (struct hist){ e, &d, obs, samples };
+	show_histogram(&h, &o, head);
+	if (o.bits)
+		bits_report(&mark, o.json, tail, sizeof(tail));
+	if (o.json) {
 		if (bins > 1)
 			printf(",\"chi_square\":%.6Lf,\"degrees_of_freedom\":%lu,\"p_value\":%.6Lg",
-			       chi, bins - 1, gamma_q((long double)(bins - 1) / 2, chi / 2));
-		if (o->bits)
-			bits_report(s, &mark, true);
-		fputs("}\n", stdout);
-	} else {
-		if (hidden)
-			printf("(%llu more values, each expected fewer than 0.5 times and not rolled, are not shown)\n",
-			       (unsigned long long)hidden);
+			       chi, bins - 1, p);
+		printf("%s}\n", tail);
+	} else if (!o.csv) {
 		if (bins > 1)
 			printf("chi-square: %.4Lf with %lu degrees of freedom (bins merged to expect at least 5); p = %.4Lg\n",
-			       chi, bins - 1,
-			       gamma_q((long double)(bins - 1) / 2, chi / 2));
+			       chi, bins - 1, p);
 		else
 			printf("chi-square: too few rolls for a test\n");
-		if (o->bits)
-			bits_report(s, &mark, false);
+		fputs(tail, stdout);
 	}
+	err = 0;
+out:
+	src.prefetch = false;
+	roll_free(&r);
 	free(obs);
-	free(expect);
 	dist_free(&d);
+	return err;
+}
+
+/* ---- reading expressions --------------------------------------------------------- */
+
+static struct notation_opts nopts;
+
+/* 0 with *@out, or the status of the error (reported). */
+static int parse(const char *text, struct expr **out)
+{
+	struct notation_error err;
+
+	if (notation_parse(text, &nopts, out, &err))
+		return show_error(text, err.offset, err.msg);
+	return 0;
+}
+
+static int run_one(const struct expr *e)
+{
+	if (o.dist)
+		return dist_exprs((struct expr **)&e, 1);
+	if (o.histogram)
+		return histogram_one_expr(e);
+	return roll_one_expr(e);
+}
+
+static bool blank(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return !*s || *s == '#';
+}
+
+static void interactive_help(void)
+{
+	puts("Type an expression such as 3d6, 4d6kh3 or 2d20kh1+5, one a line;\n"
+	     "'help' for this, 'quit' (or end of input) to stop.  The options\n"
+	     "given on the command line apply to every line: dice -i --dist\n"
+	     "prints distributions.  See dice(1) for the notation.");
+}
+
+/* Expressions from standard input, one a line; -i prompts for each. */
+static int read_lines(void)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	bool any = false;
+
+	line_mode = true;
+	for (;;) {
+		struct expr *e;
+
+		if (o.interactive) {
+			fputs("dice> ", stdout);
+			fflush(stdout);
+		}
+		errno = 0;
+		len = getline(&line, &cap, stdin);
+		if (len < 0) {
+			if (errno == EINTR && dice_interrupted) {
+				clearerr(stdin);
+				if (!o.interactive || dice_interrupted != SIGINT) {
+					interrupted("interrupted");
+					continue;
+				}
+				dice_interrupted = 0;	/* ^C drops the line */
+				putchar('\n');
+				continue;
+			}
+			if (ferror(stdin))
+				die_fail("cannot read standard input: %s",
+					 strerror(errno));
+			if (o.interactive && isatty(STDIN_FILENO))
+				putchar('\n');
+			break;
+		}
+		line_no++;
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (memchr(line, '\0', (size_t)len)) {
+			expr_fail(2, "a NUL byte in the expression");
+			continue;
+		}
+		if (blank(line))
+			continue;
+		any = true;
+		if (o.interactive) {
+			const char *w = line + strspn(line, " \t");
+
+			if (!strcmp(w, "quit") || !strcmp(w, "exit") ||
+			    !strcmp(w, "q"))
+				break;
+			if (!strcmp(w, "help") || !strcmp(w, "?")) {
+				interactive_help();
+				continue;
+			}
+		}
+		if (parse(line, &e))
+			continue;
+		run_one(e);
+		notation_free(e);
+		if (fflush(stdout) || ferror(stdout))
+			die_fail("cannot write output: %s", strerror(errno));
+	}
+	free(line);
+	if (!any && !o.interactive)
+		bad_usage("no expression given (on the command line or on standard input; try 'dice 3d6')");
+	return o.interactive ? 0 : worst;
 }
 
 /* ---- main ------------------------------------------------------------------- */
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	dice_interrupted = 1;
+	dice_interrupted = sig;
 }
 
 static void catch_signals(void)
@@ -981,19 +925,27 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-enum { OPT_MAX_DICE = 256, OPT_MAX_EXPLODE };
+enum { OPT_MAX_DICE = 256, OPT_MAX_EXPLODE, OPT_CSV, OPT_AT_LEAST,
+       OPT_AT_MOST, OPT_BARS, OPT_ENGINE, OPT_ROLL20 };
 
 static const struct option long_opts[] = {
 	{ "breakdown", no_argument, NULL, 's' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "dist", no_argument, NULL, 'd' },
+	{ "at-least", no_argument, NULL, OPT_AT_LEAST },
+	{ "at-most", no_argument, NULL, OPT_AT_MOST },
 	{ "histogram", required_argument, NULL, 'H' },
+	{ "bars", required_argument, NULL, OPT_BARS },
 	{ "bits", no_argument, NULL, 'b' },
 	{ "method", required_argument, NULL, 'm' },
 	{ "seed", required_argument, NULL, 'S' },
 	{ "userspace", no_argument, NULL, 'u' },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "weights", required_argument, NULL, 'w' },
 	{ "faces", required_argument, NULL, 'f' },
+	{ "interactive", no_argument, NULL, 'i' },
+	{ "roll20", no_argument, NULL, OPT_ROLL20 },
 	{ "max-dice", required_argument, NULL, OPT_MAX_DICE },
 	{ "max-explode", required_argument, NULL, OPT_MAX_EXPLODE },
 	{ "help", no_argument, NULL, 'h' },
@@ -1001,33 +953,69 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static void parse_options(int argc, char **argv, struct options *o)
+static void set_engine(const char *name, const char *from)
 {
+	if (!strcmp(name, "userspace")) {
+		o.userspace = true;
+		o.engine_from = from;
+	} else if (!strcmp(name, "device")) {
+		o.userspace = false;
+		o.engine_from = NULL;
+	} else {
+		bad_usage("%s '%s': expected device or userspace", from, name);
+	}
+}
+
+static void parse_options(int argc, char **argv)
+{
+	const char *env = getenv("DICE_ENGINE");
 	int c;
 	size_t i;
 
-	memset(o, 0, sizeof(*o));
-	o->max_dice = DICE_DEFAULT_MAX_DICE;
-	o->explode_limit = DICE_DEFAULT_MAX_EXPLODE;
+	memset(&o, 0, sizeof(o));
+	o.max_dice = DICE_DEFAULT_MAX_DICE;
+	if (env && *env)
+		set_engine(env, "DICE_ENGINE");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":sjdH:bm:S:uw:f:hV", long_opts,
+	while ((c = getopt_long(argc, argv, ":sjdH:bm:S:uw:f:ihV", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
-			o->breakdown = true;
+			o.breakdown = true;
 			break;
 		case 'j':
-			o->json = true;
+			o.json = true;
+			break;
+		case OPT_CSV:
+			o.csv = true;
 			break;
 		case 'd':
-			o->dist = true;
+			o.dist = true;
+			break;
+		case OPT_AT_LEAST:
+		case OPT_AT_MOST:
+			if (o.cumul != CUMUL_NONE &&
+			    o.cumul != (c == OPT_AT_LEAST ? CUMUL_AT_LEAST : CUMUL_AT_MOST))
+				bad_usage("--at-least and --at-most cannot be combined");
+			o.cumul = c == OPT_AT_LEAST ? CUMUL_AT_LEAST : CUMUL_AT_MOST;
 			break;
 		case 'H':
-			o->histogram = number_opt("--histogram", optarg, 1,
-						  MAX_HISTOGRAM_ROLLS);
+			o.histogram = number_opt("--histogram", optarg, 1,
+						 MAX_HISTOGRAM_ROLLS);
+			break;
+		case OPT_BARS:
+			if (!strcmp(optarg, "auto"))
+				o.bars = BARS_AUTO;
+			else if (!strcmp(optarg, "always"))
+				o.bars = BARS_ALWAYS;
+			else if (!strcmp(optarg, "never"))
+				o.bars = BARS_NEVER;
+			else
+				bad_usage("--bars '%s': expected auto, always or never",
+					  optarg);
 			break;
 		case 'b':
-			o->bits = true;
+			o.bits = true;
 			break;
 		case 'm':
 			for (i = 0; i < ARRAY_SIZE(methods); i++) {
@@ -1037,36 +1025,46 @@ static void parse_options(int argc, char **argv, struct options *o)
 			if (i == ARRAY_SIZE(methods))
 				bad_usage("unknown --method '%s' (recycle, viglietta, batch, alias, rejection)",
 					  optarg);
-			o->method_name = methods[i].name;
-			o->method = methods[i].value;
+			o.method_name = methods[i].name;
+			o.method = methods[i].value;
 			break;
 		case 'S':
-			o->seed = number_opt("--seed", optarg, 0, UINT64_MAX);
-			o->seeded = true;
+			o.seed = number_opt("--seed", optarg, 0, UINT64_MAX);
+			o.seeded = true;
 			break;
 		case 'u':
-			o->userspace = true;
+			set_engine("userspace", "-u");
+			break;
+		case OPT_ENGINE:
+			set_engine(optarg, "--engine");
 			break;
 		case 'w':
-			o->weights_arg = optarg;
+			o.weights_arg = optarg;
 			break;
 		case 'f':
-			o->faces_arg = optarg;
+			o.faces_arg = optarg;
+			break;
+		case 'i':
+			o.interactive = true;
+			break;
+		case OPT_ROLL20:
+			o.roll20 = true;
 			break;
 		case OPT_MAX_DICE:
-			o->max_dice = number_opt("--max-dice", optarg, 1,
-						 DICE_HARD_MAX_DICE);
+			o.max_dice = number_opt("--max-dice", optarg, 1,
+						DICE_HARD_MAX_DICE);
 			break;
 		case OPT_MAX_EXPLODE:
-			o->explode_limit = (unsigned int)number_opt("--max-explode",
+			o.explode_limit = (unsigned int)number_opt("--max-explode",
 				optarg, 1, DICE_HARD_MAX_EXPLODE);
+			o.explode_set = true;
 			break;
 		case 'h':
 			usage(stdout);
-			exit(0);
+			finish(0);
 		case 'V':
 			printf("dice %s\n", DICE_VERSION);
-			exit(0);
+			finish(0);
 		case ':':
 			bad_usage("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -1075,87 +1073,107 @@ static void parse_options(int argc, char **argv, struct options *o)
 			bad_usage("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (o->dist) {
-		const char *other = o->histogram ? "--histogram" :
-				    o->breakdown ? "--breakdown" :
-				    o->bits ? "--bits" : o->seeded ? "--seed" :
-				    o->userspace ? "--userspace" :
-				    o->method_name ? "--method" : NULL;
+	if (o.dist) {
+		/* the engine options may come from an alias: they do no harm */
+		const char *other = o.histogram ? "--histogram" :
+				    o.breakdown ? "--breakdown" :
+				    o.bits ? "--bits" : o.seeded ? "--seed" : NULL;
 
 		if (other)
 			bad_usage("--dist rolls nothing, so it cannot be combined with %s",
 				  other);
 	}
-	if (o->breakdown && o->json)
+	if (o.breakdown && o.json)
 		bad_usage("--breakdown and --json cannot be combined (--json already lists every die)");
-	if (o->breakdown && o->histogram)
+	if (o.breakdown && o.histogram)
 		bad_usage("--breakdown and --histogram cannot be combined");
-	build_custom(o);
+	if (o.csv && !o.dist && !o.histogram)
+		bad_usage("--csv goes with --dist or --histogram");
+	if (o.csv && o.json)
+		bad_usage("--csv and --json cannot be combined");
+	if (o.cumul != CUMUL_NONE && !o.dist)
+		bad_usage("--at-least and --at-most go with --dist");
+	if (!o.explode_set)
+		o.explode_limit = o.dist ? DICE_DIST_DEFAULT_MAX_EXPLODE :
+					   DICE_DEFAULT_MAX_EXPLODE;
+	build_custom(&o);
+}
+
+/* UTF-8 bars if the locale writes UTF-8; the parser stays in "C". */
+static void look_at_terminal(void)
+{
+	const char *cs;
+
+	o.tty = isatty(STDOUT_FILENO);
+	if (setlocale(LC_CTYPE, "")) {
+		cs = nl_langinfo(CODESET);
+		o.utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+		setlocale(LC_CTYPE, "C");
+	}
 }
 
 int main(int argc, char **argv)
 {
-	struct options o;
 	struct expr **exprs;
-	struct source src;
-	struct notation_opts nopts;
 	static char dw[] = "dW";
 	char *dflt[] = { dw };
 	char **args;
-	int nargs, i;
+	int nargs, i, status = 0;
 	bool used_custom = false;
 
-	parse_options(argc, argv, &o);
+	parse_options(argc, argv);
+	look_at_terminal();
 	args = argv + optind;
 	nargs = argc - optind;
-	if (!nargs) {
-		if (!o.have_custom)
-			bad_usage("no expression given (try 'dice 3d6')");
-		args = dflt;
-		nargs = 1;
-	}
 	nopts = (struct notation_opts){
 		.custom = o.have_custom ? &o.custom : NULL,
 		.max_dice = o.max_dice,
 		.explode_limit = o.explode_limit,
+		.roll20 = o.roll20,
 	};
+	if (o.interactive && nargs)
+		bad_usage("-i reads expressions at a prompt: give none on the command line");
+	if (!nargs && o.have_custom && !o.interactive) {
+		args = dflt;
+		nargs = 1;
+	}
+	catch_signals();
+	if (!nargs) {
+		if (!o.interactive && isatty(STDIN_FILENO))
+			bad_usage("no expression given (try 'dice 3d6', or 'dice -i' to type them at a prompt)");
+		status = read_lines();
+		close_source();
+		finish(status);
+	}
+
 	exprs = xcalloc((size_t)nargs, sizeof(*exprs));
 	for (i = 0; i < nargs; i++) {
-		struct notation_error err;
-
-		if (notation_parse(args[i], &nopts, &exprs[i], &err)) {
-			show_error(args[i], &err);
-			exit(2);
-		}
+		parse(args[i], &exprs[i]);	/* exits on error */
 		used_custom |= exprs[i]->uses_custom;
 	}
 	if (o.have_custom && !used_custom)
 		bad_usage("%s given, but no expression uses the die dW",
 			  o.weights_arg ? "--weights" : "--faces");
+	if (!o.dist) {
+		for (i = 0; i < nargs; i++)
+			check_method(exprs[i]);	/* exits on error */
+	}
 
-	catch_signals();
 	if (o.dist) {
-		for (i = 0; i < nargs; i++) {
-			if (i && !o.json)
-				putchar('\n');
-			dist_one_expr(exprs[i], &o);
-		}
+		status = dist_exprs(exprs, (unsigned int)nargs);
 	} else {
-		open_source(&src, &o);
 		for (i = 0; i < nargs; i++) {
 			if (o.histogram)
-				histogram_one_expr(exprs[i], &o, &src);
+				histogram_one_expr(exprs[i]);
 			else
-				roll_one_expr(exprs[i], &o, &src);
+				roll_one_expr(exprs[i]);
 		}
-		close_source(&src);
+		close_source();
 	}
 	for (i = 0; i < nargs; i++)
 		notation_free(exprs[i]);
 	free(exprs);
 	free(o.custom.faces);
 	free(o.custom.weights);
-	if (fflush(stdout) || ferror(stdout))
-		die_fail("cannot write output: %s", strerror(errno));
-	return 0;
+	finish(status);
 }

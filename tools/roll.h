@@ -25,10 +25,15 @@ struct roll_source {
 /* roll_event.flags */
 #define EV_REROLLED	0x1	/* thrown away by a reroll rule */
 #define EV_EXPLODED	0x2	/* made its die explode */
+#define EV_UNIQUE	0x4	/* with EV_REROLLED: an earlier die showed it */
+#define EV_CRIT_S	0x8	/* a critical success ('cs') */
+#define EV_CRIT_F	0x10	/* a critical failure ('cf') */
+#define EV_PENETRATED	0x20	/* added by a penetrating explosion: counts 1 less */
 
 /**
  * struct roll_event - one face that came up, in the order of its die
- * @face: the face's value
+ * @face: the face's value, as it counts (a penetrating extra face counts
+ *	one less than it shows)
  * @slot: which of the group's dice (0..count-1) it belongs to
  * @flags: EV_*
  */
@@ -43,6 +48,8 @@ struct roll_event {
 #define POOL_EXTRA	0x2	/* added to the pool by an explosion ('!') */
 #define POOL_SUCCESS	0x4
 #define POOL_FAILURE	0x8
+#define POOL_MATCHED	0x10	/* 'm': enough kept dice show its value */
+#define POOL_BRACE_DROP	0x20	/* with POOL_DROPPED: dropped by its {...} */
 
 /**
  * struct pool_die - a die of the pool the keep/drop rules look at
@@ -71,6 +78,8 @@ struct pool_die {
  * @value: the group's value: the sum of the kept dice, or the count of
  *	successes less failures
  * @rolled: sides asked of the source for this group
+ * @count: dice rolled (a computed count's value)
+ * @need_pool: keep @pool even without detail (a pooled {...} needs it)
  */
 struct group_roll {
 	const struct group *g;
@@ -80,6 +89,29 @@ struct group_roll {
 	size_t npool, cap_pool;
 	val_t value;
 	uint64_t rolled;
+	uint64_t count;
+	bool need_pool;
+};
+
+/* brace_roll.flags[] */
+#define ELEM_DROPPED	0x1
+#define ELEM_SUCCESS	0x2
+#define ELEM_FAILURE	0x4
+
+/**
+ * struct brace_roll - the outcome of a grouped roll {...}
+ * @b: the brace
+ * @values: not pooled: the value of each element
+ * @flags: not pooled: ELEM_* of each element (pooled: see the pool dice)
+ * @n: number of @values
+ * @value: its value
+ */
+struct brace_roll {
+	const struct brace *b;
+	val_t *values;
+	uint32_t *flags;
+	unsigned int n;
+	val_t value;
 };
 
 /**
@@ -87,12 +119,16 @@ struct group_roll {
  * @total: the value of the expression
  * @groups: one per dice group of the expression, left to right
  * @ngroups: number of @groups
+ * @braces: one per grouped roll, by index
+ * @nbraces: number of @braces
  * @detail: keep every event and pool die (for --breakdown and --json)
  */
 struct roll_result {
 	val_t total;
 	struct group_roll *groups;
 	unsigned int ngroups;
+	struct brace_roll *braces;
+	unsigned int nbraces;
 	int detail;
 };
 
@@ -100,10 +136,18 @@ void roll_init(struct roll_result *r, const struct expr *e, int detail);
 void roll_free(struct roll_result *r);
 /*
  * Roll @e once (one repetition) into @r, reusing its buffers.  0, -EINTR
- * if interrupted, -EOVERFLOW if the total does not fit 128 bits, or what
- * the source returned.
+ * if interrupted, -EOVERFLOW if a value does not fit 128 bits, -EDOM on a
+ * division or '%' by zero, -ERANGE when a computed count falls outside
+ * 0..@g->count, or what the source returned.
  */
 int roll_expr(const struct expr *e, const struct roll_source *src,
 	      struct roll_result *r);
+
+/*
+ * Roll group @gr->g alone with @count dice (dist.c enumerates small
+ * groups through this).  Same returns as roll_expr().
+ */
+int roll_group_count(struct group_roll *gr, const struct roll_source *src,
+		     uint64_t count, int detail);
 
 #endif /* _DICE_TOOLS_ROLL_H */

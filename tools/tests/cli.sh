@@ -11,6 +11,8 @@
 # Prints TAP and ends with "cli: N passed, N failed"; exit 1 on failure.
 
 DICE=${1:?usage: cli.sh PATH/TO/dice}
+LC_ALL=C	# ASCII bars; the UTF-8 ones are tested on their own
+export LC_ALL
 HERE=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/dice-cli.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -19,7 +21,7 @@ n=0 passed=0 failed=0
 # ---- helpers ------------------------------------------------------------
 
 run() { # ARGS...: run dice, set RC, stdout in $T/out, stderr in $T/err
-	"$DICE" "$@" >"$T/out" 2>"$T/err"
+	"$DICE" "$@" </dev/null >"$T/out" 2>"$T/err"
 	RC=$?
 }
 
@@ -148,7 +150,7 @@ t_dist() {
 	name=$1 want=$2 den=$3
 	shift 3
 	run --dist "$@"
-	got=$(awk -F'\t' 'NF == 3 && $1 ~ /^-?[0-9]+$/ { printf "%s%s:%s", s, $1, $2; s = " " }' "$T/out")
+	got=$(awk -F'\t' 'NF >= 3 && $1 ~ /^-?[0-9]+$/ { printf "%s%s:%s", s, $1, $2; s = " " }' "$T/out")
 	if [ "$RC" -ne 0 ]; then
 		not_ok "$name" "exit $RC"
 	elif ! grep -qx "denominator: $den" "$T/out"; then
@@ -304,7 +306,7 @@ for m in recycle viglietta batch rejection; do
 done
 t_range "--method alias rolls a loaded die" 20 1 3 --seed=42 --method alias --weights 1,2,3 20xdW
 t_range "--userspace rolls" 20 3 18 --userspace 20x3d6
-t_out "--histogram draws bars" "#" --seed=42 -H 2000 2d6
+t_out "--histogram draws bars (--bars=always)" "#" --seed=42 --bars=always -H 2000 2d6
 t_out "--histogram shows the expectation" "expected" --seed=42 -H 2000 2d6
 t_out "--histogram runs a chi-square test" "chi-square: " --seed=42 -H 2000 2d6
 t_out "--histogram counts repeats" "300 rolls" --seed=42 -H 100 3x2d6
@@ -329,7 +331,6 @@ t_parse "dl more than the dice" 4 "cannot drop 4 of 4 dice" 4d6dl4
 t_parse "bare d after a group is ambiguous" 4 "ambiguous 'd' after a dice group" 4d6d1
 t_parse "two keep/drop modifiers" 7 "more than one keep/drop modifier" 4d6kh3dl1
 t_parse "two explosions" 7 "more than one '!' modifier" "3d6!r1!"
-t_parse "penetrating is not supported" 5 "penetrating dice (!p) are not supported" "3d6!p"
 t_parse "explosion that matches no face" 4 "matches no face of the die, so nothing would explode" "3d6!7"
 t_parse "explosion on every face" 4 "matches every face" "3d6!>=1"
 t_parse "reroll without a compare point" 5 "expected a compare point" "3d6r"
@@ -346,11 +347,11 @@ t_parse "compare point without a number" 6 "expected a number after '>='" "3d6>=
 t_parse "x after a group" 4 "a repeat, as in 6x3d6, goes only at the start" "3d6x2"
 t_parse "a second repeat" 4 "a repeat, as in 6x3d6, goes only at the start" "2x3x3d6"
 t_parse "repeat without an expression" 3 "expected an expression after 'x'" "6x"
-t_parse "division" 4 "division is not supported" "3d6/2"
+t_parse "division must be rounded" 4 "division must be rounded: write floor(A/B), ceil(A/B) or round(A/B)" "3d6/2"
 t_parse "missing )" 1 "missing ')' for this '('" "(3d6"
 t_parse "stray )" 4 "unexpected ')' without a matching '('" "3d6)"
 t_parse "trailing operator" 5 "expression ends too early" "3d6+"
-t_parse "double minus" 5 "unexpected '-'" "3d6--2"
+t_parse "trailing minus" 6 "expression ends too early" "3d6--"
 t_parse "space inside a group" 5 "no spaces are allowed inside a dice group" "4d6 kh3"
 t_parse "modifier after a constant" 6 "modifiers must directly follow their dice group" "4d6+2s1"
 t_parse "number too large" 1 "number too large" "99999999999999999999d6"
@@ -360,8 +361,8 @@ t_parse "too many dice in a group" 1 "too many dice: more than 1000000" "1000001
 t_parse "too many dice over groups" 10 "too many dice: more than 1000000" "600000d6+600000d6"
 t_parse "too many dice with repeats" 1 "too many dice: more than 1000000" "2x600000d6"
 t_parse "--max-dice lowers the limit" 1 "too many dice: more than 10" --max-dice 10 11d6
-t_parse "unknown modifier" 4 "unknown modifier 'c'" "3d6cs>5"
-t_parse "grouped rolls are not supported" 1 "grouped rolls {...} are not supported" "{3d6}"
+t_parse "unknown modifier" 4 "unknown modifier 'q'" "3d6q"
+t_parse "c alone is not a modifier" 4 "unknown modifier 'c'" "3d6c"
 t_parse "empty custom die" 3 "expected a face value" "d{}"
 t_parse "custom die without }" 2 "missing '}' for this '{'" "d{1,2"
 t_parse "custom die: bad separator" 4 "expected ',' or '}'" "d{1;2}"
@@ -400,30 +401,381 @@ t_err "--weights unused by the expression" 2 "--weights given, but no expression
 # ---- failures (exit 1) ------------------------------------------------------
 
 if [ ! -e /dev/dice ]; then
-	t_err "no /dev/dice: clear error, no fallback" 1 "dice: cannot open /dev/dice: No such file or directory (is the dice module loaded? see dice(1))" 3d6
+	t_err "no /dev/dice: clear error, no fallback" 1 "dice: cannot open /dev/dice: No such file or directory (is the dice module loaded? load it with 'sudo modprobe dice', or roll with the userspace engine: dice -u, or DICE_ENGINE=userspace; see dice(1))" 3d6
 else
 	echo "ok $((n + 1)) - no /dev/dice: clear error # SKIP /dev/dice exists"
 	n=$((n + 1))
 fi
-t_err "--dist: too many sides" 1 "no exact distribution: the die has 2000000 sides, more than 1048576" --dist d2000000
-t_err "--dist: too many keep states" 1 "no exact distribution: keeping 5 dice of up to 100 faces with '!' needs too many states" --dist "10d100!kh5"
-t_err "--dist: values beyond 62 bits" 1 "no exact distribution: its values would not fit in 62 bits" --dist "d6*4611686018427387904"
-t_err "a method that cannot roll loaded dice says so" 1 "dice: cannot set up a loaded die of 2 sides with --method batch: Invalid argument" --seed=42 --method batch --weights 1,2
+t_parse "--dist: too many sides (exit 2, caret)" 1 "no exact distribution: the die has 2000000 sides, more than 1048576" --dist d2000000
+t_parse "--dist: too many keep states" 1 "no exact distribution: keeping 5 dice with '!' of up to 100 values needs too many states" --dist "10d100!kh5"
+t_parse "--dist: values beyond 62 bits (caret under the number)" 4 "no exact distribution: its values would not fit in 62 bits" --dist "d6*4611686018427387904"
+t_err "a method that cannot roll loaded dice: exit 2 and a sentence" 2 "dice: --method batch rolls fair dice only, and dW has a loaded die (weights): use --method recycle or --method alias" --seed=42 --method batch --weights 1,2
+t_err "regression: -m viglietta --weights 1,2 is bad usage, not Invalid argument" 2 "--method viglietta rolls fair dice only" -u -m viglietta --weights 1,2
 t_err "total beyond 128 bits" 1 "dice: the total does not fit in 128 bits" --seed=42 "d18446744073709551615*d18446744073709551615*d18446744073709551615*2"
 t_count "a d(2^64-1) rolls" "" 5 5 --seed=42 "5xd18446744073709551615"
 
-# Ctrl-C stops a huge histogram with exit 1.
-"$DICE" --seed=42 -H 1000000000 3d6 >"$T/out" 2>"$T/err" &
+# Ctrl-C stops a huge histogram: dice says so and dies by SIGINT (status
+# 130 in the shell), so that shell loops stop too.
+"$DICE" --seed=42 -H 1000000000 3d6 </dev/null >"$T/out" 2>"$T/err" &
 pid=$!
 sleep 1
 kill -INT $pid
 wait $pid
 RC=$?
-if [ "$RC" -eq 1 ] && grep -q "^dice: interrupted after [0-9]* of 1000000000 rolls" "$T/err"; then
-	ok "SIGINT interrupts a huge histogram (exit 1)"
+if [ "$RC" -eq 130 ] && grep -q "^dice: interrupted after [0-9]* of 1000000000 rolls" "$T/err"; then
+	ok "SIGINT interrupts a huge histogram and dice dies by SIGINT (130)"
 else
-	not_ok "SIGINT interrupts a huge histogram (exit 1)" "exit $RC"
+	not_ok "SIGINT interrupts a huge histogram and dice dies by SIGINT (130)" "exit $RC"
 fi
+
+# ---- no crash, no hang: limits are errors with a caret ---------------------
+
+# t_fast NAME MS RC TEXT ARGS...: exit RC within MS milliseconds, stderr has TEXT
+t_fast() {
+	name=$1 ms=$2 want=$3 text=$4
+	shift 4
+	t0=$(date +%s%N)
+	run "$@"
+	took=$((($(date +%s%N) - t0) / 1000000))
+	if [ "$RC" -ne "$want" ]; then
+		not_ok "$name" "exit $RC, want $want"
+	elif [ -n "$text" ] && ! grep -qF -- "$text" "$T/err"; then
+		not_ok "$name" "stderr lacks: $text"
+	elif [ "$took" -gt "$ms" ]; then
+		not_ok "$name" "took $took ms, more than $ms"
+	else
+		ok "$name ($took ms)"
+	fi
+}
+
+sum14k=$(awk 'BEGIN { s = "1"; for (i = 1; i < 14000; i++) s = s "+1"; print s }')
+sum40k=$(awk 'BEGIN { s = "1"; for (i = 1; i < 40000; i++) s = s "+1"; print s }')
+(ulimit -s 1024 && "$DICE" --dist "$sum14k" </dev/null >"$T/out" 2>"$T/err")
+RC=$?
+if [ "$RC" -eq 0 ] && grep -qx "min: 14000" "$T/out"; then
+	ok "regression: --dist of a 14000-term sum (28 KB) under ulimit -s 1024"
+else
+	not_ok "regression: --dist of a 14000-term sum (28 KB) under ulimit -s 1024" "exit $RC"
+fi
+(ulimit -s 1024 && "$DICE" --seed=1 "$sum40k" </dev/null >"$T/out" 2>"$T/err")
+RC=$?
+if [ "$RC" -eq 0 ] && [ "$(cat "$T/out")" = 40000 ]; then
+	ok "regression: rolling a 40000-term sum under ulimit -s 1024"
+else
+	not_ok "regression: rolling a 40000-term sum under ulimit -s 1024" "exit $RC"
+fi
+dsum=$(awk 'BEGIN { s = "d6"; for (i = 1; i < 30000; i++) s = s "+d6"; print s }')
+(ulimit -s 1024 && "$DICE" --seed=1 -s "$dsum" </dev/null >"$T/out" 2>"$T/err")
+RC=$?
+if [ "$RC" -eq 0 ] && grep -q " = [0-9]*$" "$T/out"; then
+	ok "30000 dice groups in a sum roll with --breakdown under ulimit -s 1024"
+else
+	not_ok "30000 dice groups in a sum roll with --breakdown under ulimit -s 1024" "exit $RC"
+fi
+# t_limit NAME COLUMN TEXT ARGS...: exit 2, TEXT and (column COLUMN) on
+# stderr, and a caret line (long expressions show a window around it)
+t_limit() {
+	name=$1 col=$2 text=$3
+	shift 3
+	run "$@"
+	if [ "$RC" -ne 2 ]; then
+		not_ok "$name" "exit $RC, want 2"
+	elif ! grep -qF -- "$text" "$T/err"; then
+		not_ok "$name" "stderr lacks: $text"
+	elif ! grep -qF -- "(column $col)" "$T/err"; then
+		not_ok "$name" "no (column $col)"
+	elif ! sed -n 3p "$T/err" | grep -q '^ *^$'; then
+		not_ok "$name" "no caret"
+	else
+		ok "$name"
+	fi
+}
+deep=$(awk 'BEGIN { for (i = 0; i < 65; i++) printf "("; printf "1"; for (i = 0; i < 65; i++) printf ")" }')
+t_limit "65 nested parentheses: nested too deeply" 65 "nested too deeply (more than 64 levels of parentheses, braces, functions and signs)" "$deep"
+minus=$(awk 'BEGIN { for (i = 0; i < 70; i++) printf "-"; printf "1" }')
+t_limit "70 unary minus signs: nested too deeply" 65 "nested too deeply" -- "$minus"
+nest=$(awk 'BEGIN { for (i = 0; i < 40; i++) printf "{abs("; printf "d6"; for (i = 0; i < 40; i++) printf ")}" }')
+t_limit "braces and functions count as nesting" 161 "nested too deeply" "$nest"
+awk 'BEGIN { s = "1"; for (i = 1; i < 100001; i++) s = s "+1"; print s }' >"$T/long"
+"$DICE" --seed=1 <"$T/long" >"$T/out" 2>"$T/err"
+RC=$?
+if [ "$RC" -eq 2 ] && grep -qF "dice: line 1: expression too long: more than 100000 numbers, dice groups and operators (column 199999)" "$T/err"; then
+	ok "more than 100000 terms: expression too long (exit 2, column)"
+else
+	not_ok "more than 100000 terms: expression too long (exit 2, column)" "exit $RC"
+fi
+t_fast "regression: --dist 2d100000*2d100000 refuses at once" 2000 2 "no exact distribution" --dist "2d100000*2d100000"
+t_parse "the refusal has a caret" 1 "more than the budget" --dist "2d100000*2d100000"
+t_fast "regression: --dist 1000000d6 refuses at once" 2000 2 "it would span more than 1048576 values" --dist 1000000d6
+t_fast "regression: --dist 10d10!>=8 with the roll cap refuses at once, naming --max-explode" 2000 2 "--max-explode=" --dist --max-explode=100 "10d10!>=8"
+t_fast "--dist 10d10!>=8 with the --dist default cap answers at once" 3000 0 "" --dist "10d10!>=8"
+t_out "--dist shows the explosion cap" "explosions: at most 10 per die (--max-explode); a die explodes that often with probability 5.9e-06" --dist "10d10!>=8"
+run --dist "1d6!"
+rows=$(grep -c '^[0-9]' "$T/out")
+if [ "$RC" -eq 0 ] && [ "$rows" -le 60 ] && grep -q "^explosions: at most 10 per die" "$T/out"; then
+	ok "regression: --dist 1d6! has a sane default cap (10): $rows rows"
+else
+	not_ok "regression: --dist 1d6! has a sane default cap (10): $rows rows" "exit $RC"
+fi
+t_dist "--max-explode still sets the --dist cap" "1:36 2:36 3:36 4:36 5:36 7:6 8:6 9:6 10:6 11:6 13:1 14:1 15:1 16:1 17:1 18:1" 216 --max-explode 2 "1d6!"
+t_out "--json --dist shows the cap" '"explode_limit":10,"cap_probability":' --json --dist "2d6!"
+t_fast "--dist of an enumerated group that would be too large refuses at once" 2000 2 "it would enumerate more than 1000000 outcomes" --dist "10d20uo"
+t_err "division by zero while rolling: exit 1" 1 "dice: division by zero" --seed=1 "floor(3/0)"
+t_parse "--dist: unique dice of unequal values are refused with the reason" 1 "unique dice ('u') have an exact distribution here only when every value is equally likely" --dist "3d{1:1,2:2,3:3}u"
+t_parse "--dist: keep/drop both inside and after {...} is refused with the reason" 1 "keep/drop after {...} over dice groups with a computed count, keep/drop, 'u' or 'mt' has no exact method here" --dist "{4d6kh3+2d6}kh2"
+t_range "... though it rolls" 20 2 12 --seed=1 "20x{4d6kh3+2d6}kh2"
+t_parse "--dist: a divisor that can be 0 is refused" 1 "the divisor can be 0" --dist "floor(d6/(d2-1))"
+
+# ---- the engine ---------------------------------------------------------------
+
+run_env() { # VAR=VALUE ARGS...
+	env "$@" </dev/null >"$T/out" 2>"$T/err"
+	RC=$?
+}
+run_env DICE_ENGINE=userspace "$DICE" --json 3d6
+if [ "$RC" -eq 0 ] && grep -qF '"source":"userspace"' "$T/out"; then
+	ok "DICE_ENGINE=userspace rolls with the userspace engine"
+else
+	not_ok "DICE_ENGINE=userspace rolls with the userspace engine" "exit $RC"
+fi
+run_env DICE_ENGINE=bogus "$DICE" 3d6
+if [ "$RC" -eq 2 ] && grep -qF "dice: DICE_ENGINE 'bogus': expected device or userspace" "$T/err"; then
+	ok "DICE_ENGINE=bogus is bad usage"
+else
+	not_ok "DICE_ENGINE=bogus is bad usage" "exit $RC"
+fi
+run_env DICE_ENGINE=userspace "$DICE" --dist 3d6
+if [ "$RC" -eq 0 ] && grep -qx "denominator: 216" "$T/out"; then
+	ok "DICE_ENGINE=userspace with --dist"
+else
+	not_ok "DICE_ENGINE=userspace with --dist" "exit $RC"
+fi
+t_out "regression: dice -u --dist works (alias dice='dice -u')" "denominator: 216" -u --dist 3d6
+t_out "-u --method with --dist" "denominator: 216" -u --method viglietta --dist 3d6
+t_range "--engine=userspace rolls" 5 3 18 --engine=userspace 5x3d6
+t_err "--engine=bogus" 2 "--engine 'bogus': expected device or userspace" --engine=bogus 3d6
+t_out "-u with --histogram and --bits" "bits: " --userspace -H 100 --bits 3d6
+if [ ! -e /dev/dice ]; then
+	run_env DICE_ENGINE=userspace "$DICE" --engine=device 3d6
+	if [ "$RC" -eq 1 ] && grep -qF "cannot open /dev/dice" "$T/err"; then
+		ok "--engine=device overrides DICE_ENGINE"
+	else
+		not_ok "--engine=device overrides DICE_ENGINE" "exit $RC"
+	fi
+else
+	echo "ok $((n + 1)) - --engine=device overrides DICE_ENGINE # SKIP /dev/dice exists"
+	n=$((n + 1))
+fi
+
+# ---- standard input and -i ------------------------------------------------------
+
+run_in() { # INPUT ARGS...: run dice with INPUT on stdin
+	input=$1
+	shift
+	printf '%s' "$input" | "$DICE" "$@" >"$T/out" 2>"$T/err"
+	RC=$?
+}
+run_in "$(printf '3d6\n\n   # a comment line\n2d6+1\n')" --seed=1
+if [ "$RC" -eq 0 ] && [ "$(wc -l <"$T/out")" -eq 2 ]; then
+	ok "expressions from standard input, one a line (blank and # lines skipped)"
+else
+	not_ok "expressions from standard input, one a line (blank and # lines skipped)" "exit $RC"
+fi
+run_in "$(printf '3d6\nabc\n2d6\n')" --seed=1
+if [ "$RC" -eq 2 ] && [ "$(wc -l <"$T/out")" -eq 2 ] &&
+   grep -qF "dice: line 2: unexpected 'a'" "$T/err" && grep -qF "  abc" "$T/err"; then
+	ok "a bad line on standard input is reported with its number; the others roll; exit 2"
+else
+	not_ok "a bad line on standard input is reported with its number; the others roll; exit 2" "exit $RC"
+fi
+run_in "" --seed=1
+if [ "$RC" -eq 2 ] && grep -qF "no expression given" "$T/err"; then
+	ok "empty standard input: no expression (exit 2)"
+else
+	not_ok "empty standard input: no expression (exit 2)" "exit $RC"
+fi
+run_in "$(printf '3d6\n4d6kh3\n')" --dist
+if [ "$RC" -eq 0 ] && grep -qx "expression: 3d6" "$T/out" && grep -qx "expression: 4d6kh3" "$T/out"; then
+	ok "--dist reads standard input too"
+else
+	not_ok "--dist reads standard input too" "exit $RC"
+fi
+run_in "$(printf '3d6 # first\n')" --seed=1 --json
+if [ "$RC" -eq 0 ] && grep -qF '"comment":"first"' "$T/out"; then
+	ok "standard input with --json and a comment"
+else
+	not_ok "standard input with --json and a comment" "exit $RC"
+fi
+big_line=$(awk 'BEGIN { s = "1"; for (i = 1; i < 80000; i++) s = s "+1"; print s }')
+run_in "$big_line
+" --seed=1
+if [ "$RC" -eq 0 ] && [ "$(cat "$T/out")" = 80000 ]; then
+	ok "a 160 KB line on standard input (past the 128 KiB argv limit)"
+else
+	not_ok "a 160 KB line on standard input (past the 128 KiB argv limit)" "exit $RC"
+fi
+run_in "$(printf 'help\n3d6\nbad(\n2d6\nquit\n3d6\n')" -i --seed=1
+prompts=$(grep -o 'dice> ' "$T/out" | wc -l)
+if [ "$RC" -eq 0 ] && [ "$prompts" -eq 5 ] && grep -qF "Type an expression" "$T/out" &&
+   grep -qF "dice: line 3:" "$T/err"; then
+	ok "-i prompts, answers help, reports errors and goes on, stops at quit"
+else
+	not_ok "-i prompts, answers help, reports errors and goes on, stops at quit" "exit $RC, $prompts prompts"
+fi
+t_err "-i with expressions on the command line" 2 "-i reads expressions at a prompt" -i 3d6
+
+# ---- new notation -----------------------------------------------------------------
+
+t_range "grouped roll {4d6+3d8}kh1 keeps one die" 100 1 8 --seed=42 "100x{4d6+3d8}kh1"
+t_count "{4d6+3d8}kh1 drops six of seven dice" "dropped" 1 1 --seed=42 -s "{4d6+3d8}kh1"
+run --seed=42 -s "{4d6+3d8}kh1"
+if [ "$(grep -o dropped "$T/out" | wc -l)" -eq 6 ]; then ok "{4d6+3d8}kh1: exactly 6 dice dropped"; else not_ok "{4d6+3d8}kh1: exactly 6 dice dropped" "wrong count"; fi
+t_range "{5d6!!}>=8 counts compounded dice of 8 or more" 100 0 5 --seed=42 "100x{5d6!!}>=8"
+t_out "{3d6, 2d6+4}kh1 shows each element" "dropped" --seed=42 -s "{3d6, 2d6+4}kh1"
+t_out "--json lists a grouped roll's elements" '"braces":[{"brace":"{3d6, 2d6+4}kh1"' --seed=42 --json "{3d6, 2d6+4}kh1"
+t_parse "a success target inside a pooled {...} is refused" 2 "cannot count successes" "{3d6>3+2d6}kh1"
+t_parse "a constant with a success target in {...} is ambiguous" 9 "is ambiguous" "{3d20+5}>21"
+t_parse "keep more elements than there are" 10 "cannot keep 3 of 2 elements" "{3d6,2d6}kh3"
+t_count "3d6!p breakdown marks explosions" "exploded" 1 200 --seed=42 -s "200x3d6!p"
+t_dist "1d4!p (limit 1): later faces count 1 less" "1:4 2:4 3:4 4:1 5:1 6:1 7:1" 16 --max-explode 1 "1d4!p"
+t_dist "1d4!!p compounds and penetrates" "1:4 2:4 3:4 4:1 5:1 6:1 7:1" 16 --max-explode 1 "1d4!!p"
+t_out "cs marks critical successes" "critical" --seed=42 -s "50xd20cs>=15"
+t_out "cf marks critical failures" "fumble" --seed=42 -s "50xd20cf<=5"
+t_dist "cs/cf change nothing in the distribution" "1:1 2:1 3:1 4:1 5:1 6:1" 6 "d6cs5cf1"
+run --seed=42 -s "8d6sa"
+v=$(sed 's/.*\[\(.*\)\].*/\1/; s/, /\n/g' "$T/out")
+if [ "$v" = "$(printf '%s\n' "$v" | sort -n)" ]; then ok "sa sorts the dice ascending"; else not_ok "sa sorts the dice ascending" "$v"; fi
+run --seed=42 -s "8d6sd"
+v=$(sed 's/.*\[\(.*\)\].*/\1/; s/, /\n/g' "$T/out")
+if [ "$v" = "$(printf '%s\n' "$v" | sort -rn)" ]; then ok "sd sorts the dice descending"; else not_ok "sd sorts the dice descending" "$v"; fi
+t_parse "bare s: rolldice's s needs a number" 5 "expected a number after 's'" "4d6s"
+t_dist "6d6u shows every face once" "21:1" 1 "6d6u"
+t_dist "2d3u" "3:1 4:1 5:1" 3 "2d3u"
+t_count "5d10u: repeated faces are rerolled" "repeated" 0 200 --seed=42 -s "200x5d10u"
+t_parse "7 unique dice of 6 faces" 4 "7 unique dice need 7 distinct faces, and the die has 6" "7d6u"
+t_parse "unique dice cannot explode" 5 "unique dice ('u') cannot explode" "3d6u!"
+t_dist "2d3uo rerolls a repeat once" "2:1 3:8 4:9 5:8 6:1" 27 "2d3uo"
+t_dist "min2" "2:2 3:1 4:1 5:1 6:1" 6 "d6min2"
+t_dist "max4" "1:1 2:1 3:1 4:3" 6 "d6max4"
+t_parse "min above max" 7 "'min' is above 'max'" "d6min5max3"
+t_parse "min makes an explosion match every face" 3 "matches every face" "d6!min6"
+t_dist "floor(d6/2)" "0:1 1:2 2:2 3:1" 6 "floor(d6/2)"
+t_dist "ceil(d6/2)" "1:1 2:1 3:1" 3 "ceil(d6/2)"
+t_dist "round(d6/4): halves up" "0:1 1:4 2:1" 6 "round(d6/4)"
+t_dist "round(-5/2) is -2 (halves up, as Roll20)" "-2:1" 1 "round(-5/2)"
+t_dist "abs(d3-2)" "0:1 1:2" 3 "abs(d3-2)"
+t_dist "7%3" "1:1" 1 "7%3"
+t_dist "-7%3 is -1 (sign of the dividend, as Roll20 and C)" "-1:1" 1 -- "-7%3"
+t_dist "2d6*-1 (unary minus after an operator)" "-12:1 -11:2 -10:3 -9:4 -8:5 -7:6 -6:5 -5:4 -4:3 -3:2 -2:1" 36 "2d6*-1"
+t_dist "3d6--2 is 3d6+2" "5:1 6:3 7:6 8:10 9:15 10:21 11:25 12:27 13:27 14:25 15:21 16:15 17:10 18:6 19:3 20:1" 216 "3d6--2"
+t_parse "division outside a rounding function" 3 "division must be rounded" "d6/2+1"
+t_parse "division not last inside floor()" 11 "division must be the last operation inside floor()" "floor(d6/2*3)"
+t_parse "division inside a sum inside floor()" 11 "division must be the whole argument of floor()" "floor(1+d6/2)"
+t_parse "abs() does not divide" 7 "division must be rounded" "abs(d6/2)"
+t_dist "(1d2)d4: computed number of dice" "1:4 2:5 3:6 4:7 5:4 6:3 7:2 8:1" 32 "(1d2)d4"
+t_out "--json gives a computed count" '"count":' --seed=42 --json "(1d4)d6"
+t_out "breakdown of a computed count" "(1d4 [" --seed=42 -s "(1d4)d6"
+t_parse "a computed count that can be negative" 1 "the number of dice can be negative (down to -1)" "(d2-2)d6"
+t_parse "a computed count beyond --max-dice" 1 "the count can exceed 10" --max-dice 10 "(d20)d6"
+t_range "8d6mt counts matched sets" 100 0 4 --seed=42 "100x8d6mt"
+t_out "8d6m marks matched dice" "matched" --seed=42 -s "20x8d6m"
+t_dist "3d2mt: one pair or more" "1:1" 1 "3d2mt"
+t_dist "3d3mt3" "0:8 1:1" 9 "3d3mt3"
+t_parse "mt and a success target" 4 "cannot both give the group's value" "5d6mt>=3"
+t_dist "dF.2 is dF" "-1:1 0:1 1:1" 3 "dF.2"
+t_dist "dF.1: one +, one -, four blanks" "-1:1 0:4 1:1" 6 "dF.1"
+t_parse "dF.3" 3 "expected dF, dF.1 or dF.2" "dF.3"
+t_out "labels: [fire] shows in --breakdown" "2d6[fire] [" --seed=42 -s "2d6[fire]+1d4[cold]"
+t_out "labels: --json has the label" '"label":"cold"' --seed=42 --json "2d6[fire]+1d4[cold]"
+t_out "comments: # text follows the total" "  # advantage" --seed=42 "2d20kh1 # advantage"
+t_out "comments: --dist names the side-by-side column" "advantage" --dist "2d20kh1 # advantage" "d20 # plain"
+t_parse "a label without ]" 4 "missing ']' for this '['" "2d6[fire"
+t_dist "> is strict: 3d6>3" "0:1 1:3 2:3 3:1" 8 "3d6>3"
+t_dist "--roll20 reads > as >=" "0:1 1:15 2:75 3:125" 216 --roll20 "3d6>2"
+t_dist "--roll20 reads < as <=" "0:1 1:3 2:3 3:1" 8 --roll20 "3d6<3"
+
+# ---- --dist analysis -------------------------------------------------------------
+
+t_out "variance, exact" "variance: 35/12 = 2.916666667" --dist d6
+t_out "stddev" "stddev: 1.707825128" --dist d6
+t_out "percentiles" "percentiles: 5%: 1  10%: 1  25%: 2  50%: 3  75%: 5  90%: 6  95%: 6" --dist d6
+t_out "at least / at most columns" "$(printf '10\t27\t0.125\t0.625\t0.5')" --dist 3d6
+t_out "columns are named" "$(printf 'value\tcount\tprobability\tat least\tat most')" --dist 3d6
+run --dist 4d6kh3 3d6
+if [ "$RC" -eq 0 ] && grep -qF "$(printf '\t4d6kh3\t3d6')" "$T/out" &&
+   grep -qF "$(printf 'mean\t12.2446\t10.5')" "$T/out" &&
+   grep -qF "$(printf '3\t0.000771605\t0.00462963')" "$T/out"; then
+	ok "several expressions side by side"
+else
+	not_ok "several expressions side by side" "exit $RC"
+fi
+t_out "side by side: --at-least" "$(printf '18\t0.0162037\t0.00462963')" --dist --at-least 4d6kh3 3d6
+t_out "side by side: --at-most" "$(printf '3\t0.000771605\t0.00462963')" --dist --at-most 4d6kh3 3d6
+t_out "side by side: values one side lacks" "$(printf '1\t0\t0.166667')" --dist 2d6 d6
+t_out "--csv" "10,27,0.125,0.625,0.5" --dist --csv 3d6
+t_out "--csv header" "value,count,probability,at_least,at_most" --dist --csv 3d6
+t_out "--csv side by side, quoted names" 'value,4d6kh3,"d{1,2}"' --dist --csv 4d6kh3 "d{1,2}"
+t_out "--json: variance" '"variance":{"numerator":"35","denominator":"12","value":2.916666667},"stddev":1.707825128' --json --dist d6
+t_out "--json: percentiles" '"percentiles":{"5":1,"10":1,"25":2,"50":3,"75":5,"90":6,"95":6}' --json --dist d6
+t_out "--json: at least / at most" '{"value":1,"count":"1","probability":0.1666666667,"at_least":1,"at_most":0.1666666667}' --json --dist d6
+run --json --dist 4d6kh3 3d6
+if [ "$RC" -eq 0 ] && [ "$(wc -l <"$T/out")" -eq 2 ]; then
+	ok "--json --dist of two expressions: JSON Lines, one object a line"
+else
+	not_ok "--json --dist of two expressions: JSON Lines, one object a line" "exit $RC"
+fi
+t_out "--histogram --csv" "value,observed,expected" --seed=42 --csv -H 100 2d6
+t_err "--csv alone" 2 "--csv goes with --dist or --histogram" --csv 3d6
+t_err "--at-least without --dist" 2 "--at-least and --at-most go with --dist" --at-least 3d6
+t_err "--at-least with --at-most" 2 "cannot be combined" --dist --at-least --at-most 3d6
+t_err "--csv with --json" 2 "--csv and --json cannot be combined" --dist --csv --json 3d6
+
+# ---- pictures in a terminal --------------------------------------------------------
+
+run --dist 2d6
+if ! grep -q '[#]' "$T/out"; then ok "--dist piped: plain numbers, no bars"; else not_ok "--dist piped: plain numbers, no bars" "bars"; fi
+run --dist --bars=always 2d6
+if grep -q "$(printf '^7\t6\t.*\t#\{40\}$')" "$T/out"; then ok "--bars=always draws bars (ASCII in the C locale)"; else not_ok "--bars=always draws bars (ASCII in the C locale)" "no bar"; fi
+run --seed=42 -H 1000 2d6
+if ! grep -q '[#|]' "$T/out"; then ok "--histogram piped: no bars"; else not_ok "--histogram piped: no bars" "bars"; fi
+t_err "--bars=sometimes" 2 "--bars 'sometimes': expected auto, always or never" --bars=sometimes --dist 3d6
+if command -v script >/dev/null 2>&1; then
+	LC_ALL=C.UTF-8 script -qec "$DICE --dist 2d6" /dev/null </dev/null >"$T/out" 2>&1
+	if grep -q "$(printf '\342\226\210')" "$T/out"; then
+		ok "--dist in a terminal (UTF-8) draws bars of blocks"
+	else
+		not_ok "--dist in a terminal (UTF-8) draws bars of blocks" "no blocks"
+	fi
+	script -qec "$DICE -d --bars=never 4d6kh3 3d6" /dev/null </dev/null >"$T/out" 2>&1
+	if grep -q "^mean  *12.2446  *10.5" "$T/out"; then
+		ok "in a terminal the columns are aligned with spaces"
+	else
+		not_ok "in a terminal the columns are aligned with spaces" "not aligned"
+	fi
+fi
+
+# ---- small defects ------------------------------------------------------------------
+
+for opt in --help --version; do
+	"$DICE" $opt >/dev/full 2>"$T/err"
+	RC=$?
+	if [ "$RC" -eq 1 ] && grep -qF "dice: cannot write output" "$T/err"; then
+		ok "regression: $opt to /dev/full fails (exit 1)"
+	else
+		not_ok "regression: $opt to /dev/full fails (exit 1)" "exit $RC"
+	fi
+done
+"$DICE" --seed=1 3d6 >/dev/full 2>"$T/err"
+if [ $? -eq 1 ] && grep -qF "cannot write output" "$T/err"; then ok "a roll to /dev/full fails (exit 1)"; else not_ok "a roll to /dev/full fails (exit 1)" "exit 0"; fi
+t_out "regression: a total beyond 2^53 is a JSON string" '"total":"' --seed=1 --json "d18446744073709551615*d18446744073709551615"
+t_out "a small total stays a JSON number" '{"total":' --seed=1 --json 3d6
+run --seed=1 --json 3d6
+if grep -q '"total":[0-9]' "$T/out"; then ok "3d6 total is a bare number"; else not_ok "3d6 total is a bare number" "quoted"; fi
+t_out "regression: --histogram --json names the seed" '"source":"seeded","seed":42,"rolls":100' --seed=42 --json -H 100 3d6
+t_out "--histogram --json names the method" '"method":"batch"' --seed=42 --method batch --json -H 100 3d6
+run --seed=1 --json 3d6 2d4
+if [ "$(wc -l <"$T/out")" -eq 2 ]; then ok "--json of two expressions: JSON Lines"; else not_ok "--json of two expressions: JSON Lines" "lines"; fi
+if ! grep -q '^\.TH DICE 1 2024' "$HERE/../../man/man1/dice.1"; then ok "regression: dice.1 is not dated 2024"; else not_ok "regression: dice.1 is not dated 2024" "old date"; fi
 
 # ---- against a brute-force reference ---------------------------------------
 
@@ -466,8 +818,106 @@ if command -v python3 >/dev/null; then
 	ref "2d{1:1,2:3,3:1}r1!=2kh1 (limit 3)" "2d{1:1,2:3,3:1}r1!=2kh1" "[dict(n=2, faces=[1, 2, 3], weights=[1, 3, 1], reroll=('always', [('=', 1)]), explode=('sep', ('=', 2)), limit=3, keep=('h', 1))]" --max-explode 3
 	ref "3d{-2:1,0:3,5:2}r0!!>=5kl2 (limit 2)" "3d{-2:1,0:3,5:2}r0!!>=5kl2" "[dict(n=3, faces=[-2, 0, 5], weights=[1, 3, 2], reroll=('always', [('=', 0)]), explode=('compound', ('>=', 5)), limit=2, keep=('l', 2))]" --max-explode 2
 	ref "--weights 2,2,6,1,1 with 2dW" 2dW "[dict(n=2, faces=[1, 2, 3, 4, 5], weights=[2, 2, 6, 1, 1])]" --weights 2,2,6,1,1
+	# the operators of issue #14
+	ref "3d6!p (limit 2)" '3d6!p' "[dict(n=3, faces=$d6, explode=('sep', ('=', 6)), penetrate=True, limit=2)]" --max-explode 2
+	ref "2d6!!p (limit 3)" '2d6!!p' "[dict(n=2, faces=$d6, explode=('compound', ('=', 6)), penetrate=True, limit=3)]" --max-explode 3
+	ref "3d6!pkh2 (limit 2)" '3d6!pkh2' "[dict(n=3, faces=$d6, explode=('sep', ('=', 6)), penetrate=True, limit=2, keep=('h', 2))]" --max-explode 2
+	ref "3d6!p=6>=5 (limit 2)" '3d6!p=6>=5' "[dict(n=3, faces=$d6, explode=('sep', ('=', 6)), penetrate=True, limit=2, success=('>=', 5))]" --max-explode 2
+	ref "4d6u" '4d6u' "[dict(n=4, faces=$d6, unique='always')]"
+	ref "4d6ukh2" '4d6ukh2' "[dict(n=4, faces=$d6, unique='always', keep=('h', 2))]"
+	ref "3d6r1u" '3d6r1u' "[dict(n=3, faces=$d6, unique='always', reroll=('always', [('=', 1)]))]"
+	ref "4d6u>=4" '4d6u>=4' "[dict(n=4, faces=$d6, unique='always', success=('>=', 4))]"
+	ref "3d6uo" '3d6uo' "[dict(n=3, faces=$d6, unique='once')]"
+	ref "3d4uokl2" '3d4uokl2' "[dict(n=3, faces=range(1, 5), unique='once', keep=('l', 2))]"
+	ref "3d{1:2,2:1,3:1}uo" '3d{1:2,2:1,3:1}uo' "[dict(n=3, faces=[1, 2, 3], weights=[2, 1, 1], unique='once')]"
+	ref "3d6r6uo" '3d6r6uo' "[dict(n=3, faces=$d6, unique='once', reroll=('always', [('=', 6)]))]"
+	ref "3d6min2max5" '3d6min2max5' "[dict(n=3, faces=$d6, min=2, max=5)]"
+	ref "2d6min3! (limit 2)" '2d6min3!' "[dict(n=2, faces=$d6, min=3, explode=('sep', ('=', 6)), limit=2)]" --max-explode 2
+	ref "5d6mt" '5d6mt' "[dict(n=5, faces=$d6, match=2)]"
+	ref "6d4mt3" '6d4mt3' "[dict(n=6, faces=range(1, 5), match=3)]"
+	ref "5d6kh4mt" '5d6kh4mt' "[dict(n=5, faces=$d6, keep=('h', 4), match=2)]"
+	ref "3d6!!mt (limit 2)" '3d6!!mt' "[dict(n=3, faces=$d6, explode=('compound', ('=', 6)), limit=2, match=2)]" --max-explode 2
+	ref "2d6!mt (limit 2)" '2d6!mt' "[dict(n=2, faces=$d6, explode=('sep', ('=', 6)), limit=2, match=2)]" --max-explode 2
+	ref "4d6ro1mt" '4d6ro1mt' "[dict(n=4, faces=$d6, reroll=('once', [('=', 1)]), match=2)]"
+	ref "4dF.1" '4dF.1' "[dict(n=4, faces=[-1, 0, 0, 0, 0, 1])]"
+	ref "floor(3d6/2)" 'floor(3d6/2)' "Div([dict(n=3, faces=$d6)], 2, 'floor')"
+	ref "ceil(3d6/4)" 'ceil(3d6/4)' "Div([dict(n=3, faces=$d6)], 4, 'ceil')"
+	ref "round((2d6-7)/2)" 'round((2d6-7)/2)' "Div([dict(n=2, faces=$d6), -7], 2, 'round')"
+	ref "round(d6/(d4-5))" 'round(d6/(d4-5))' "Div(dict(n=1, faces=$d6), [dict(n=1, faces=range(1, 5)), -5], 'round')"
+	ref "2d6%3" '2d6%3' "Mod(dict(n=2, faces=$d6), 3)"
+	ref "(d6-4)%d3" '(d6-4)%d3' "Mod([dict(n=1, faces=$d6), -4], dict(n=1, faces=range(1, 4)))"
+	ref "abs(d6-d6)" 'abs(d6-d6)' "Abs([dict(n=1, faces=$d6), dict(n=1, faces=$d6, sign=-1)])"
+	ref "2d6*-1" '2d6*-1' "Mul(dict(n=2, faces=$d6), -1)"
+	ref "-(2d4)--3" '-(2d4)--3' "[Neg(dict(n=2, faces=range(1, 5))), 3]" --
+	ref "d4*d3%d2" 'd4*d3%d2' "Mod(Mul(dict(n=1, faces=range(1, 5)), dict(n=1, faces=range(1, 4))), dict(n=1, faces=range(1, 3)))"
+	ref "(1d4)d6" '(1d4)d6' "Count(dict(n=1, faces=range(1, 5)), dict(faces=$d6))"
+	ref "(1d4)d6kh2" '(1d4)d6kh2' "Count(dict(n=1, faces=range(1, 5)), dict(faces=$d6, keep=('h', 2)))"
+	ref "(d3-1)d6" '(d3-1)d6' "Count([dict(n=1, faces=range(1, 4)), -1], dict(faces=$d6))"
+	ref "(d2)d6!kh1 (limit 2)" '(d2)d6!kh1' "Count(dict(n=1, faces=range(1, 3)), dict(faces=$d6, explode=('sep', ('=', 6)), limit=2, keep=('h', 1)))" --max-explode 2
+	ref "{3d6,2d6+4}kh1" '{3d6,2d6+4}kh1' "Brace([dict(n=3, faces=$d6), [dict(n=2, faces=$d6), 4]], keep=('h', 1))"
+	ref "{3d6,2d6,4d4}>8f5" '{3d6,2d6,4d4}>8f5' "Brace([dict(n=3, faces=$d6), dict(n=2, faces=$d6), dict(n=4, faces=range(1, 5))], success=('>', 8), failure=('=', 5))"
+	ref "{d20,d20,d20}dl1" '{d20,d20,d20}dl1' "Brace([dict(n=1, faces=range(1, 21))] * 3, keep=('h', 2))"
+	ref "{3d6+2d8}kh1" '{3d6+2d8}kh1' "Pool([dict(n=3, faces=$d6), dict(n=2, faces=range(1, 9))], keep=('h', 1))"
+	ref "{2d6+1d8+3}kl2" '{2d6+1d8+3}kl2' "Pool([dict(n=2, faces=$d6), dict(n=1, faces=range(1, 9)), 3], keep=('l', 2))"
+	ref "{3d6!!}>=8 (limit 2)" '{3d6!!}>=8' "Pool([dict(n=3, faces=$d6, explode=('compound', ('=', 6)), limit=2)], success=('>=', 8))" --max-explode 2
+	ref "{2d6!+1d4}kh2 (limit 2)" '{2d6!+1d4}kh2' "Pool([dict(n=2, faces=$d6, explode=('sep', ('=', 6)), limit=2), dict(n=1, faces=range(1, 5))], keep=('h', 2))" --max-explode 2
+	ref "{2d6!p+d4}kh2 (limit 2)" '{2d6!p+d4}kh2' "Pool([dict(n=2, faces=$d6, explode=('sep', ('=', 6)), penetrate=True, limit=2), dict(n=1, faces=range(1, 5))], keep=('h', 2))" --max-explode 2
+	ref "{3d6+2d4}kh3>=4" '{3d6+2d4}kh3>=4' "Pool([dict(n=3, faces=$d6), dict(n=2, faces=range(1, 5))], keep=('h', 3), success=('>=', 4))"
+	ref "3d6>2 with --roll20" '3d6>2' "[dict(n=3, faces=$d6, success=('>=', 2))]" --roll20
 else
 	echo "# python3 not found: brute-force reference checks skipped"
+fi
+
+# ---- written bits, as documented; libdice-uninstalled.pc ---------------------
+
+if [ -n "${LIBDICE_O:-}" ] && command -v pkg-config >/dev/null 2>&1 &&
+   [ -f "$LIBDICE_O/libdice-uninstalled.pc" ]; then
+	pc() { PKG_CONFIG_PATH=$LIBDICE_O pkg-config "$@" libdice; }
+	if ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror $(pc --cflags) \
+		-o "$T/written_bits" "$HERE/written_bits.c" $(pc --libs) 2>"$T/err" &&
+	   "$T/written_bits" >"$T/wb"; then
+		ok "a program builds against the tree with libdice-uninstalled.pc"
+		wb() { # NAME LINE: the program printed LINE
+			if grep -qx -- "$2" "$T/wb"; then ok "$1"; else not_ok "$1" "no line '$2'"; fi
+		}
+		wb "written bits: a fresh d6 cannot roll" "fresh-read -11"
+		wb "written bits: nor after 7 bytes" "read-after-7 -11"
+		wb "regression: dice.rst: after 8 bytes a read of 4 bytes returns 4" "read-4-after-8 4"
+		wb "written bits: 4000 bytes then fit 1016" "write-4000 1016"
+		wb "written bits: then none" "write-more -11"
+		# the table in dice_write_bits(3)
+		wb "first roll, recycle" "first-roll recycle d6:8 d20:8 d100:8 d4294967297:16 loaded:8"
+		wb "first roll, viglietta" "first-roll viglietta d6:2 d20:3 d100:4 d4294967297:17 loaded:-1"
+		wb "first roll, batch" "first-roll batch d6:314 d20:348 d100:474 d4294967297:509 loaded:-1"
+		wb "first roll, alias" "first-roll alias d6:1 d20:1 d100:1 d4294967297:5 loaded:1"
+		wb "first roll, rejection" "first-roll rejection d6:1 d20:1 d100:1 d4294967297:5 loaded:-1"
+		man3=$HERE/../../man/man3/dice_write_bits.3
+		if grep -q "^recycle.*8.*8.*8.*16.*8" "$man3" 2>/dev/null; then
+			ok "dice_write_bits(3) tabulates the first roll's bytes"
+		else
+			not_ok "dice_write_bits(3) tabulates the first roll's bytes" "no table"
+		fi
+	else
+		not_ok "a program builds against the tree with libdice-uninstalled.pc" "cannot build or run"
+	fi
+else
+	echo "# no LIBDICE_O or pkg-config: written-bits and uninstalled .pc checks skipped"
+fi
+
+# ---- the grammar fuzzer -------------------------------------------------------
+
+if [ -n "${FUZZ_GRAMMAR:-}" ] && [ -x "$FUZZ_GRAMMAR" ]; then
+	ASAN_OPTIONS=detect_leaks=0:hard_rss_limit_mb=2048 \
+		"$FUZZ_GRAMMAR" "${FUZZ_GRAMMAR_SECONDS:-10}" >"$T/fuzz" 2>&1
+	RC=$?
+	line=$(grep '^ok 1 - \|^not ok 1 - ' "$T/fuzz" | head -n 1)
+	if [ "$RC" -eq 0 ] && [ -n "$line" ]; then
+		ok "${line#ok 1 - }"
+		grep '^#' "$T/fuzz"
+	else
+		not_ok "fuzz_grammar: parse, --dist and roll of random expressions on 512 KiB stacks" "exit $RC"
+		tail -n 30 "$T/fuzz" | sed 's/^/#   /'
+	fi
 fi
 
 echo "1..$n"

@@ -4,23 +4,38 @@
 
 Usage: ref_dist.py DICE NOTATION SPEC [DICE-OPTION]...
 
-SPEC is a Python expression for a list of terms, each a constant (int) or a
-dict describing one dice group with the keys
-    n        number of dice
-    faces    face values (list or range)
-    weights  optional weights, one per face
-    reroll   optional ('always' | 'once', [compare, ...])
-    explode  optional ('sep' | 'compound', compare)
-    limit    explosions per die (default 100)
-    keep     optional ('h' | 'l', k)
-    success  optional compare; failure optional compare
-    sign     optional -1 to subtract the term
+SPEC is a Python expression for a term, built of:
+    an int                  a constant
+    a dict                  one dice group, with the keys
+        n        number of dice
+        faces    face values (list or range)
+        weights  optional weights, one per face
+        min, max optional: faces below/above count as min/max
+        reroll   optional ('always' | 'once', [compare, ...])
+        unique   optional 'always' | 'once'
+        explode  optional ('sep' | 'compound', compare)
+        penetrate optional True: every face an explosion adds counts 1 less
+        limit    explosions per die (default 100)
+        keep     optional ('h' | 'l', k)
+        success  optional compare; failure optional compare
+        match    optional m: the value is the number of values at least m
+                 kept dice show ('mt')
+        sign     optional -1 to subtract the term (in a list)
+    a list [t, ...]         the sum of its terms
+    Neg(t), Mul(a, b), Mod(a, b), Abs(t), Div(a, b, 'floor'|'ceil'|'round')
+    Count(t, g)             group g rolled with t dice, t itself random
+    Brace([t, ...], keep=, success=, failure=)
+                            a grouped roll whose elements are the totals
+    Pool([g or int, ...], keep=, success=, failure=)
+                            a grouped roll of one element: the dice of its
+                            groups are what keep and success see
 A compare is a pair such as ('>=', 5).  The reference enumerates every
 sequence of faces (explosions included, so keep limits small), which is an
 implementation independent of tools/dist.c.  Exit 0 when the distributions
 are equal as exact fractions, 1 otherwise.
 """
 import json
+import math
 import subprocess
 import sys
 from collections import defaultdict
@@ -46,8 +61,12 @@ def face_law(g):
     total = sum(weights)
     law = defaultdict(Fraction)
     for f, w in zip(faces, weights):
+        if 'min' in g:
+            f = max(f, g['min'])
+        if 'max' in g:
+            f = min(f, g['max'])
         law[f] += Fraction(w, total)
-    return dict(law)
+    return {v: p for v, p in law.items() if p}
 
 
 def roll_law(g):
@@ -75,67 +94,225 @@ def roll_law(g):
 
 
 def chains(g, law, k=0):
-    """Every chain of faces of one die: (probability, [faces])."""
+    """Every chain of faces of one die: (probability, [faces as counted])."""
     ex = g.get('explode')
     limit = g.get('limit', 100)
+    pen = 1 if g.get('penetrate') and k else 0
     out = []
     for v, p in law.items():
         if p == 0:
             continue
         if ex and match(ex[1], v) and k < limit:
             for q, rest in chains(g, law, k + 1):
-                out.append((p * q, [v] + rest))
+                out.append((p * q, [v - pen] + rest))
         else:
-            out.append((p, [v]))
+            out.append((p, [v - pen]))
     return out
 
 
-def group_dist(g):
+def unique_pools(g, law, n):
+    """Unique dice, one after another: (probability, [faces])."""
+    mode = g['unique']
+    out = []
+
+    def rec(i, used, p, seq):
+        if i == n:
+            out.append((p, seq))
+            return
+        if mode == 'always':
+            avail = {v: q for v, q in law.items() if v not in used}
+            tot = sum(avail.values())
+            for v, q in avail.items():
+                rec(i + 1, used | {v}, p * q / tot, seq + [v])
+            return
+        for v, q in law.items():
+            if v in used:
+                for v2, q2 in law.items():
+                    rec(i + 1, used | {v2}, p * q * q2, seq + [v2])
+            else:
+                rec(i + 1, used | {v}, p * q, seq + [v])
+    rec(0, frozenset(), Fraction(1), [])
+    return out
+
+
+def group_pools(g, n=None):
+    """Every pool of the group (before keep): (probability, [dice])."""
+    n = g['n'] if n is None else n
     law = roll_law(g)
+    if g.get('unique'):
+        return unique_pools(g, law, n)
     slot = []
     for p, chain in chains(g, law):
         if g.get('explode') and g['explode'][0] == 'compound':
             slot.append((p, [sum(chain)]))
         else:
             slot.append((p, chain))
-    dist = defaultdict(Fraction)
-    for combo in product(slot, repeat=g['n']):
+    out = []
+    for combo in product(slot, repeat=n):
         p = Fraction(1)
         pool = []
         for q, dice in combo:
             p *= q
             pool += dice
-        keep = g.get('keep')
-        if keep:
-            pool.sort(reverse=keep[0] == 'h')
-            pool = pool[:keep[1]]
-        if g.get('success'):
-            score = sum(1 if match(g['success'], v) else
-                        -1 if match(g.get('failure'), v) else 0 for v in pool)
-        else:
-            score = sum(pool)
-        dist[score] += p
+        out.append((p, pool))
+    return out
+
+
+def kept(pool, keep):
+    if keep:
+        pool = sorted(pool, reverse=keep[0] == 'h')[:keep[1]]
+    return pool
+
+
+def value_of(pool, success=None, failure=None, matches=None):
+    if matches:
+        count = defaultdict(int)
+        for v in pool:
+            count[v] += 1
+        return sum(1 for c in count.values() if c >= matches)
+    if success:
+        return sum(1 if match(success, v) else
+                   -1 if match(failure, v) else 0 for v in pool)
+    return sum(pool)
+
+
+def group_dist(g, n=None):
+    dist = defaultdict(Fraction)
+    for p, pool in group_pools(g, n):
+        pool = kept(pool, g.get('keep'))
+        dist[value_of(pool, g.get('success'), g.get('failure'),
+                      g.get('match'))] += p
     return dist
 
 
-def add(a, b, sign):
+def combine(a, b, f):
     out = defaultdict(Fraction)
     for x, p in a.items():
         for y, q in b.items():
-            out[x + sign * y] += p * q
+            out[f(x, y)] += p * q
     return out
+
+
+class Neg:
+    def __init__(self, t):
+        self.t = t
+
+    def dist(self):
+        return {-v: p for v, p in dist(self.t).items()}
+
+
+class Abs:
+    def __init__(self, t):
+        self.t = t
+
+    def dist(self):
+        out = defaultdict(Fraction)
+        for v, p in dist(self.t).items():
+            out[abs(v)] += p
+        return out
+
+
+class Mul:
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+    def dist(self):
+        return combine(dist(self.a), dist(self.b), lambda x, y: x * y)
+
+
+class Mod:
+    """Truncated remainder (sign of the dividend), as C and Roll20."""
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+    def dist(self):
+        return combine(dist(self.a), dist(self.b),
+                       lambda x, y: int(math.fmod(x, y)))
+
+
+class Div:
+    def __init__(self, a, b, how):
+        self.a, self.b, self.how = a, b, how
+
+    def dist(self):
+        def f(x, y):
+            q = Fraction(x, y)
+            if self.how == 'floor':
+                return math.floor(q)
+            if self.how == 'ceil':
+                return math.ceil(q)
+            return math.floor(q + Fraction(1, 2))   # halves up
+        return combine(dist(self.a), dist(self.b), f)
+
+
+class Count:
+    def __init__(self, t, g):
+        self.t, self.g = t, g
+
+    def dist(self):
+        out = defaultdict(Fraction)
+        for n, p in dist(self.t).items():
+            for v, q in group_dist(self.g, n).items():
+                out[v] += p * q
+        return out
+
+
+class Brace:
+    def __init__(self, elems, keep=None, success=None, failure=None):
+        self.elems, self.keep = elems, keep
+        self.success, self.failure = success, failure
+
+    def dist(self):
+        out = defaultdict(Fraction)
+        laws = [list(dist(e).items()) for e in self.elems]
+        for combo in product(*laws):
+            p = Fraction(1)
+            for _, q in combo:
+                p *= q
+            pool = kept([v for v, _ in combo], self.keep)
+            out[value_of(pool, self.success, self.failure)] += p
+        return out
+
+
+class Pool:
+    def __init__(self, parts, keep=None, success=None, failure=None):
+        self.parts, self.keep = parts, keep
+        self.success, self.failure = success, failure
+
+    def dist(self):
+        const = sum(t for t in self.parts if isinstance(t, int))
+        groups = [group_pools(g) for g in self.parts if isinstance(g, dict)]
+        out = defaultdict(Fraction)
+        for combo in product(*groups):
+            p = Fraction(1)
+            pool = []
+            for q, dice in combo:
+                p *= q
+                pool += dice
+            pool = kept(pool, self.keep)
+            v = value_of(pool, self.success, self.failure)
+            out[v + (0 if self.success else const)] += p
+        return out
+
+
+def dist(t):
+    if isinstance(t, int):
+        return {t: Fraction(1)}
+    if isinstance(t, dict):
+        d = group_dist(t)
+        return {t.get('sign', 1) * v: p for v, p in d.items()}
+    if isinstance(t, list):
+        total = {0: Fraction(1)}
+        for x in t:
+            total = combine(total, dist(x), lambda a, b: a + b)
+        return total
+    return t.dist()
 
 
 def main():
     dice, notation, spec = sys.argv[1:4]
-    terms = eval(spec)  # test input, written by us
-    total = {0: Fraction(1)}
-    for t in terms:
-        if isinstance(t, int):
-            total = add(total, {t: Fraction(1)}, 1)
-        else:
-            total = add(total, group_dist(t), t.get('sign', 1))
-    ref = {v: p for v, p in total.items() if p}
+    term = eval(spec)  # test input, written by us
+    ref = {v: p for v, p in dist(term).items() if p}
 
     out = subprocess.run([dice, '--dist', '--json', *sys.argv[4:], notation],
                          capture_output=True, text=True)
@@ -144,7 +321,8 @@ def main():
         return 1
     d = json.loads(out.stdout)
     den = int(d['denominator'])
-    got = {e['value']: Fraction(int(e['count']), den) for e in d['distribution']}
+    got = {int(e['value']): Fraction(int(e['count']), den)
+           for e in d['distribution']}
     ok = True
     if got != ref:
         ok = False
@@ -156,14 +334,29 @@ def main():
     if Fraction(int(m['numerator']), int(m['denominator'])) != mean:
         ok = False
         print(f"# mean: dice {m['numerator']}/{m['denominator']} reference {mean}")
+    var = sum(v * v * p for v, p in ref.items()) - mean * mean
+    m = d['variance']
+    if Fraction(int(m['numerator']), int(m['denominator'])) != var:
+        ok = False
+        print(f"# variance: dice {m['numerator']}/{m['denominator']} reference {var}")
     if ref and (d['min'] != min(ref) or d['max'] != max(ref)):
         ok = False
         print(f"# min/max: dice {d['min']}..{d['max']} reference {min(ref)}..{max(ref)}")
+    # percentiles: the least v with P(X <= v) >= p/100
+    for pct, v in d['percentiles'].items():
+        acc, want = Fraction(0), None
+        for x in sorted(ref):
+            acc += ref[x]
+            if acc * 100 >= int(pct):
+                want = x
+                break
+        if v != want:
+            ok = False
+            print(f'# percentile {pct}: dice {v} reference {want}')
     # lowest terms: the counts and the denominator share no factor
-    from math import gcd
     g = den
     for e in d['distribution']:
-        g = gcd(g, int(e['count']))
+        g = math.gcd(g, int(e['count']))
     if g != 1:
         ok = False
         print(f'# not in lowest terms: common factor {g}')

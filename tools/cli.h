@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cli.h - what dice.c (options, engine, input) and show.c (output) share
+ */
+#ifndef _DICE_TOOLS_CLI_H
+#define _DICE_TOOLS_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dist.h"
+#include "notation.h"
+#include "roll.h"
+
+enum bars { BARS_AUTO, BARS_ALWAYS, BARS_NEVER };
+enum cumul { CUMUL_NONE, CUMUL_AT_LEAST, CUMUL_AT_MOST };
+
+struct options {
+	bool breakdown;
+	bool json;
+	bool csv;
+	bool dist;
+	enum cumul cumul;
+	uint64_t histogram;	/* 0: off */
+	bool bits;
+	bool userspace;
+	const char *engine_from;	/* what chose the userspace engine */
+	bool seeded;
+	uint64_t seed;
+	const char *method_name;
+	uint32_t method;
+	uint64_t max_dice;
+	unsigned int explode_limit;
+	bool explode_set;
+	bool roll20;
+	bool interactive;
+	enum bars bars;
+	bool tty;		/* stdout is a terminal */
+	bool utf8;		/* and the locale writes UTF-8 */
+	struct die custom;
+	bool have_custom;
+	const char *weights_arg;
+	const char *faces_arg;
+};
+
+/* show.c */
+void json_string(const char *s);
+/* A JSON number when a double holds it exactly, else a decimal string. */
+void json_val(val_t v);
+bool want_bars(const struct options *o);
+void print_total(const struct expr *e, const struct roll_result *r);
+void print_breakdown(const struct expr *e, const struct roll_result *r);
+void json_roll(const struct expr *e, const struct roll_result *r);
+
+/**
+ * struct shown - one expression's exact distribution, ready to print
+ * @e: the expression
+ * @d: its distribution
+ * @rep: what dist_expr_report() said
+ */
+struct shown {
+	const struct expr *e;
+	struct dist d;
+	struct dist_report rep;
+};
+
+/* Print @n distributions (side by side when n > 1). */
+void show_dists(struct shown *v, unsigned int n, const struct options *o);
+
+/**
+ * struct hist - the outcome of --histogram for one expression
+ * @e: the expression
+ * @d: its exact distribution
+ * @obs: rolls of each value of @d
+ * @samples: rolls in all
+ */
+struct hist {
+	const struct expr *e;
+	const struct dist *d;
+	const uint64_t *obs;
+	uint64_t samples;
+};
+
+/* The table (text, JSON or CSV) up to the chi-square line, exclusive. */
+void show_histogram(const struct hist *h, const struct options *o,
+		    const char *source);
+/* Regularized upper incomplete gamma Q(a, x). */
+long double gamma_q(long double a, long double x);
+
+#endif /* _DICE_TOOLS_CLI_H */

@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_grammar.c - a grammar-based fuzzer for dice notation: parse, exact
+ * distribution and roll of random expressions, each on a small stack and
+ * under a time bound.
+ *
+ *   fuzz_grammar SECONDS [SEED [-v]]     (-v: print every case)
+ *
+ * Expressions come from the grammar in notation.h (every modifier, grouped
+ * rolls, functions, computed counts, labels, comments), from time to time
+ * very long (flat sums of thousands of terms) or very deep (past the
+ * nesting limit), and a quarter of them are then mutated byte by byte so
+ * that the error paths run too.  Each case runs in a thread whose stack is
+ * STACK_SIZE bytes, so unbounded recursion crashes here rather than in the
+ * field, and a case that takes longer than CASE_LIMIT seconds fails.
+ *
+ * Checked:
+ *  - notation_parse() gives an expression, or an error inside the text
+ *    with a message;
+ *  - dist_expr_report() under small limits gives a distribution (positive
+ *    denominator, trimmed, a positive count) or -E2BIG with a reason that
+ *    points inside the text;
+ *  - the same distribution again with every dice group enumerated outcome
+ *    by outcome through roll.c (dist_enumerate_all), when small enough:
+ *    the two must be equal, count for count;
+ *  - roll_expr() with a pseudo-random source succeeds, or reports an
+ *    overflow, a division by zero or its budget of sides running out;
+ *    when the distribution is known, the total has positive probability
+ *    in it, and neither overflow nor division by zero can happen.
+ * Built with ASan and UBSan by tools/Makefile when the compiler has them.
+ * Prints one TAP line, then counts; exit 1 on the first failure, with the
+ * expression that failed.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dist.h"
+#include "notation.h"
+#include "roll.h"
+
+#define STACK_SIZE	(512 * 1024)
+#define CASE_LIMIT	10.0
+#define SIDES_BUDGET	200000
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	uint64_t x = (rng_state += 0x9e3779b97f4a7c15ULL);
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static unsigned int below(unsigned int n)
+{
+	return (unsigned int)(rnd() % n);
+}
+
+/* ---- a growing string ---------------------------------------------------- */
+
+struct buf {
+	char *s;
+	size_t len, cap;
+};
+
+static void put(struct buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+		if ((size_t)n < b->cap - b->len)
+			break;
+		b->cap = b->cap * 2 + (size_t)n + 64;
+		b->s = realloc(b->s, b->cap);
+		if (!b->s)
+			abort();
+	}
+	b->len += (size_t)n;
+}
+
+/* ---- the grammar ------------------------------------------------------------- */
+
+static void expr(struct buf *b, int depth);
+static void term(struct buf *b, int depth);
+
+static void compare(struct buf *b, int lo, int hi)
+{
+	static const char *const ops[] = { "", "=", "<", "<=", ">", ">=" };
+
+	put(b, "%s%d", ops[below(6)], lo + (int)below((unsigned int)(hi - lo + 1)));
+}
+
+static void die(struct buf *b, int *sides)
+{
+	unsigned int i, n;
+	bool weighted = below(3) == 0;
+
+	switch (below(12)) {
+	case 0:
+		put(b, "%%");
+		*sides = 100;
+		return;
+	case 1:
+		put(b, "F%s", below(3) ? "" : below(2) ? ".1" : ".2");
+		*sides = 3;
+		return;
+	case 2:
+	case 3:
+		n = 1 + below(5);
+		put(b, "{");
+		for (i = 0; i < n; i++) {
+			put(b, "%s%d", i ? "," : "", (int)below(9) - 3);
+			if (weighted)
+				put(b, ":%u", below(4) + !i);
+		}
+		put(b, "}");
+		*sides = 6;
+		return;
+	case 4:
+		put(b, "%u", 1000 + below(3000000));
+		*sides = 1000;
+		return;
+	default:
+		*sides = 1 + (int)below(20);
+		put(b, "%d", *sides);
+	}
+}
+
+/* Some modifiers, each kind once, the success target last. */
+static void modifiers(struct buf *b, int sides, unsigned int count)
+{
+	unsigned int n = below(4), i, used = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned int kind = below(10), bit = kind == 1 ? 0 : kind;
+
+		if (used & (1U << bit))
+			continue;
+		used |= 1U << bit;
+		switch (kind) {
+		case 0:
+			put(b, "%s%u", below(2) ? "kh" : below(2) ? "kl" : "k",
+			    1 + below(count));
+			break;
+		case 1:
+			put(b, "%s%u", below(2) ? "dh" : below(2) ? "dl" : "s",
+			    below(count));
+			break;
+		case 2:
+			put(b, "!%s%s", below(3) ? "" : "!", below(3) ? "" : "p");
+			if (below(2))
+				compare(b, 1, sides);
+			break;
+		case 3:
+			put(b, "r%s", below(2) ? "" : "o");
+			compare(b, 0, sides);
+			break;
+		case 4:
+			put(b, "u%s", below(2) ? "" : "o");
+			break;
+		case 5:
+			put(b, "%s%d", below(2) ? "min" : "max",
+			    (int)below((unsigned int)sides + 2) - 1);
+			break;
+		case 6:
+			put(b, "m%s", below(2) ? "" : "t");
+			if (below(2))
+				put(b, "%u", 2 + below(3));
+			break;
+		case 7:
+			put(b, "c%s", below(2) ? "s" : "f");
+			if (below(2))
+				compare(b, 1, sides);
+			break;
+		case 8:
+			put(b, "s%s", below(2) ? "a" : "d");
+			break;
+		default:
+			break;
+		}
+	}
+	if (below(4) == 0) {
+		compare(b, 0, sides + 2);
+		if (below(3) == 0) {
+			put(b, "f");
+			compare(b, 0, sides);
+		}
+	}
+}
+
+static void group(struct buf *b, int depth)
+{
+	unsigned int count = 1;
+	int sides;
+
+	if (below(8) == 0 && depth > 0) {
+		put(b, "(");
+		expr(b, depth - 1);
+		put(b, ")");
+		count = 1;
+	} else if (below(4)) {
+		count = 1 + below(below(8) ? 5 : 40);
+		put(b, "%u", count);
+	}
+	put(b, "d");
+	die(b, &sides);
+	modifiers(b, sides, count);
+}
+
+static void factor(struct buf *b, int depth)
+{
+	unsigned int i, n;
+
+	switch (depth > 0 ? below(12) : below(3)) {
+	case 0:
+		put(b, "%u", below(below(10) ? 10 : 1000000));
+		break;
+	case 1:
+	case 2:
+	case 3:
+	case 4:
+		group(b, depth);
+		break;
+	case 5:
+		put(b, "(");
+		expr(b, depth - 1);
+		put(b, ")");
+		break;
+	case 6:
+	case 7:
+		n = 1 + below(3);
+		put(b, "{");
+		for (i = 0; i < n; i++) {
+			if (i)
+				put(b, ", ");
+			expr(b, depth - 1);
+		}
+		put(b, "}");
+		if (below(2))
+			put(b, "%s%u", below(2) ? "kh" : "dl", below(3));
+		if (below(3) == 0)
+			compare(b, 0, 12);
+		break;
+	case 8:
+		put(b, "%s(", below(3) ? "floor" : below(2) ? "ceil" : "round");
+		if (below(2)) {
+			put(b, "(");
+			expr(b, depth - 1);
+			put(b, ")");
+		} else {
+			term(b, depth - 1);
+		}
+		put(b, "/");
+		factor(b, depth - 1);
+		put(b, ")");
+		break;
+	case 9:
+		put(b, "abs(");
+		expr(b, depth - 1);
+		put(b, ")");
+		break;
+	case 10:
+		put(b, "-");
+		factor(b, depth - 1);
+		break;
+	default:
+		group(b, depth);
+		break;
+	}
+	if (below(12) == 0)
+		put(b, "[%s]", below(2) ? "fire" : "a b");
+}
+
+static void term(struct buf *b, int depth)
+{
+	unsigned int n = below(4) ? 0 : below(3), i;
+
+	factor(b, depth);
+	for (i = 0; i < n; i++) {
+		put(b, below(3) ? "*" : "%%");
+		if (below(6) == 0)
+			put(b, "-");
+		factor(b, depth);
+	}
+}
+
+static void expr(struct buf *b, int depth)
+{
+	unsigned int n = below(3) ? below(3) : below(8), i;
+
+	term(b, depth);
+	for (i = 0; i < n; i++) {
+		put(b, below(6) ? (below(2) ? " + " : "+") : (below(2) ? "-" : " - "));
+		term(b, depth);
+	}
+}
+
+/* One expression: mostly from the grammar, sometimes huge or deep. */
+static char *make_case(void)
+{
+	struct buf b = { 0 };
+	unsigned int i, n;
+
+	put(&b, "%s", "");
+	switch (below(100)) {
+	case 0:		/* a long flat sum */
+		n = 1000 + below(20000);
+		for (i = 0; i < n; i++)
+			put(&b, "%s%s", i ? (below(4) ? "+" : "-") : "",
+			    below(8) ? "1" : "d2");
+		break;
+	case 1:		/* deep nesting, around the limit */
+		n = 50 + below(40);
+		for (i = 0; i < n; i++)
+			put(&b, "%s", below(3) ? "(" : below(2) ? "-(" : "abs(");
+		put(&b, "d6");
+		for (i = 0; i < n; i++)
+			put(&b, ")");
+		break;
+	case 2:		/* a long product and unary minus chain */
+		n = 100 + below(2000);
+		for (i = 0; i < n; i++)
+			put(&b, "%s1", i ? "*" : "");
+		for (i = 0; i < 70; i++)
+			put(&b, "-");
+		put(&b, "1");
+		break;
+	default:
+		if (below(6) == 0)
+			put(&b, "%ux", 1 + below(3));
+		expr(&b, 1 + (int)below(3));
+		if (below(8) == 0)
+			put(&b, " # %s", below(2) ? "advantage" : "");
+	}
+	/* mutate a quarter of them */
+	if (below(4) == 0 && b.len) {
+		static const char junk[] = "dkhlsr!pumincaxf<>=()[]{},+-*%/#.0123456789 \t\x01\xc3";
+
+		n = 1 + below(4);
+		for (i = 0; i < n && b.len; i++) {
+			size_t at = below((unsigned int)b.len);
+
+			switch (below(3)) {
+			case 0:
+				memmove(b.s + at, b.s + at + 1, b.len - at);
+				b.len--;
+				break;
+			case 1:
+				b.s[at] = junk[below(sizeof(junk) - 1)];
+				break;
+			default:
+				put(&b, "%s", " ");	/* room */
+				memmove(b.s + at + 1, b.s + at, b.len - at - 1);
+				b.s[at] = junk[below(sizeof(junk) - 1)];
+				break;
+			}
+		}
+		b.s[b.len] = '\0';
+	}
+	return b.s;
+}
+
+/* ---- one case ------------------------------------------------------------- */
+
+struct prng {
+	uint64_t s;
+	uint64_t budget;
+};
+
+static uint64_t next(struct prng *p)
+{
+	uint64_t x = (p->s += 0x9e3779b97f4a7c15ULL);
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static int prng_roll(void *ctx, const struct die *d, uint64_t *out,
+		     size_t count)
+{
+	struct prng *p = ctx;
+	size_t i;
+
+	if (count > p->budget)
+		return -ECANCELED;
+	p->budget -= count;
+	for (i = 0; i < count; i++) {
+		uint64_t s;
+
+		do {
+			s = next(p) % d->sides;
+		} while (d->weights && !d->weights[s]);
+		out[i] = s + 1;
+	}
+	return 0;
+}
+
+struct job {
+	const char *text;
+	unsigned int explode;
+	char fail[512];
+	char why[300];
+	bool parsed, have_dist, rolled, compared;
+};
+
+#define FAIL(j, ...) do {						\
+	snprintf((j)->fail, sizeof((j)->fail), __VA_ARGS__);		\
+	return NULL;							\
+} while (0)
+
+static void *one_case(void *arg)
+{
+	struct job *j = arg;
+	size_t len = strlen(j->text), k;
+	struct notation_opts o = { .max_dice = 1000, .explode_limit = j->explode };
+	const struct dist_limits lim = { .max_values = 4096, .max_work = 2000000,
+					 .max_leaves = 20000 };
+	struct notation_error err;
+	struct dist_report rep;
+	struct roll_result r;
+	struct prng p = { 0 };
+	struct dist d;
+	struct expr *e;
+	int ret;
+
+	if (notation_parse(j->text, &o, &e, &err)) {
+		if (err.offset > len || !err.msg[0])
+			FAIL(j, "parse error at %zu of %zu: '%s'", err.offset, len,
+			     err.msg);
+		snprintf(j->why, sizeof(j->why), "%s", err.msg);
+		return NULL;
+	}
+	j->parsed = true;
+	if (!e->root || e->repeat < 1 || strcmp(e->text, j->text))
+		FAIL(j, "a parsed expression is not sane");
+	ret = dist_expr_report(e, &lim, &d, &rep);
+	if (ret && ret != -E2BIG)
+		FAIL(j, "dist_expr_report: %d", ret);
+	if (ret && (!rep.why[0] || rep.offset > len))
+		FAIL(j, "-E2BIG without a reason, or at %zu of %zu", rep.offset, len);
+	if (ret)
+		snprintf(j->why, sizeof(j->why), "no dist: %s", rep.why);
+	if (!ret) {
+		bool any = false;
+
+		j->have_dist = true;
+		if (!d.n || big_is_zero(&d.den))
+			FAIL(j, "an empty distribution or a zero denominator");
+		for (k = 0; k < d.n; k++)
+			any |= !big_is_zero(&d.c[k]);
+		if (!any || big_is_zero(&d.c[0]) || big_is_zero(&d.c[d.n - 1]))
+			FAIL(j, "every count zero, or not trimmed");
+	}
+	if (j->have_dist && e->ngroups) {
+		const struct dist_limits elim = { .max_values = 4096,
+						  .max_work = 2000000,
+						  .max_leaves = 5000 };
+		struct dist d2;
+
+		dist_enumerate_all = true;
+		ret = dist_expr_report(e, &elim, &d2, &rep);
+		dist_enumerate_all = false;
+		if (!ret) {
+			bool same = d2.lo == d.lo && d2.n == d.n &&
+				    !big_cmp(&d2.den, &d.den);
+
+			for (k = 0; same && k < d.n; k++)
+				same = !big_cmp(&d.c[k], &d2.c[k]);
+			dist_free(&d2);
+			if (!same)
+				FAIL(j, "the distribution differs from the enumeration of its outcomes");
+			j->compared = true;
+		}
+	}
+	for (k = 0; k < len; k++)
+		p.s = p.s * 131 + (unsigned char)j->text[k];
+	p.budget = SIDES_BUDGET;
+	roll_init(&r, e, (int)(len & 1));
+	ret = roll_expr(e, &(struct roll_source){ prng_roll, &p }, &r);
+	if (ret && ret != -EOVERFLOW && ret != -ECANCELED && ret != -EDOM)
+		FAIL(j, "roll_expr: %d", ret);
+	if (!ret) {
+		j->rolled = true;
+		if (j->have_dist) {
+			val_t off = r.total - d.lo;
+			char buf[VAL_BUFSZ];
+
+			if (off < 0 || off >= (val_t)d.n || big_is_zero(&d.c[off]))
+				FAIL(j, "rolled %s, impossible in its distribution",
+				     val_str(r.total, buf));
+		}
+	}
+	if (j->have_dist && (ret == -EOVERFLOW || ret == -EDOM))
+		FAIL(j, "roll gave %d, but the distribution says it cannot", ret);
+	roll_free(&r);
+	if (j->have_dist)
+		dist_free(&d);
+	notation_free(e);
+	return NULL;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	double seconds = argc > 1 ? atof(argv[1]) : 5, start = now(), worst = 0;
+	bool verbose = argc > 3 && !strcmp(argv[3], "-v");
+	unsigned long cases = 0, parsed = 0, dists = 0, rolls = 0, compared = 0;
+	char slowest[160] = "";
+	pthread_attr_t attr;
+
+	rng_state = argc > 2 ? strtoull(argv[2], NULL, 0) : (uint64_t)time(NULL);
+	printf("# fuzz_grammar: seed %llu, %.0f s, %d KiB stacks\n",
+	       (unsigned long long)rng_state, seconds, STACK_SIZE / 1024);
+	pthread_attr_init(&attr);
+	if (pthread_attr_setstacksize(&attr, STACK_SIZE)) {
+		printf("not ok 1 - fuzz_grammar: cannot set the stack size\n");
+		return 1;
+	}
+	while (now() - start < seconds) {
+		struct job j = { .explode = 1 + below(6) };
+		char *text = make_case();
+		double t0 = now(), took;
+		pthread_t th;
+
+		j.text = text;
+		if (verbose) {
+			printf("# case: %.300s\n", text);
+			fflush(stdout);
+		}
+		if (pthread_create(&th, &attr, one_case, &j) ||
+		    pthread_join(th, NULL)) {
+			printf("not ok 1 - fuzz_grammar: cannot run a thread\n");
+			return 1;
+		}
+		took = now() - t0;
+		if (took > worst) {
+			worst = took;
+			snprintf(slowest, sizeof(slowest), "%s", text);
+		}
+		if (verbose)
+			printf("# %.200s -> %s\n", text, j.why[0] ? j.why : "ok");
+		cases++;
+		parsed += j.parsed;
+		dists += j.have_dist;
+		rolls += j.rolled;
+		compared += j.compared;
+		if (j.fail[0] || took > CASE_LIMIT) {
+			printf("not ok 1 - fuzz_grammar: %s\n",
+			       j.fail[0] ? j.fail : "a case took too long");
+			printf("#   took %.2f s, explode limit %u, expression (%zu bytes): %.2000s\n",
+			       took, j.explode, strlen(text), text);
+			free(text);
+			return 1;
+		}
+		free(text);
+	}
+	printf("ok 1 - fuzz_grammar: %lu cases (%lu parsed, %lu distributions, %lu checked by enumeration, %lu rolls), slowest %.3f s\n",
+	       cases, parsed, dists, compared, rolls, worst);
+	printf("# slowest: %s\n", slowest);
+	return 0;
+}
