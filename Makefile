@@ -7,6 +7,8 @@
 #   make check      install what is missing, run every test tier
 #   make deps       install the Debian packages (root)
 #   make bench      benchmarks: the core in userspace, callgrind, /dev/dice in a VM
+#   make deb        Debian packages in build/deb/ (dice-dkms, libdice1,
+#                   libdice-dev, dice) and the source package
 #
 # The kernel is Debian's linux-image-amd64, found at build time.
 
@@ -15,6 +17,12 @@ KVER ?= $(shell $(TOP)/scripts/kver.sh)
 KDIR ?= /lib/modules/$(KVER)/build
 KIMAGE ?= /boot/vmlinuz-$(KVER)
 B ?= $(TOP)/build
+# The one version of the project: dkms.conf, libdice.pc, dice --version and
+# the Debian packages (debian/changelog must agree) all take it from here.
+DICE_VERSION := $(shell cat $(TOP)/VERSION)
+ifeq ($(DICE_VERSION),)
+$(error no version in $(TOP)/VERSION)
+endif
 # Unpacked linux-source tarball (checkpatch, kselftest harness, kunit.py),
 # kept outside the repo and reused between runs.
 DICE_CACHE ?= /var/tmp/dice
@@ -127,6 +135,35 @@ uninstall:
 dkms:
 	$(TOP)/scripts/dkms-check.sh
 
+# The module's sources and dkms.conf, its version filled in, where DKMS
+# looks for them (DESTDIR as usual; the dice-dkms package uses this).
+# dkms-install registers, builds and installs them for KVER (root), and
+# DKMS rebuilds them at every kernel upgrade; dkms-uninstall undoes it.
+DKMS_SRC = $(DESTDIR)/usr/src/dice-$(DICE_VERSION)
+dkms-source:
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)/kmod
+	sed 's/#MODULE_VERSION#/$(DICE_VERSION)/' dkms.conf >$(DKMS_SRC)/dkms.conf
+	install -m 0644 Kbuild $(DKMS_SRC)/
+	install -m 0644 kmod/Kbuild kmod/Kconfig $(filter-out %.mod.c,$(wildcard \
+		kmod/*.c)) $(wildcard kmod/*.h) $(DKMS_SRC)/kmod/
+	cp -R kmod/include $(DKMS_SRC)/kmod/
+	chmod -R u=rwX,go=rX $(DKMS_SRC)
+dkms-install: dkms-source
+	dkms install -m dice -v $(DICE_VERSION) -k $(KVER)
+dkms-uninstall:
+	-dkms remove -m dice -v $(DICE_VERSION) --all
+	rm -rf /usr/src/dice-$(DICE_VERSION)
+
+# Debian packages from a clean copy of the tree: build/deb/*.deb, the
+# source package (.dsc) and the .changes; scripts/deb-check.sh tests them.
+deb:
+	$(TOP)/scripts/deb-build.sh --out $(B)/deb
+# The deb tier of make check alone (root): make deb, lintian, and install,
+# purge and upgrade in a throwaway Debian root (Documentation/dice/packaging.rst).
+deb-check:
+	$(TOP)/scripts/deb-check.sh
+
 # An interactive VM with the module loaded and the CLI at hand (^A x quits).
 shell: module cli
 	rm -rf $(B)/shell-extra && mkdir -p $(B)/shell-extra
@@ -144,4 +181,5 @@ clean:
 
 export TOP KVER KDIR KIMAGE B LINUX_SRC DICE_CACHE KERNELS
 .PHONY: all deps linux-src module core libdice cli sparse checkpatch \
-	selftests fuzz kunit vmtest kernels vmtest-kernels debug-kernel vmtest-debug check check-tiers demo demo-run bench bench-run install uninstall dkms shell clean
+	selftests fuzz kunit vmtest kernels vmtest-kernels debug-kernel vmtest-debug check check-tiers demo demo-run bench bench-run install uninstall dkms \
+	dkms-source dkms-install dkms-uninstall deb deb-check shell clean

@@ -66,6 +66,7 @@ tier core make -s -C kmod/tests O="$B/core" check
 tier fuzz make -s -C fuzz O="$B/fuzz" check FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
 tier install "$TOP"/scripts/install-check.sh
 tier dkms "$TOP"/scripts/dkms-check.sh
+tier deb "$TOP"/scripts/deb-check.sh
 tier kunit make -s kunit
 tier selftests-build make -s selftests
 tier vm "$TOP"/scripts/vmtest.sh

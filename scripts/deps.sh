@@ -5,7 +5,7 @@
 set -eu
 
 PKGS="
-	gcc make pkg-config python3 rsync xz-utils
+	gcc gcc-multilib make pkg-config python3 rsync xz-utils
 	cppcheck valgrind clang llvm lld libclang-rt-dev sparse
 	busybox-static cpio kmod dkms qemu-system-x86
 	linux-image-amd64 linux-headers-amd64 linux-source
@@ -15,6 +15,7 @@ PKGS="
 	flex bison bc libelf-dev libssl-dev
 	libsodium-dev liburing-dev
 	dieharder ent
+	debhelper dh-dkms dpkg-dev lintian debootstrap
 "
 
 # One dpkg-query call keeps the nothing-to-do path fast.  "ii" = installed;

@@ -12,7 +12,7 @@
 # /usr/src/dice-VERSION would hold it.
 set -uo pipefail
 : "${TOP:?run from make}"
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")
+ver=$(cat "$TOP/VERSION")
 T=$(mktemp -d "${TMPDIR:-/tmp}/dice-dkms.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
@@ -32,6 +32,7 @@ tap() { # ok|fail NAME [LOG]
 src=$T/src/dice-$ver
 mkdir -p "$src/kmod" "$T/dkms" "$T/install"
 cp "$TOP/dkms.conf" "$TOP/Kbuild" "$src/"
+sed -i "s/#MODULE_VERSION#/$ver/" "$src/dkms.conf"	# as make dkms-source does
 (cd "$TOP/kmod" && cp -r Kbuild Kconfig include ./*.h "$src/kmod/" &&
 	find . -maxdepth 1 -name '*.c' ! -name '*.mod.c' -exec cp {} "$src/kmod/" \;)
 if "${DKMS[@]}" add -m dice -v "$ver" >"$T/add.log" 2>&1; then

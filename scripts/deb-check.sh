@@ -1,0 +1,239 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The deb tier of make check: build the Debian packages, lint them, and
+# install, upgrade and purge them in a throwaway Debian root.
+#
+#   1. make deb: the source package and dice-dkms, libdice1, libdice-dev
+#      and dice, from a clean copy of the tree, build-time tests included
+#   2. the same sources as the previous version (VERSION~prev1), binary
+#      packages only: what the upgrade test starts from.  DICE_DEB_PREV=DIR
+#      takes a real previous release's four .deb files from DIR instead.
+#   3. one version everywhere; dpkg-source -x gives back the tree; the
+#      symbols file lists the version map; debian/copyright agrees with
+#      every SPDX line; lintian: no error, no warning (overrides shown with
+#      their reasons)
+#   4. scripts/deb-root.sh: the root (debootstrap), cached by what it is
+#      made from; scripts/deb-root-test.sh: install, purge, upgrade in it,
+#      in a private mount and PID namespace over an overlay of the cache
+#   5. the host is as it was: its dpkg database, /usr/src, DKMS and loaded
+#      modules hold nothing of ours that was not there before
+#
+# Root, and the network for the root's first making (Debian's archive).
+set -uo pipefail
+: "${TOP:?run from make}" "${B:?}"
+kver=${KVER:-$("$TOP"/scripts/kver.sh)}
+cache=${DICE_CACHE:-/var/tmp/dice}
+ver=$(cat "$TOP/VERSION")
+prev=$ver~prev1
+n=0 bad=0
+
+ok() { n=$((n + 1)); echo "ok $n - deb: $1"; }
+not_ok() { # NAME [LOG]
+	n=$((n + 1)) bad=$((bad + 1))
+	echo "not ok $n - deb: $1"
+	[ -n "${2:-}" ] && [ -s "$2" ] && tail -n 40 "$2" | sed 's/^/#   /'
+	true
+}
+secs() { echo $(( $(date +%s) - $1 )); }
+
+# What of ours the host holds: it must be the same at the end.
+host_state() {
+	dpkg-query -W -f='${db:Status-Abbrev} ${Package} ${Version}\n' \
+		dice dice-dkms libdice1 libdice-dev 2>/dev/null
+	ls -d /usr/src/dice-* /var/lib/dkms/dice 2>/dev/null
+	find /lib/modules -name 'dice.ko*' 2>/dev/null
+	grep -sw '^dice' /proc/modules | cut -d' ' -f1
+	findmnt -rn -o TARGET | grep -F "$cache/deb-" || true
+}
+host_before=$(host_state)
+
+logs=$B/deb-logs
+mkdir -p "$logs"
+unshare_pid=
+prev_pid=
+root_pid=
+work=
+cleanup() {
+	trap '' INT TERM	# a second signal must not cut the cleanup short
+	# The previous version's build runs in its own process group.
+	[ -n "$prev_pid" ] && kill -- -"$prev_pid" 2>/dev/null
+	# deb-root.sh cleans up after itself when told to stop.
+	if [ -n "$root_pid" ]; then
+		kill "$root_pid" 2>/dev/null
+		wait "$root_pid" 2>/dev/null
+	fi
+	# unshare ignores SIGTERM while its child runs; killed, it kills its
+	# child (--kill-child), the PID namespace's first process, and with it
+	# every process in the namespace.
+	if [ -n "$unshare_pid" ]; then
+		kill -KILL "$unshare_pid" 2>/dev/null
+		wait "$unshare_pid" 2>/dev/null
+	fi
+	# The namespace took its mounts along; --one-file-system all the same.
+	# Its processes die a moment after unshare: try again meanwhile.
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ -n "$work" ] && [ -e "$work" ] || break
+		rm -rf --one-file-system "$work" 2>/dev/null || sleep 1
+	done
+	true
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---- 1, 2: build ---------------------------------------------------------------
+# The previous version builds beside this one (their serial steps overlap).
+t=$(date +%s)
+if [ -z "${DICE_DEB_PREV:-}" ]; then
+	setsid "$TOP"/scripts/deb-build.sh --out "$B/deb-prev" --version "$prev" \
+		--binary-only >"$logs/build-prev.log" 2>&1 &
+	prev_pid=$!
+fi
+if "$TOP"/scripts/deb-build.sh --out "$B/deb" >"$logs/build.log" 2>&1 &&
+	[ "$(cd "$B/deb" && ls -- *.deb | sed 's/_.*//' | LC_ALL=C sort | tr '\n' ' ')" = \
+		"dice dice-dkms libdice-dev libdice1 " ] &&
+	ls "$B/deb/dice_$ver-"*.dsc >/dev/null; then
+	ok "make deb: dice_$ver source package, dice-dkms, libdice1, libdice-dev, dice ($(secs "$t")s)"
+	sed -n '/^deb-build: in/,$p' "$logs/build.log" | sed 's/^/# /'
+else
+	not_ok "make deb" "$logs/build.log"
+	exit 1
+fi
+
+if [ -n "${DICE_DEB_PREV:-}" ]; then
+	if rm -rf "$B/deb-prev" && mkdir -p "$B/deb-prev" &&
+		cp "$DICE_DEB_PREV"/*.deb "$B/deb-prev/"; then
+		ok "previous packages from $DICE_DEB_PREV"
+	else
+		not_ok "previous packages from $DICE_DEB_PREV"
+	fi
+elif wait "$prev_pid"; then
+	prev_pid=
+	ok "previous version's packages ($prev, same sources, no tests) build ($(secs "$t")s)"
+else
+	prev_pid=
+	not_ok "previous version's packages ($prev)" "$logs/build-prev.log"
+fi
+
+# ---- 3: what the packages say ----------------------------------------------------
+one_version() {
+	local d=$B/deb x
+	x=$(mktemp -d)
+	for p in "$d"/*.deb; do dpkg-deb -x "$p" "$x"; done
+	echo "VERSION $ver"
+	(cd "$TOP" && dpkg-parsechangelog -SVersion) | tee /dev/stderr | grep -qx "$ver-[^-]*" &&
+		grep -x "PACKAGE_VERSION=\"$ver\"" "$x/usr/src/dice-$ver/dkms.conf" &&
+		grep -x "Version: $ver" "$x"/usr/lib/*/pkgconfig/libdice.pc
+	local rc=$?
+	rm -rf "$x"
+	return $rc
+}
+if one_version >"$logs/version.log" 2>&1; then
+	ok "one version $ver: debian/changelog, dkms.conf, libdice.pc (dice --version below)"
+else
+	not_ok "one version $ver everywhere" "$logs/version.log"
+fi
+
+source_package() { # dpkg-source -x gives back the tree git knows
+	local x rc
+	x=$(mktemp -d)
+	dpkg-source -x "$B"/deb/dice_"$ver"-*.dsc "$x/src" >/dev/null &&
+		(cd "$x/src" && find . -type f ! -path './.pc/*' | sed 's|^\./||' |
+			LC_ALL=C sort) >"$x/got" &&
+		if git -C "$TOP" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+			(cd "$TOP" && git ls-files --cached --others --exclude-standard |
+				while read -r f; do [ -f "$f" ] && echo "$f"; done |
+				LC_ALL=C sort) >"$x/want"
+			diff "$x/want" "$x/got"
+		fi
+	rc=$?
+	rm -rf "$x"
+	return $rc
+}
+if source_package >"$logs/source.log" 2>&1; then
+	ok "source package: dpkg-source -x gives back every file of the tree"
+else
+	not_ok "source package unpacks to the tree" "$logs/source.log"
+fi
+
+symbols() {
+	local want got
+	want=$(sed -n '/global:/,/local:/p' "$TOP/libdice/libdice.map" | grep -c ';')
+	dpkg-deb --ctrl-tarfile "$B"/deb/libdice1_*.deb | tar -xO ./symbols | tee /dev/stderr |
+		grep -c '@LIBDICE_1 ' >"$logs/symbols.count"
+	got=$(cat "$logs/symbols.count")
+	echo "map: $want names, symbols file: $got (with the node itself)"
+	[ "$got" -eq $((want + 1)) ]
+}
+if symbols >"$logs/symbols.log" 2>&1; then
+	ok "libdice1's symbols file lists every name of libdice.map"
+else
+	not_ok "libdice1's symbols file" "$logs/symbols.log"
+fi
+
+if python3 "$TOP"/scripts/deb-copyright.py "$TOP" >"$logs/copyright.log" 2>&1; then
+	ok "debian/copyright (DEP-5) agrees with every SPDX line: $(grep -o '[0-9]* files' "$logs/copyright.log")"
+else
+	not_ok "debian/copyright agrees with the SPDX lines" "$logs/copyright.log"
+fi
+
+t=$(date +%s)
+lintian --display-info --show-overrides --fail-on none \
+	"$B"/deb/dice_"$ver"-*.changes >"$logs/lintian.log" 2>&1
+rc=$?
+grep -v '^running with root privileges' "$logs/lintian.log" | sed 's/^/# lintian: /'
+if [ $rc -eq 0 ] && ! grep -qE '^[EW]: ' "$logs/lintian.log"; then
+	ok "lintian: no error, no warning ($(secs "$t")s)"
+else
+	not_ok "lintian: no error, no warning" "$logs/lintian.log"
+fi
+
+# ---- 4: the throwaway root -------------------------------------------------------
+# In the background, so that a signal is handled at once, not after it.
+t=$(date +%s)
+timeout 1800 "$TOP"/scripts/deb-root.sh "$kver" >"$logs/root.path" 2>"$logs/root.log" &
+root_pid=$!
+if ! wait "$root_pid"; then
+	root_pid=
+	not_ok "a Debian root with linux-headers-$kver (debootstrap)" "$logs/root.log"
+	exit 1
+fi
+root_pid=
+pristine=$(cat "$logs/root.path")
+ok "throwaway root: $(cat "$pristine/../megabytes") MB, made in $(cat "$pristine/../seconds")s, now $(secs "$t")s"
+
+t=$(date +%s)
+# A run killed outright (SIGKILL) leaves its directory: gone after a day.
+find "$cache" -maxdepth 1 -name 'deb-run.*' -mmin +1440 \
+	-exec rm -rf --one-file-system {} + 2>/dev/null
+work=$(mktemp -d "$cache/deb-run.XXXXXX")
+rm -rf "$logs/root" && mkdir -p "$logs/root"
+unshare --mount --propagation private --pid --fork --kill-child --mount-proc \
+	timeout 1200 "$TOP"/scripts/deb-root-test.sh "$pristine" "$work" "$B/deb" "$B/deb-prev" \
+	"$kver" "$n" "$logs/root" >"$logs/root-test.log" 2>&1 &
+unshare_pid=$!
+wait "$unshare_pid"
+rc=$?
+unshare_pid=
+cat "$logs/root-test.log"
+n=$(grep -cE '^(not )?ok [0-9]+' "$logs/root-test.log" | awk -v n="$n" '{ print n + $1 }')
+failed=$(grep -cE '^not ok [0-9]+' "$logs/root-test.log")
+bad=$((bad + failed))
+if [ $rc -ne 0 ] && [ "$failed" -eq 0 ]; then
+	not_ok "tests in the root ended early (exit $rc)"
+fi
+echo "# install, purge, upgrade in the root: $(secs "$t")s"
+rm -rf --one-file-system "$work"
+work=
+
+# ---- 5: the host ----------------------------------------------------------------
+host_after=$(host_state)
+if [ "$host_before" = "$host_after" ]; then
+	ok "host untouched: dpkg, /usr/src, DKMS, modules, mounts as before"
+else
+	not_ok "host untouched"
+	diff <(echo "$host_before") <(echo "$host_after") | sed 's/^/#   /'
+fi
+
+echo "deb: $((n - bad)) passed, $bad failed"
+[ "$bad" -eq 0 ]

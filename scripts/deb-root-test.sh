@@ -1,0 +1,250 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The package tests in the throwaway root; scripts/deb-check.sh runs this
+# in a private mount and PID namespace (unshare), so that every mount made
+# here goes away with it, and every process, however the run ends.
+#
+#   deb-root-test.sh PRISTINE WORK NEWDEBS PREVDEBS KVER N LOGS
+#
+# PRISTINE is the cached root (scripts/deb-root.sh), never written: an
+# overlay on top of it, upper layer in WORK, is the root the tests use.
+# NEWDEBS and PREVDEBS hold the four packages of this version and of the
+# previous one.  TAP from test N+1 on; test K's output is in LOGS/K.log.
+#
+#   install   apt-get install of the four packages; DKMS built and installed
+#             the module for the root's kernel (KVER, found by the
+#             package's postinst, as on a user's machine); dice --version;
+#             pkg-config; a program built against libdice-dev links
+#             (shared and static) and runs; man pages, udev rule
+#   purge     apt-get purge: no DKMS entry, no module, no source, and the
+#             root holds exactly the files it had before the install
+#   upgrade   previous packages installed, then this version's: DKMS
+#             removed the old module and built the new one; a program
+#             built against the previous libdice runs with the new one;
+#             purge leaves the root as before
+set -uo pipefail
+pristine=$1 work=$2 newdebs=$3 prevdebs=$4 kver=$5 n=$6 logs=$7
+arch=$(uname -m)
+bad=0
+PKGS="dice dice-dkms libdice-dev libdice1"
+
+ok() { n=$((n + 1)); echo "ok $n - deb: $1"; }
+not_ok() { # NAME [LOG]
+	n=$((n + 1)) bad=$((bad + 1))
+	echo "not ok $n - deb: $1"
+	[ -n "${2:-}" ] && [ -s "$2" ] && tail -n 25 "$2" | sed 's/^/#   /'
+	true
+}
+check() { # NAME CMD...: CMD's output goes to a log shown on failure
+	local name=$1 log t=$SECONDS
+	shift
+	log=$logs/$((n + 1)).log
+	if "$@" >"$log" 2>&1; then
+		[ $((SECONDS - t)) -lt 2 ] || name="$name ($((SECONDS - t))s)"
+		ok "$name"
+	else
+		not_ok "$name" "$log"
+	fi
+}
+
+# ---- the root ------------------------------------------------------------------
+root=$work/root
+mkdir -p "$work/upper" "$work/ovl" "$root"
+if ! mount -t overlay overlay -o \
+	"lowerdir=$pristine,upperdir=$work/upper,workdir=$work/ovl" "$root" 2>/dev/null; then
+	echo "# no overlayfs here: copying the root instead"
+	cp -a "$pristine/." "$root/"
+fi
+mount -t proc -o ro proc "$root/proc"	# read-only: no /proc/sys writes
+mount -t tmpfs -o mode=0755 dev "$root/dev"
+for d in null zero full random urandom tty; do
+	touch "$root/dev/$d"
+	mount --bind "/dev/$d" "$root/dev/$d"
+done
+ln -s /proc/self/fd "$root/dev/fd"
+mkdir -p "$root/tmp/debs/new" "$root/tmp/debs/prev"
+cp "$newdebs"/*.deb "$root/tmp/debs/new/"
+cp "$prevdebs"/*.deb "$root/tmp/debs/prev/"
+chmod -R a+rX "$root/tmp/debs"
+
+R() { # run in the root, clean environment, unable to load kernel modules
+	setpriv --bounding-set=-sys_module,-sys_boot,-sys_time -- \
+		chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
+}
+# Every path in the root, with type, mode and owner; not the package
+# manager's own records, caches, logs or scratch space.
+snapshot() {
+	R find / -xdev \( -path /proc -o -path /dev -o -path /sys -o -path /run \
+		-o -path /tmp -o -path /root -o -path /var/lib/dpkg \
+		-o -path /var/lib/apt -o -path /var/cache -o -path /var/log \) \
+		-prune -o -printf '%y %m %u:%g %p\n' | LC_ALL=C sort
+}
+same_as_before() { # FILE: the root's paths are those in FILE
+	snapshot >"$work/after"
+	diff "$1" "$work/after"
+}
+version_of() { # DIR: the upstream version of the packages in DIR
+	dpkg-deb -f "$(ls "$1"/dice-dkms_*.deb)" Version | sed 's/-[^-]*$//'
+}
+new=$(version_of "$newdebs") prev=$(version_of "$prevdebs")
+kernels=$(ls "$root/lib/modules")
+echo "# root: $pristine (+ overlay), kernel(s): $kernels; packages $prev -> $new"
+
+dkms_installed() { # VERSION: dice/VERSION built and installed for KVER
+	local st
+	st=$(R dkms status -m dice) || return 1
+	echo "dkms status: $st"
+	echo "$st" | grep -qx "dice/$1, $kver, $arch: installed" &&
+		[ "$(echo "$st" | grep -c .)" -eq 1 ] &&
+		test -s "$root/var/lib/dkms/dice/$1/$kver/$arch/log/make.log"
+}
+module_in_place() { # VERSION: the installed dice.ko is VERSION's DKMS build
+	local ko built
+	ko=$(ls "$root/lib/modules/$kver/updates/dkms/"dice.ko* 2>/dev/null | head -n 1)
+	built=$(ls "$root/var/lib/dkms/dice/$1/$kver/$arch/module/"dice.ko* 2>/dev/null | head -n 1)
+	echo "installed: ${ko:-none}, built: ${built:-none}"
+	[ -n "$ko" ] && [ -n "$built" ] && cmp "$ko" "$built" &&
+		R modinfo -F vermagic "/${ko#"$root"/}" | grep "^$kver " &&
+		grep -q "^updates/dkms/dice.ko" "$root/lib/modules/$kver/modules.dep"
+}
+no_dice_left() { # nothing of ours for DKMS or the kernel
+	local st
+	st=$(R dkms status -m dice 2>&1)
+	echo "dkms status: ${st:-(empty)}"
+	[ -z "$st" ] && ! test -e "$root/var/lib/dkms/dice" &&
+		! ls -d "$root"/usr/src/dice-* 2>/dev/null &&
+		! find "$root/lib/modules" -name 'dice.ko*' | grep . &&
+		! grep -q dice "$root/lib/modules/$kver/modules.dep"
+}
+none_installed() {
+	local p
+	for p in $PKGS; do
+		! R dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^[a-z][^n]' ||
+			{ echo "$p is still known to dpkg"; return 1; }
+	done
+}
+
+cat >"$root/tmp/prog.c" <<'EOF'
+#include <errno.h>
+#include <stdio.h>
+#include <dice.h>
+
+int main(void)
+{
+	struct dice *d;
+	uint64_t f[5];
+	size_t done = 0;
+	int i;
+
+	/* No /dev/dice in the root: dice_open() must say so, not fall back. */
+	if (dice_open(&d) != -ENOENT)
+		return 1;
+	if (dice_open_seeded(&d, 42) || dice_set_sides(d, 6) ||
+	    dice_roll(d, f, 5, &done) || done != 5)
+		return 1;
+	for (i = 0; i < 5; i++) {
+		if (f[i] > 6)
+			return 1;
+		printf("%llu ", (unsigned long long)f[i]);
+	}
+	printf("\n");
+	dice_close(d);
+	return 0;
+}
+EOF
+
+# ---- the tests, each a function that check runs -------------------------------
+install_debs() { R sh -c "apt-get install -y /tmp/debs/$1/*.deb"; }
+purge() { R apt-get purge -y $PKGS; }
+cli_version() { # VERSION
+	local v
+	v=$(R dice --version) || return 1
+	echo "$v"
+	[ "$v" = "dice $1" ]
+}
+pkg_config() { # VERSION
+	R pkg-config --libs libdice | tee /dev/stderr | grep -qx -- '-ldice *' &&
+		R pkg-config --modversion libdice | tee /dev/stderr | grep -qx "$1" &&
+		R pkg-config --cflags libdice
+}
+build_shared() { # OUT: build prog.c as the -dev package says, run it
+	R sh -c "cc -Wall -Werror -o $1 /tmp/prog.c \$(pkg-config --cflags --libs libdice)" &&
+		R ldd "$1" | grep 'libdice.so.1 => /' && R "$1"
+}
+build_static() {
+	R sh -c 'cc -Wall -Werror -o /tmp/prog-static /tmp/prog.c \
+		-Wl,-Bstatic -ldice -Wl,-Bdynamic \
+		$(pkg-config --static --libs libdice | sed "s/-ldice//")' &&
+		! R ldd /tmp/prog-static | grep libdice && R /tmp/prog-static
+}
+man_pages() {
+	ls -l "$root/usr/share/man/man1/dice.1.gz" \
+		"$root/usr/share/man/man3/libdice.3.gz" \
+		"$root/usr/share/man/man3/dice_open.3.gz"
+}
+udev_rule() {
+	grep -x 'SUBSYSTEM=="misc", KERNEL=="dice", MODE="0666"' \
+		"$root/lib/udev/rules.d/60-dice.rules"
+}
+all_at() { # VERSION: dpkg has VERSION of the four packages
+	local p v
+	for p in $PKGS; do
+		v=$(R dpkg-query -W -f='${Version}' "$p") || return 1
+		echo "$p $v"
+		[ "${v%-*}" = "$1" ] || return 1
+	done
+}
+rebuilt() { # OLD NEW: the upgrade replaced OLD's module by NEW's fresh build
+	dkms_installed "$2" && module_in_place "$2" &&
+		! test -e "$root/var/lib/dkms/dice/$1" &&
+		! test -e "$root/usr/src/dice-$1" &&
+		test "$root/var/lib/dkms/dice/$2/$kver/$arch/log/make.log" -nt "$work/upgrade-start" &&
+		test "$(ls "$root/lib/modules/$kver/updates/dkms/"dice.ko* | head -n 1)" \
+			-nt "$work/upgrade-start"
+}
+purged() { no_dice_left && none_installed; }
+
+# ---- install ---------------------------------------------------------------------
+snapshot >"$work/before"
+check "apt-get install ./*.deb: dice-dkms, libdice1, libdice-dev, dice $new" \
+	install_debs new
+check "DKMS built and installed dice/$new for $kver, the root's kernel ($kernels)" \
+	dkms_installed "$new"
+check "dice.ko in /lib/modules/$kver/updates/dkms, vermagic $kver, in modules.dep" \
+	module_in_place "$new"
+check "dice --version prints 'dice $new'" cli_version "$new"
+check "dice --seed 42 3d6 rolls with the userspace engine" R dice --seed 42 3d6
+check "pkg-config --libs libdice is -ldice, --modversion $new" pkg_config "$new"
+check "a program built against libdice-dev links libdice.so.1 and runs" \
+	build_shared /tmp/prog
+check "the same program links libdice.a (pkg-config --static) and runs" build_static
+check "man pages dice(1), libdice(3), dice_open(3)" man_pages
+check "udev rule 60-dice.rules: misc device dice, mode 0666" udev_rule
+
+# ---- purge -----------------------------------------------------------------------
+check "apt-get purge of the four packages" purge
+check "purge: no DKMS entry, no dice.ko, no /usr/src/dice-*, dpkg knows none" purged
+check "purge: every file installed is gone, the root is as before" \
+	same_as_before "$work/before"
+
+# ---- upgrade ---------------------------------------------------------------------
+check "previous packages ($prev) install" install_debs prev
+check "DKMS built and installed dice/$prev for $kver" dkms_installed "$prev"
+build_shared /tmp/prog-prev >"$logs/prog-prev.log" 2>&1
+touch "$work/upgrade-start"
+sleep 1
+check "upgrade $prev -> $new: apt-get install of this version's packages" \
+	install_debs new
+check "upgrade: dpkg has $new of all four packages" all_at "$new"
+check "upgrade: module rebuilt: dice/$new built and installed for $kver, dice/$prev gone" \
+	rebuilt "$prev" "$new"
+check "upgrade: dice --version prints 'dice $new'" cli_version "$new"
+check "upgrade: a program built against libdice $prev runs with $new" R /tmp/prog-prev
+check "upgrade, then apt-get purge" purge
+check "upgrade, purge: no DKMS entry, no dice.ko, dpkg knows none" purged
+check "upgrade, purge: the root is as before" same_as_before "$work/before"
+
+echo "# deb: tests in the root done, $bad failed"
+[ "$bad" -eq 0 ]
