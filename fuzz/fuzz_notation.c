@@ -25,8 +25,9 @@
  *    errors everywhere else;
  *  - roll_expr() with a pseudo-random source (every side of nonzero
  *    weight possible, a budget of sides so that rerolls cannot run for
- *    ever) succeeds or reports overflow, and when the distribution is
- *    known, the total it rolled has a positive probability in it.
+ *    ever) succeeds or reports overflow or a division by zero, and when
+ *    the distribution is known, the total it rolled has a positive
+ *    probability in it (and neither can happen).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -101,27 +102,37 @@ static void check_node(const struct node *n, size_t lo, size_t hi,
 	CHECK(depth < 100000, "syntax tree too deep");
 	CHECK(lo <= n->start && n->start <= n->end && n->end <= hi,
 	      "node [%zu, %zu) outside [%zu, %zu)", n->start, n->end, lo, hi);
+	CHECK(n->lo <= n->hi, "bounds upside down");
 	switch (n->type) {
 	case NODE_CONST:
+		CHECK(!n->nkids, "a constant with operands");
 		break;
 	case NODE_GROUP:
-		CHECK(n->group, "group node without a group");
+		CHECK(n->group && !n->nkids, "group node without a group");
+		if (n->group->count_node)
+			check_node(n->group->count_node, n->start, n->end,
+				   depth + 1);
 		break;
 	case NODE_NEG:
-		CHECK(n->l && !n->r, "negation with %s operands",
-		      n->r ? "two" : "no");
-		check_node(n->l, n->start, n->end, depth + 1);
+		CHECK(n->nkids == 1, "negation with %u operands", n->nkids);
 		break;
-	case NODE_ADD:
-	case NODE_SUB:
-	case NODE_MUL:
-		CHECK(n->l && n->r, "binary node without both operands");
-		check_node(n->l, n->start, n->end, depth + 1);
-		check_node(n->r, n->start, n->end, depth + 1);
+	case NODE_SUM:
+	case NODE_PRODUCT:
+		CHECK(n->nkids >= 2 && n->ops, "a chain of %u operands",
+		      n->nkids);
+		break;
+	case NODE_FUNC:
+		CHECK(n->nkids == 1 || (n->nkids == 2 && n->func != FUNC_ABS),
+		      "a function of %u operands", n->nkids);
+		break;
+	case NODE_BRACE:
+		CHECK(n->brace && n->nkids >= 1, "a brace without elements");
 		break;
 	default:
 		CHECK(0, "node type %d", (int)n->type);
 	}
+	for (unsigned int i = 0; i < n->nkids; i++)
+		check_node(n->kids[i], n->start, n->end, depth + 1);
 }
 
 static void check_expr(const struct expr *e, const char *text, size_t len,
@@ -141,7 +152,8 @@ static void check_expr(const struct expr *e, const char *text, size_t len,
 		CHECK(g->index == i, "group %u numbered %u", i, g->index);
 		CHECK(g->start < g->end && g->end <= len,
 		      "group %u at [%zu, %zu) of %zu", i, g->start, g->end, len);
-		CHECK(i == 0 || e->groups[i - 1]->start < g->start,
+		/* numbered as they end: a computed count's groups come first */
+		CHECK(i == 0 || e->groups[i - 1]->end <= g->end,
 		      "groups out of order");
 		CHECK(g->die.sides >= 1, "group %u: a die of no sides", i);
 		CHECK(g->nrr <= DICE_MAX_REROLL_RULES, "%u reroll rules", g->nrr);
@@ -357,8 +369,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	p.budget = SIDES_BUDGET;
 	roll_init(&r, e, (int)(size & 2));
 	ret = roll_expr(e, &(struct roll_source){ prng_roll, &p }, &r);
-	CHECK(!ret || ret == -EOVERFLOW || ret == -ECANCELED, "roll_expr: %d",
-	      ret);
+	CHECK(!ret || ret == -EOVERFLOW || ret == -ECANCELED || ret == -EDOM,
+	      "roll_expr: %d", ret);
 	if (!ret && have_dist) {
 		val_t off = r.total - d.lo;
 		char buf[VAL_BUFSZ];
@@ -367,6 +379,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		      "\"%s\" rolled %s, impossible in its distribution from %lld over %zu values",
 		      text, val_str(r.total, buf), (long long)d.lo, d.n);
 	}
+	CHECK(!(ret == -EDOM && have_dist),
+	      "\"%s\": division by zero, but its distribution has no zero divisor",
+	      text);
 	CHECK(!(ret == -EOVERFLOW && have_dist),
 	      "\"%s\": roll overflowed, but its distribution fits 62 bits", text);
 	roll_free(&r);

@@ -3,8 +3,9 @@
 """Write the seed corpus of the libFuzzer targets (fuzz/corpus/NAME/).
 
 The seeds are committed; this script documents what each one is and
-rewrites them: python3 fuzz/mkcorpus.py.  The input layout of fuzz_alias
-is described at the top of fuzz_alias.c.
+rewrites them: python3 fuzz/mkcorpus.py.  The input layouts of fuzz_alias
+and fuzz_stream are described at the top of fuzz_alias.c and
+fuzz_stream.c.
 """
 import os
 import struct
@@ -82,6 +83,131 @@ ALIAS_SEEDS = {
     'fair-d6-bad-method': fair(6, method=7) + bits(16),
 }
 
+# fuzz_stream: one opcode byte, then its arguments (see fuzz_stream.c).
+(OP_SIDES, OP_WEIGHTS, OP_ALIAS, OP_METHOD, OP_FORMAT, OP_SOURCE, OP_WRITE,
+ OP_READ, OP_ROLL, OP_MANY, OP_U8) = range(11)
+SPECIAL_SIDES = [
+    1, 2, 3, 6, 7, 10, 255, 256, 257, 1000003,
+    2**31 - 1, 2**32 - 1, 2**32, 2**32 + 1, 3 * 2**30, 2**40 + 1,
+    2**40 - 1, 2**53 + 1, 2**62 + 1, 3 * 2**62, 2**63 - 1, 2**63,
+    2**63 + 1, 10**18 + 9, 2**64 - 2**54, 2**64 - 2, 2**64 - 1,
+]
+PRESETS = [[1, 1], [2, 2, 6, 1, 1], [1, 2, 3], [1, 0, 1], [0, 1], [7],
+           [3, 1], [1] * 6, [5, 0, 0, 7], [2**32 - 1, 1, 2**32 - 1],
+           [1, 2**32 - 1], [1, 2, 3, 4, 5, 6]]
+TEXT, U8, U16, U32, U64 = range(5)
+ZERO = 8
+
+
+def s_sides(n):
+    if n in SPECIAL_SIDES:
+        return bytes([OP_SIDES, SPECIAL_SIDES.index(n)])
+    if 1 <= n <= 2**16:
+        return bytes([OP_SIDES, 0x80]) + struct.pack('<H', n - 1)
+    return bytes([OP_SIDES, 0xc0]) + struct.pack('<Q', n)
+
+
+def s_weights(ws=None, n=None, mode=0, seed=0):
+    """A preset (ws) or n generated weights (see set_weights())."""
+    if ws is not None:
+        return bytes([OP_WEIGHTS, PRESETS.index(ws)])
+    if n <= 16:
+        return bytes([OP_WEIGHTS, 0x70, n - 1, mode, seed])
+    return bytes([OP_WEIGHTS, 0x80]) + struct.pack('<H', n - 1) + \
+        bytes([mode, seed])
+
+
+def s_alias(n, mode, seed=0):
+    if mode & 0x80:
+        return bytes([OP_ALIAS, (n - 1) & 0xff, mode, (n - 1) >> 8, seed])
+    return bytes([OP_ALIAS, n - 1, mode, seed])
+
+
+def s_method(m):
+    return bytes([OP_METHOD, m])
+
+
+def s_format(f):
+    return bytes([OP_FORMAT, f])
+
+
+def s_source(written, seed=0):
+    return bytes([OP_SOURCE, (seed << 1 | 1) if written else seed << 1, 0])
+
+
+def s_write(data):
+    """Input bytes, up to 239 of them (one length byte)."""
+    return bytes([OP_WRITE, len(data) - 1, 0]) + data
+
+
+def s_write_const(n, ones):
+    return bytes([OP_WRITE, 0xf0]) + struct.pack('<H', n - 1) + \
+        bytes([2 if ones else 3])
+
+
+def s_read(n):
+    if 1 <= n <= 64:
+        return bytes([OP_READ, n - 1])
+    if n % 64 == 0 and n <= 1024:
+        return bytes([OP_READ, 0x80 + n // 64 - 1])
+    return bytes([OP_READ, 0xc0]) + struct.pack('<H', n - 1)
+
+
+def s_many(n):
+    return bytes([OP_MANY, n - 1])
+
+
+def s_u8(n):
+    return bytes([OP_U8]) + struct.pack('<H', n - 1)
+
+
+STREAM_SEEDS = {
+    # The hostile test's sequence: 8 rolls of a wide fair die, then one
+    # roll of a grouped {1, 1} die and 32 more: endless before 6c2e8c0.
+    'wide-u64-then-grouped-1-1-u8':
+        s_format(U64) + s_sides(2**40 + 1) + s_read(64) +
+        s_weights([1, 1]) + s_format(U8) + s_read(1) + s_read(32),
+    'wide-dice-then-loaded-many':
+        s_format(U64) + s_sides(2**64 - 1) + s_read(24) +
+        s_weights([2, 2, 6, 1, 1]) + s_many(3) + s_sides(3 * 2**62) +
+        s_read(8) + s_weights([2**32 - 1, 1, 2**32 - 1]) + s_many(200) +
+        s_sides(2**63) + s_read(800) + s_weights([1, 1]) + s_format(U8) +
+        s_read(5) + s_read(1000),
+    'grouped-loaded-then-wide-fair':
+        s_weights([1, 2, 3]) + s_format(U8 | ZERO) + s_read(7) +
+        s_format(U64) + s_sides(2**53 + 1) + s_read(8) + s_sides(6) +
+        s_format(TEXT) + s_read(3) + s_read(4000),
+    'big-table-column-height':
+        s_weights(n=300, mode=3) + s_format(U16) + s_read(100) +
+        s_sides(10**18 + 9) + s_format(U64) + s_read(16) +
+        s_weights(n=2000, mode=3, seed=5) + s_read(2048) +
+        s_weights([1, 1]) + s_read(64),
+    'alias-tables-and-methods':
+        s_alias(5, 0x00, 1) + s_read(10) + s_method(3) + s_read(10) +
+        s_alias(3, 0x0b, 2) + s_alias(200, 0x86, 3) + s_method(0) +
+        s_format(U64) + s_read(80) + s_alias(4, 0x2c, 4) + s_read(8),
+    'every-method-on-fair-dice':
+        s_sides(6) + b''.join(s_method(m) + s_read(5) for m in range(8)) +
+        s_sides(2**63 + 1) + b''.join(s_method(m) + s_read(40)
+                                     for m in range(5)) +
+        s_sides(1000003) + s_method(2) + s_many(100) + s_method(1) +
+        s_many(50),
+    'written-bits-grouped-loaded':
+        s_source(True) + s_weights([2, 2, 6, 1, 1]) + s_format(U8) +
+        s_write(bits(200, 11)) + s_read(1) + s_read(100) + s_read(4000) +
+        s_sides(2**40 + 1) + s_format(U64) + s_write(bits(200, 12)) +
+        s_read(64) + s_weights([1, 1]) + s_format(U8) +
+        s_write(bits(100, 13)) + s_read(1) + s_read(32),
+    'written-ones-fill-the-pool':
+        s_source(True) + s_sides(3) + s_method(4) + s_write_const(2000, True)
+        + s_read(1) + s_write(bits(16, 14)) + s_read(2) + s_source(False, 3)
+        + s_read(10),
+    'text-lines-across-dice':
+        s_sides(2**64 - 1) + s_read(5) + s_sides(6) + s_read(3) +
+        s_weights([5, 0, 0, 7]) + s_read(1) + s_read(1) + s_read(200) +
+        s_u8(10) + s_format(U8) + s_u8(2000) + s_format(0xf1),
+}
+
 # Odd lengths are parsed with the custom die dW (see fuzz_notation.c).
 NOTATION_SEEDS = {
     'd6': 'd6',
@@ -119,3 +245,4 @@ def write(name, seeds):
 
 write('alias', ALIAS_SEEDS)
 write('notation', NOTATION_SEEDS)
+write('stream', STREAM_SEEDS)

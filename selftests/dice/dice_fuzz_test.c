@@ -17,7 +17,13 @@
  *    thousand sides);
  *  - read(), write(), readv() and writev() of random sizes into the same
  *    kinds of buffer; lseek(), pread() and mmap(), which must fail; and now
- *    and then a close and a fresh open.
+ *    and then a close and a fresh open;
+ *  - and, for 40% of the operations, well-formed changes of the die and
+ *    reads on the same file, so that a die's state is carried from one
+ *    configuration to the next: sides (wide ones among them), weights
+ *    (grouped dice with few cells, ungrouped dice, tables of up to 4096
+ *    sides), alias tables, methods, formats, sources, written bits, and
+ *    reads of 1 byte to 8 KiB.
  *
  * Each file has a model (what GET_INFO must say, the shares of its loaded
  * die, what may wait in its read buffer) and every result is checked:
@@ -43,6 +49,10 @@
  *
  * After the storm each file must still roll a d6 in text.
  *
+ * Two cases run before the storm: the sequence of a wide fair die, then a
+ * grouped {1, 1} die, that once looped forever in the kernel, and the same
+ * for every wide die and grouped die in every read size (see there).
+ *
  * Environment: DICE_FUZZ_SEED (default 0x5eed, printed so that a failure
  * can be replayed), DICE_FUZZ_SECONDS (default 20, at most 500),
  * DICE_FUZZ_ITERS (stop after this many operations; default no limit).
@@ -59,12 +69,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -195,6 +208,8 @@ struct model {
 	unsigned int left_max;
 	unsigned int stale_max;
 	bool midline;
+	/* a fair die of more than 2^32 sides rolled since the last table */
+	bool wide_rolled;
 };
 
 struct fz {
@@ -211,6 +226,7 @@ struct fz {
 	unsigned long nlog;
 	/* what ran */
 	unsigned long n_ioctl, n_read, n_write, n_vec, n_other, n_reopen;
+	unsigned long n_valid, n_changes, n_wide_grouped;
 	unsigned long n_exact, n_bytes, n_tables, n_masses, n_faces;
 	unsigned long n_errno[160];
 };
@@ -575,12 +591,13 @@ static void buffer_dropped(struct model *m)
 	m->midline = false;
 }
 
-static void do_scalar(struct fz *z, unsigned int cmd, enum op_nr op)
+/* A scalar SET of @v through a pointer of kind @k, checked and modelled. */
+static void scalar_call(struct fz *z, unsigned int cmd, enum op_nr op,
+			__u64 v, enum ptr_kind k)
 {
 	struct model *m = &z->m[z->cur];
 	unsigned int size = _IOC_SIZE(cmd);
-	enum ptr_kind k = pick_kind(z);
-	__u64 v = pick_scalar(z, op), p = pick_ptr(z, size, k), got = 0;
+	__u64 p = pick_ptr(z, size, k), got = 0;
 	int expect, err;
 
 	poke(&z->a, p, &v, size);
@@ -612,6 +629,7 @@ static void do_scalar(struct fz *z, unsigned int cmd, enum op_nr op)
 		    BIT(EFAULT) | BIT(EINVAL) | BIT(EOVERFLOW), expect);
 	if (err)
 		return;
+	z->n_changes++;
 	switch (op) {
 	case OP_SET_SIDES:
 		m->sides = v;
@@ -632,6 +650,13 @@ static void do_scalar(struct fz *z, unsigned int cmd, enum op_nr op)
 		m->source = (__u32)v;
 		buffer_dropped(m);
 	}
+}
+
+static void do_scalar(struct fz *z, unsigned int cmd, enum op_nr op)
+{
+	enum ptr_kind k = pick_kind(z);
+
+	scalar_call(z, cmd, op, pick_scalar(z, op), k);
 }
 
 /* ---- GET_INFO and GET_STATS ------------------------------------------------ */
@@ -724,6 +749,10 @@ static void install(struct fz *z, struct model *m, __u64 sides, __u64 *share,
 		    u128 total)
 {
 	z->n_tables++;
+	/* The sequence that once hung: state of a wide die, few cells. */
+	if (m->wide_rolled && total <= 1 << 16)
+		z->n_wide_grouped++;
+	m->wide_rolled = false;
 	free(m->share);
 	m->share = share;
 	m->known = true;
@@ -1169,13 +1198,12 @@ static void check_text(struct fz *z, const char *buf, size_t len)
 	}
 }
 
-static void do_read(struct fz *z)
+/* A read() of @len bytes into a buffer of kind @k, checked and modelled. */
+static void read_call(struct fz *z, __u64 len, enum ptr_kind k)
 {
 	struct model *m = &z->m[z->cur];
 	unsigned int width = fmt_width(m->format);
-	__u64 len = pick_len(z), want, pf;
-	enum ptr_kind k = pick_kind(z);
-	__u64 p = pick_ptr(z, len, k);
+	__u64 p = pick_ptr(z, len, k), want, pf;
 	u128 allowed = BIT(EFAULT);
 	int expect = -1, err;
 	ssize_t ret;
@@ -1190,8 +1218,14 @@ static void do_read(struct fz *z)
 		expect = EINVAL;
 	else if (m->source == DICE_SRC_WRITTEN)
 		allowed |= BIT(EAGAIN);
-	else
-		expect = pf ? 0 : EFAULT;
+	else if (pf == want || pf < (width ? width : 1))
+		/* Fewer writable bytes than one roll: no whole roll fits. */
+		expect = pf == want ? 0 : EFAULT;
+	/*
+	 * Else the copy meets the fault part way: copy_to_user() may stop
+	 * short of it (6.12 copies nothing of a chunk that faults), so the
+	 * bytes before it or EFAULT.
+	 */
 	if (width)
 		allowed |= BIT(EINVAL);
 	if (k == PK_TOP)
@@ -1209,6 +1243,8 @@ static void do_read(struct fz *z)
 		return;
 	}
 	z->n_bytes += ret;
+	if (ret && m->kind == DICE_KIND_FAIR && m->sides > POW2(32))
+		m->wide_rolled = true;
 	FZ_CHECK(z, (__u64)ret <= want && (__u64)ret <= pf + !len,
 		 "read %llu (%llu writable): returned %zd",
 		 (unsigned long long)want, (unsigned long long)pf, ret);
@@ -1249,12 +1285,18 @@ static void do_read(struct fz *z)
 	m->midline = ((char *)(uintptr_t)p)[ret - 1] != '\n';
 }
 
-static void do_write(struct fz *z)
+static void do_read(struct fz *z)
+{
+	__u64 len = pick_len(z);
+
+	read_call(z, len, pick_kind(z));
+}
+
+/* A write() of @len bytes from a buffer of kind @k, checked. */
+static void write_call(struct fz *z, __u64 len, enum ptr_kind k)
 {
 	struct model *m = &z->m[z->cur];
-	__u64 len = pick_len(z), pf, i;
-	enum ptr_kind k = pick_kind(z);
-	__u64 p = pick_ptr(z, len, k);
+	__u64 p = pick_ptr(z, len, k), pf, i;
 	u128 allowed = BIT(EFAULT) | BIT(EINVAL) | BIT(EAGAIN);
 	int expect = -1, err;
 	ssize_t ret;
@@ -1287,6 +1329,13 @@ static void do_write(struct fz *z)
 			 (unsigned long long)len, (unsigned long long)pf, ret);
 		FZ_CHECK(z, ret > 0 || !len, "write returned 0");
 	}
+}
+
+static void do_write(struct fz *z)
+{
+	__u64 len = pick_len(z);
+
+	write_call(z, len, pick_kind(z));
 }
 
 /* readv()/writev() with up to four segments of any kind. */
@@ -1381,6 +1430,212 @@ static void do_reopen(struct fz *z)
 	FZ_CHECK(z, !st.rolls && !st.bits_used && !st.bits_drawn &&
 		 !st.bits_discarded && !st.coin_bits,
 		 "a fresh file has spent bits");
+}
+
+/* ---- reconfiguration and reads on one file ------------------------------------ */
+
+/*
+ * The bugs that live in the state a die carries across a change (a wide
+ * fair die, then a grouped loaded one, read on the same file) need changes
+ * that succeed and reads that roll: 40% of the operations are well-formed
+ * calls, valid buffers and natural sizes, through the same checks and
+ * model as the others.  Sides include the wide ones, weights the grouped
+ * dice with few cells, ungrouped dice and large tables; reads come in
+ * every size from 1 byte to 8 KiB.
+ */
+static const __u64 wide_sides[] = {
+	0xffffffffULL, 0x100000000ULL, 0x100000001ULL, 3ULL << 30,
+	POW2(40) + 1, POW2(40) - 1, POW2(53) + 1, POW2(62) + 1, 3ULL << 62,
+	POW2(63), POW2(63) + 1, 1000000000000000009ULL, ~0ULL - POW2(54),
+	~0ULL,
+};
+
+static const struct {
+	__u32 n;
+	__u32 w[6];
+} grouped[] = {
+	{ 2, { 1, 1 } }, { 5, { 2, 2, 6, 1, 1 } }, { 3, { 1, 2, 3 } },
+	{ 2, { 3, 1 } }, { 6, { 1, 1, 1, 1, 1, 1 } }, { 4, { 5, 0, 0, 7 } },
+	{ 3, { 1, 0, 1 } }, { 1, { 9 } },
+};
+
+static void valid_format(struct fz *z, __u32 fmt)
+{
+	scalar_call(z, DICE_IOC_SET_FORMAT, OP_SET_FORMAT, fmt, PK_VALID);
+}
+
+static void valid_sides(struct fz *z)
+{
+	struct model *m = &z->m[z->cur];
+	unsigned int r = below(z, 100);
+	__u64 v;
+
+	if (r < 55)
+		v = wide_sides[below(z, ARRAY_SIZE(wide_sides))];
+	else if (r < 90)
+		v = 1 + below(z, 20);
+	else
+		v = 1 + below(z, 1 << 20);
+	/* Mostly make room for the faces first, so that wide dice roll. */
+	if (fmt_check(m->format, v) && below(z, 4))
+		valid_format(z, below(z, 2) ? DICE_FMT_U64 : DICE_FMT_TEXT);
+	scalar_call(z, DICE_IOC_SET_SIDES, OP_SET_SIDES, v, PK_VALID);
+}
+
+/* SET_WEIGHTS of @n weights in @w, well formed. */
+static void weights_call(struct fz *z, const __u32 *w, __u32 n)
+{
+	struct model *m = &z->m[z->cur];
+	struct dice_weights arg = { .weights = (uintptr_t)w, .sides = n };
+	__u64 *share, sum = 0, i;
+	int expect, err;
+
+	for (i = 0; i < n; i++)
+		sum += w[i];
+	if (n > z->max_sides)
+		expect = E2BIG;
+	else if (!sum)
+		expect = EINVAL;
+	else
+		expect = -(method_check(m->method, DICE_KIND_LOADED) ?:
+			   fmt_check(m->format, n));
+	logop(z, "SET_WEIGHTS %u sides (%u, %u, ...), sum %llu: model %s", n,
+	      w[0], n > 1 ? w[1] : 0, (unsigned long long)sum,
+	      errname(expect));
+	err = ioctl_errno(z->fd[z->cur], DICE_IOC_SET_WEIGHTS, &arg);
+	check_errno(z, "SET_WEIGHTS", err,
+		    BIT(EINVAL) | BIT(E2BIG) | BIT(ENOMEM) | BIT(EOVERFLOW),
+		    err == ENOMEM ? -1 : expect);
+	if (err)
+		return;
+	share = malloc(n * sizeof(*share));
+	FZ_CHECK(z, share, "out of memory");
+	for (i = 0; i < n; i++)
+		share[i] = (__u64)n * w[i];
+	install(z, m, n, share, (u128)n * sum);
+}
+
+static void valid_weights(struct fz *z)
+{
+	static __u32 w[4096];
+	unsigned int r = below(z, 100), i, n;
+
+	if (r < 50) {
+		i = below(z, ARRAY_SIZE(grouped));
+		n = grouped[i].n;
+		memcpy(w, grouped[i].w, n * sizeof(*w));
+	} else if (r < 75) {
+		/* Ungrouped: n W of 2^32 and more, by column and height
+		 * from 2^40 cells on.
+		 */
+		n = 2 + below(z, 40);
+		for (i = 0; i < n; i++)
+			w[i] = (__u32)rnd(z) | 1;
+	} else {
+		n = 1 + below(z, ARRAY_SIZE(w));
+		for (i = 0; i < n; i++)
+			w[i] = below(z, 4) ? below(z, 1000) : (__u32)rnd(z);
+		w[below(z, n)] |= 1;
+	}
+	if (fmt_check(z->m[z->cur].format, n) && below(z, 4))
+		valid_format(z, n <= 255 ? DICE_FMT_U8 : DICE_FMT_U16);
+	weights_call(z, w, n);
+}
+
+static void valid_alias(struct fz *z)
+{
+	static const __u64 masses[] = {
+		1, 2, 3, 10, 1000, 0xffffffffULL, POW2(32), POW2(40) + 1,
+		POW2(63), ~0ULL,
+	};
+	struct model *m = &z->m[z->cur];
+	static __u64 thr[2048];
+	static __u32 al[2048];
+	struct dice_alias arg = { 0 };
+	__u64 mass = masses[below(z, ARRAY_SIZE(masses))], *share, i;
+	__u32 n = 1 + (below(z, 2) ? below(z, 8) : below(z, ARRAY_SIZE(thr)));
+	unsigned int mode = below(z, 4);
+	u128 *acc;
+	bool over = false;
+	int expect, err;
+
+	acc = calloc(n, sizeof(*acc));
+	FZ_CHECK(z, acc, "out of memory");
+	for (i = 0; i < n; i++) {
+		thr[i] = mode == 0 ? mass : mode == 1 ? mass / 2 :
+			 rnd(z) % ((u128)mass + 1);
+		al[i] = below(z, n);
+		acc[i] += thr[i];
+		if (thr[i] < mass)
+			acc[al[i]] += mass - thr[i];
+	}
+	for (i = 0; i < n; i++)
+		over |= acc[i] >> 64 != 0;
+	arg.thresholds = (uintptr_t)thr;
+	arg.aliases = (uintptr_t)al;
+	arg.mass = mass;
+	arg.sides = n;
+	expect = over ? EOVERFLOW :
+		 -(method_check(m->method, DICE_KIND_LOADED) ?:
+		   fmt_check(m->format, n));
+	logop(z, "SET_ALIAS %u sides, mass %#llx, mode %u: model %s", n,
+	      (unsigned long long)mass, mode, errname(expect));
+	err = ioctl_errno(z->fd[z->cur], DICE_IOC_SET_ALIAS, &arg);
+	check_errno(z, "SET_ALIAS", err,
+		    BIT(EINVAL) | BIT(ENOMEM) | BIT(EOVERFLOW),
+		    err == ENOMEM ? -1 : expect);
+	if (!err) {
+		share = malloc(n * sizeof(*share));
+		FZ_CHECK(z, share, "out of memory");
+		for (i = 0; i < n; i++)
+			share[i] = (__u64)acc[i];
+		install(z, m, n, share, (u128)n * mass);
+	}
+	free(acc);
+}
+
+static __u64 valid_len(struct fz *z)
+{
+	static const __u64 edges[] = { 1, 2, 8, 32, 63, 64, 65, 1023, 1024,
+				       1025, 4096, 8192 };
+	unsigned int r = below(z, 100);
+
+	if (r < 35)
+		return 1 + below(z, 16);
+	if (r < 65)
+		return 17 + below(z, 1024);
+	if (r < 90)
+		return 1 + below(z, 8192);
+	return edges[below(z, ARRAY_SIZE(edges))];
+}
+
+static void do_valid(struct fz *z)
+{
+	unsigned int r = below(z, 100);
+
+	z->n_valid++;
+	if (r < 14) {
+		valid_sides(z);
+	} else if (r < 26) {
+		valid_weights(z);
+	} else if (r < 32) {
+		valid_alias(z);
+	} else if (r < 38) {
+		scalar_call(z, DICE_IOC_SET_METHOD, OP_SET_METHOD, below(z, 5),
+			    PK_VALID);
+	} else if (r < 48) {
+		valid_format(z, below(z, 5) |
+			     (below(z, 2) ? DICE_FMT_ZERO_BASED : 0));
+	} else if (r < 52) {
+		scalar_call(z, DICE_IOC_SET_SOURCE, OP_SET_SOURCE,
+			    below(z, 4) ? DICE_SRC_KERNEL : DICE_SRC_WRITTEN,
+			    PK_VALID);
+	} else if (r < 60) {
+		/* Bits for a file that takes them, else EINVAL. */
+		write_call(z, 1 + below(z, 2048), PK_VALID);
+	} else {
+		read_call(z, valid_len(z), PK_VALID);
+	}
 }
 
 /* ---- the test --------------------------------------------------------------- */
@@ -1519,6 +1774,11 @@ TEST_F_TIMEOUT(fuzz, storm, MAX_SECONDS + 100)
 		if (!(z->iter % 64) && now() >= end)
 			break;
 		z->cur = below(z, NFILES);
+		if (below(z, 1000) < 400) {
+			do_valid(z);
+			check_info(z);
+			continue;
+		}
 		r = below(z, 1000);
 		if (r < 600)
 			do_ioctl(z);
@@ -1537,6 +1797,10 @@ TEST_F_TIMEOUT(fuzz, storm, MAX_SECONDS + 100)
 	printf("# fuzz: %lu operations in %.1f s: %lu ioctls, %lu reads (%lu bytes), %lu writes, %lu readv/writev, %lu others, %lu reopens\n",
 	       z->iter, now() - start, z->n_ioctl, z->n_read, z->n_bytes,
 	       z->n_write, z->n_vec, z->n_other, z->n_reopen);
+	printf("# fuzz: %lu of them well-formed changes of the die, reads and writes; %lu sides, format, method or source changed\n",
+	       z->n_valid, z->n_changes);
+	printf("# fuzz: %lu times a grouped loaded die followed rolls of a fair die of more than 2^32 sides\n",
+	       z->n_wide_grouped);
 	printf("# fuzz: %lu loaded dice installed, %lu GET_MASSES and %lu faces checked against the model\n",
 	       z->n_tables, z->n_masses, z->n_faces);
 	printf("# fuzz: %lu results predicted exactly; errnos:", z->n_exact);
@@ -1549,6 +1813,271 @@ TEST_F_TIMEOUT(fuzz, storm, MAX_SECONDS + 100)
 	EXPECT_EQ(-1, msync(z->a.hole, z->a.page, MS_ASYNC));
 	for (i = 0; i < NFILES; i++)
 		still_rolls(_metadata, z->fd[i]);
+}
+
+/* ---- the reconfiguration that once hung the kernel ---------------------------- */
+
+#define TAINTED_PATH	"/proc/sys/kernel/tainted"
+#define TAINT_WARN	(1ULL << 9)	/* 'W': a WARN() fired */
+
+/* Every face of a read in a U8 format: 1-based and with mass in @w. */
+static bool u8_faces_ok(const unsigned char *b, size_t len, const __u32 *w,
+			__u32 n)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (b[i] < 1 || b[i] > n || !w[b[i] - 1])
+			return false;
+	return true;
+}
+
+/* What the reader of wide_then_grouped_1_1 saw, sent to the case. */
+struct hostile_seq {
+	int step;		/* steps done, all 7 or the one that failed */
+	int err;		/* errno of the step that failed */
+	double last;		/* seconds the last read took */
+	__u64 wide[8];
+	unsigned char b[33];
+	__u64 taint0, taint1;
+};
+
+static const char *const hostile_step[] = {
+	"SET_FORMAT U64", "SET_SIDES 2^40 + 1", "read 64 bytes",
+	"SET_WEIGHTS {1, 1}", "SET_FORMAT U8", "read 1 byte",
+	"read 32 bytes",
+};
+
+static bool hostile_do(int fd, struct hostile_seq *r)
+{
+	static const __u32 w[2] = { 1, 1 };
+	struct dice_weights arg = { .weights = (uintptr_t)w, .sides = 2 };
+	__u64 wide = POW2(40) + 1;
+	__u32 u64 = DICE_FMT_U64, u8 = DICE_FMT_U8;
+	bool ok;
+	double t;
+
+	switch (r->step) {
+	case 0:
+		return !ioctl(fd, DICE_IOC_SET_FORMAT, &u64);
+	case 1:
+		return !ioctl(fd, DICE_IOC_SET_SIDES, &wide);
+	case 2:
+		return read(fd, r->wide, 64) == 64;
+	case 3:
+		return !ioctl(fd, DICE_IOC_SET_WEIGHTS, &arg);
+	case 4:
+		return !ioctl(fd, DICE_IOC_SET_FORMAT, &u8);
+	case 5:
+		return read(fd, r->b, 1) == 1;
+	default:
+		alarm(5);
+		t = now();
+		ok = read(fd, r->b + 1, 32) == 32;
+		r->last = now() - t;
+		alarm(0);
+		return ok;
+	}
+}
+
+static void hostile_seq_run(void *res)
+{
+	struct hostile_seq *r = res;
+	int fd;
+
+	read_u64_file(TAINTED_PATH, &r->taint0);
+	fd = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		r->err = errno;
+	for (; fd >= 0 && r->step < (int)ARRAY_SIZE(hostile_step); r->step++) {
+		if (!hostile_do(fd, r)) {
+			r->err = errno;
+			break;
+		}
+	}
+	read_u64_file(TAINTED_PATH, &r->taint1);
+}
+
+/*
+ * Run @fn in a reader process and wait @secs for the @size bytes of @res
+ * it fills.  A read stuck in the kernel takes no signal and cannot be
+ * killed: the case fails without waiting for it, and the reader's stdio
+ * is /dev/null so that it holds none of the harness's pipes.  On a
+ * kernel that is not preemptible the VM's softlockup_panic=1 then ends
+ * the run; on one that is, the reader keeps a CPU.
+ */
+static void in_reader(struct __test_metadata *_metadata,
+		      void (*fn)(void *res), void *res, size_t size, int secs)
+{
+	struct pollfd pfd;
+	int fd, pipefd[2], status;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(pipefd[0]);
+		fd = open("/dev/null", O_RDWR);
+		dup2(fd, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		memset(res, 0, size);
+		fn(res);
+		_exit(write(pipefd[1], res, size) == (ssize_t)size ? 0 : 2);
+	}
+	close(pipefd[1]);
+	pfd.fd = pipefd[0];
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, secs * 1000) != 1) {
+		kill(pid, SIGKILL);
+		TH_LOG("no answer in %d s: the reader (pid %d) is stuck in the kernel, unkillable; see the soft lockup report",
+		       secs, pid);
+		ASSERT_TRUE(0);
+	}
+	ASSERT_EQ(size, read(pipefd[0], res, size))
+		TH_LOG("the reader died without an answer (killed by alarm()?)");
+	close(pipefd[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+}
+
+/*
+ * The sequence a hostile test found (fixed by the core's commit 6c2e8c0):
+ * eight rolls of a wide fair die, one roll of a grouped {1, 1} die, then
+ * a read of 32 bytes that never returned, looping in
+ * dice_roll_loaded_many() with the file's mutex held.
+ *
+ * A reader process runs it under alarm(), which fails a slow read; one
+ * stuck in the kernel takes no signal and cannot be killed, so the case
+ * waits for its answer 5 s at most and fails without it (and the VM's
+ * softlockup_panic=1 ends a non-preemptible kernel soon after).  The last
+ * read must take well under a second, every face must be in range, and
+ * the kernel must not have warned (a broken loop bound in the core).
+ */
+TEST(wide_then_grouped_1_1)
+{
+	static const __u32 w[2] = { 1, 1 };
+	struct hostile_seq r;
+	int fd, i;
+
+	fd = open_die(_metadata, O_RDWR);
+	REQUIRE_DIE(fd);
+	close(fd);
+	in_reader(_metadata, hostile_seq_run, &r, sizeof(r), 5);
+	ASSERT_EQ(ARRAY_SIZE(hostile_step), r.step)
+		TH_LOG("%s failed: %s", hostile_step[r.step], strerror(r.err));
+	EXPECT_GT(0.5, r.last) TH_LOG("the read of 32 faces took %.3f s",
+				      r.last);
+	for (i = 0; i < 8; i++) {
+		EXPECT_TRUE(r.wide[i] >= 1 && r.wide[i] <= POW2(40) + 1)
+			TH_LOG("face %llu of a d2^40+1",
+			       (unsigned long long)r.wide[i]);
+	}
+	EXPECT_TRUE(u8_faces_ok(r.b, 33, w, 2));
+	EXPECT_FALSE(~r.taint0 & r.taint1 & TAINT_WARN)
+		TH_LOG("the kernel warned (tainted %#llx)",
+		       (unsigned long long)r.taint1);
+}
+
+/* What the reader of wide_then_grouped_every_size saw. */
+struct every_size {
+	char failed[200];	/* the first thing that went wrong */
+	double secs;
+	double slowest;		/* seconds of the slowest read */
+	__u64 taint0, taint1;
+};
+
+static const size_t every_size_len[] = { 1, 32, 1, 2, 63, 64, 65, 1023,
+					 1024, 1025, 4096, 8192 };
+
+/* One wide die, then one grouped die read in every size: false on error. */
+static bool every_size_one(int fd, __u64 wide, unsigned int j,
+			   struct every_size *r)
+{
+	static unsigned char b[8192];
+	struct dice_weights arg = {
+		.weights = (uintptr_t)grouped[j].w,
+		.sides = grouped[j].n,
+	};
+	__u32 u64 = DICE_FMT_U64, u8 = DICE_FMT_U8;
+	size_t want = 8 * (1 + j % 2);
+	unsigned int k;
+	__u64 faces[2];
+	ssize_t got;
+	double t;
+
+	if (ioctl(fd, DICE_IOC_SET_FORMAT, &u64) ||
+	    ioctl(fd, DICE_IOC_SET_SIDES, &wide) ||
+	    read(fd, faces, want) != (ssize_t)want ||
+	    ioctl(fd, DICE_IOC_SET_WEIGHTS, &arg) ||
+	    ioctl(fd, DICE_IOC_SET_FORMAT, &u8)) {
+		snprintf(r->failed, sizeof(r->failed),
+			 "d%llu, then %u weights: %s",
+			 (unsigned long long)wide, grouped[j].n,
+			 strerror(errno));
+		return false;
+	}
+	for (k = 0; k < ARRAY_SIZE(every_size_len); k++) {
+		t = now();
+		got = read(fd, b, every_size_len[k]);
+		t = now() - t;
+		if (t > r->slowest)
+			r->slowest = t;
+		if (got != (ssize_t)every_size_len[k] ||
+		    !u8_faces_ok(b, got, grouped[j].w, grouped[j].n)) {
+			snprintf(r->failed, sizeof(r->failed),
+				 "d%llu, then %u weights: read %zu returned %zd (%s) or a face out of range",
+				 (unsigned long long)wide, grouped[j].n,
+				 every_size_len[k], got, strerror(errno));
+			return false;
+		}
+	}
+	return true;
+}
+
+static void every_size_run(void *res)
+{
+	struct every_size *r = res;
+	double t0 = now();
+	unsigned int i, j;
+	int fd;
+
+	read_u64_file(TAINTED_PATH, &r->taint0);
+	alarm(25);
+	fd = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+	for (i = 0; fd >= 0 && i < ARRAY_SIZE(wide_sides); i++)
+		for (j = 0; j < ARRAY_SIZE(grouped); j++)
+			if (!every_size_one(fd, wide_sides[i], j, r))
+				goto out;
+out:
+	alarm(0);
+	r->secs = now() - t0;
+	read_u64_file(TAINTED_PATH, &r->taint1);
+}
+
+/*
+ * The same with every wide fair die, then every grouped loaded die with
+ * few cells, read in every size up to 8 KiB, all on one file; each read
+ * must take under a second.
+ */
+TEST(wide_then_grouped_every_size)
+{
+	struct every_size r;
+	int fd;
+
+	fd = open_die(_metadata, O_RDWR);
+	REQUIRE_DIE(fd);
+	close(fd);
+	in_reader(_metadata, every_size_run, &r, sizeof(r), 27);
+	ASSERT_EQ(0, r.failed[0]) TH_LOG("%s", r.failed);
+	EXPECT_GT(1.0, r.slowest) TH_LOG("the slowest read took %.3f s",
+					 r.slowest);
+	EXPECT_FALSE(~r.taint0 & r.taint1 & TAINT_WARN)
+		TH_LOG("the kernel warned (tainted %#llx)",
+		       (unsigned long long)r.taint1);
+	printf("# %zu wide dice times %zu grouped dice in %.1f s, slowest read %.3f s\n",
+	       ARRAY_SIZE(wide_sides), ARRAY_SIZE(grouped), r.secs, r.slowest);
+	fflush(stdout);		/* the harness ends the case with _exit() */
 }
 
 TEST_HARNESS_MAIN

@@ -6,10 +6,18 @@
 # module unload, then "vm: verdict received" and "vm: kernel log clean",
 # then a "vm: N passed, N failed" line.  Exit 0 only when all passed.
 #
+# A kernel loop that never yields or a task blocked for good panics the
+# guest at once (softlockup_panic=1 with watchdog_thresh=VM_WATCHDOG_THRESH,
+# default 5: a CPU stuck for 10 s; hung_task_panic=1 with
+# hung_task_timeout_secs=VM_HUNG_TASK_SECS, default 30), rather than
+# running into the timeout: the verdict is then missing, and its TAP line
+# names the lockup and the test that was running.
+#
 # Environment: KVM=1 uses -accel kvm instead of TCG (KVM hangs at boot on
 # some hosts); APPEND_EXTRA is added to the kernel command line (e.g.
 # panic_on_warn=1, DICE_TEST_TIMEOUT=SECS); QEMU_MEM (MiB, default 1024)
-# and QEMU_SMP (default 2).
+# and QEMU_SMP (default 2); VM_WATCHDOG_THRESH and VM_HUNG_TASK_SECS as
+# above (0 turns that detector off).
 set -uo pipefail
 
 ME=${0##*/}
@@ -68,8 +76,13 @@ command -v qemu-system-x86_64 >/dev/null ||
 ACCEL=(-accel tcg)
 [ "${KVM:-0}" = 1 ] && ACCEL=(-accel kvm -cpu host)
 # oops=panic and panic=-1: a crash ends the VM at once (-no-reboot turns
-# the reboot into an exit) instead of waiting for the timeout.
-CMDLINE="console=ttyS0 panic=-1 oops=panic $APPEND"
+# the reboot into an exit) instead of waiting for the timeout; so do a soft
+# lockup and a hung task (see the top).  Kernels without a detector pass
+# its parameters on to init, harmlessly.
+WATCHDOG="softlockup_panic=1 watchdog_thresh=${VM_WATCHDOG_THRESH:-5}"
+WATCHDOG="$WATCHDOG hung_task_panic=1"
+WATCHDOG="$WATCHDOG sysctl.kernel.hung_task_timeout_secs=${VM_HUNG_TASK_SECS:-30}"
+CMDLINE="console=ttyS0 panic=-1 oops=panic $WATCHDOG $APPEND"
 QEMU=(qemu-system-x86_64 "${ACCEL[@]}" -m "${QEMU_MEM:-1024}"
 	-smp "${QEMU_SMP:-2}" -no-reboot -kernel "$KERNEL" -initrd "$INITRD"
 	-append "$CMDLINE")
@@ -127,12 +140,30 @@ while read -r word name result detail; do
 	esac
 done < <(sed '/^log begin$/,/^log end$/d' "$WORK/v")
 
+# What ended a guest that gave no verdict, from its console: a soft lockup
+# or a hung task (which panic, see the top), another panic; and the test
+# that was running.
+crash_reason() {
+	local line test
+	if line=$(grep -m1 -o 'BUG: soft lockup.*' "$LOG"); then
+		printf 'soft lockup, a kernel loop that never yields (%s)' "$line"
+	elif line=$(grep -m1 -o 'INFO: task .* blocked for more than [0-9]* seconds' "$LOG"); then
+		printf 'hung task (%s)' "$line"
+	elif line=$(grep -m1 -o 'Kernel panic - not syncing.*' "$LOG"); then
+		printf '%s' "$line"
+	fi
+	test=$(sed -n 's/^# selftest: //p' "$LOG" | tail -n 1)
+	[ -n "$test" ] && printf ' while running %s' "$test"
+}
+
 if grep -qx 'verdict done' "$WORK/v"; then
 	tap ok "verdict received"
 else
 	why="no verdict"
 	[ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ] && why="timed out after ${TIMEOUT}s"
 	[ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ] || why="$why, qemu exit $qemu_rc"
+	crash=$(crash_reason)
+	[ -n "$crash" ] && why="$why: $crash"
 	tap fail "verdict received" "$why"
 fi
 
