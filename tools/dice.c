@@ -116,14 +116,21 @@ static void __attribute__((noreturn)) finish(int status)
 	exit(status);
 }
 
+/* "dice: " and the message on stderr, after what stdout still holds. */
+static void __attribute__((format(printf, 1, 0))) vsay(const char *fmt,
+							  va_list ap)
+{
+	fflush(stdout);
+	fputs("dice: ", stderr);
+	vfprintf(stderr, fmt, ap);
+}
+
 static void __attribute__((noreturn, format(printf, 1, 2))) bad_usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("dice: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(fmt, ap);
 	va_end(ap);
 	fputs("\nTry 'dice --help' for more information.\n", stderr);
 	exit(2);
@@ -133,10 +140,8 @@ static void __attribute__((noreturn, format(printf, 1, 2))) die_fail(const char 
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("dice: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(1);
@@ -312,10 +317,8 @@ static int interrupted(const char *fmt, ...)
 	int sig = dice_interrupted;
 	va_list ap;
 
-	fflush(stdout);
-	fputs("dice: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	if (o.interactive && sig == SIGINT) {	/* ^C: back to the prompt */

@@ -1900,49 +1900,17 @@ static struct node *unary(struct parser *ps)
 	return n;
 }
 
-static struct node *term(struct parser *ps)
-{
-	struct node *l = unary(ps), *n = NULL;
-
-	if (!l)
-		return NULL;
-	for (;;) {
-		struct node *r;
-		char op;
-
-		skip_space(ps);
-		op = cur(ps);
-		if (op != '*' && op != '%')
-			break;
-		ps->p++;
-		skip_space(ps);
-		r = unary(ps);
-		if (!r)
-			goto bad;
-		if (!n) {
-			n = new_node(ps, NODE_PRODUCT, l->start);
-			if (!n) {
-				free_node(r);
-				goto bad;
-			}
-			add_kid(n, l, '*');
-			l = NULL;
-		}
-		add_kid(n, r, op);
-		n->end = r->end;
-	}
-	if (!n)
-		return l;
-	node_bounds(n);
-	return n;
-bad:
-	free_node(l);
-	free_node(n);
-	return NULL;
-}
-
-/* The rest of a sum whose first term, @first, was just read. */
-static struct node *sum_rest(struct parser *ps, struct node *first)
+/*
+ * The rest of a flat chain of one precedence level (a sum of terms, a
+ * product of factors) whose first operand, @first, was just read: one node
+ * of @type whatever its length, so a 40,000-term sum is no deeper than a
+ * two-term one.  @ops are the level's operators, @first_op the one implied
+ * before @first; @operand reads the next operand.
+ */
+static struct node *chain_rest(struct parser *ps, struct node *first,
+			       enum node_type type, const char *ops,
+			       char first_op,
+			       struct node *(*operand)(struct parser *))
 {
 	struct node *n = NULL;
 
@@ -1952,20 +1920,20 @@ static struct node *sum_rest(struct parser *ps, struct node *first)
 
 		skip_space(ps);
 		op = cur(ps);
-		if (op != '+' && op != '-')
+		if (!op || !strchr(ops, op))
 			break;
 		ps->p++;
 		skip_space(ps);
-		r = term(ps);
+		r = operand(ps);
 		if (!r)
 			goto bad;
 		if (!n) {
-			n = new_node(ps, NODE_SUM, first->start);
+			n = new_node(ps, type, first->start);
 			if (!n) {
 				free_node(r);
 				goto bad;
 			}
-			add_kid(n, first, '+');
+			add_kid(n, first, first_op);
 			first = NULL;
 		}
 		add_kid(n, r, op);
@@ -1979,6 +1947,19 @@ bad:
 	free_node(first);
 	free_node(n);
 	return NULL;
+}
+
+static struct node *term(struct parser *ps)
+{
+	struct node *l = unary(ps);
+
+	return l ? chain_rest(ps, l, NODE_PRODUCT, "*%", '*', unary) : NULL;
+}
+
+/* The rest of a sum whose first term, @first, was just read. */
+static struct node *sum_rest(struct parser *ps, struct node *first)
+{
+	return chain_rest(ps, first, NODE_SUM, "+-", '+', term);
 }
 
 static struct node *expr(struct parser *ps)
