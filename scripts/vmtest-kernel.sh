@@ -14,12 +14,14 @@
 # errno rules, read semantics (dice_test), loaded dice, written bits, a
 # bounded run of the ioctl fuzzer (DICE_FUZZ_SECONDS, default 20),
 # concurrency with unload and reload (dice_stress_test), the hostile-user
-# limits, and a 1 GiB read beside a SCHED_FIFO thread (dice_latency_test).
+# limits, a 1 GiB read beside a SCHED_FIFO thread (dice_latency_test),
+# and every ioctl from an i386 process (dice_compat32_test).
 set -uo pipefail
 : "${TOP:?run from make}" "${B:?}"
 NAME=${1:?usage: vmtest-kernel.sh NAME}
 TESTS=${KERNEL_TESTS:-dice_test dice_loaded_test dice_written_test
-	dice_fuzz_test dice_stress_test dice_hostile_test dice_latency_test}
+	dice_fuzz_test dice_stress_test dice_hostile_test dice_latency_test
+	dice_compat_test dice_compat32_test}
 
 if ! KVER=$("$TOP"/scripts/kernels.sh "$NAME"); then
 	echo "not ok 1 - $NAME: kernel installed (make deps)"
