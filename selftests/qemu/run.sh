@@ -74,6 +74,10 @@ command -v qemu-system-x86_64 >/dev/null ||
 	{ echo "$ME: qemu-system-x86_64 not found (make deps)" >&2; exit 1; }
 
 ACCEL=(-accel tcg)
+# QEMU_CPU=max gives the guest RDRAND, so its CRNG is seeded at boot, before
+# any test runs (scripts/vmtest-kernel.sh: under TCG a test woken by the
+# CRNG becoming ready can race the kernel's patching of its static key).
+[ -n "${QEMU_CPU:-}" ] && ACCEL+=(-cpu "$QEMU_CPU")
 [ "${KVM:-0}" = 1 ] && ACCEL=(-accel kvm -cpu host)
 # oops=panic and panic=-1: a crash ends the VM at once (-no-reboot turns
 # the reboot into an exit) instead of waiting for the timeout; so do a soft
