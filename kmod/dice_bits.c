@@ -10,15 +10,7 @@
 #include "dice_core.h"
 
 #ifdef DICE_USERSPACE
-#include <stdio.h>
-
 unsigned long dice_core_warnings;
-
-void dice_core_warn(const char *file, int line)
-{
-	fprintf(stderr, "dice core: loop bound exceeded at %s:%d\n", file,
-		line);
-}
 #endif
 
 void dice_pool_init(struct dice_pool *pool, dice_fill_fn fill, void *ctx)

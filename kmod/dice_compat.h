@@ -70,20 +70,15 @@ static inline void dice_wipe(void *p, size_t size)
 
 /*
  * A broken bound in userspace: counted in dice_core_warnings (dice_bits.c)
- * for tests and fuzzers to assert on, and said once per site on stderr.
+ * for tests and fuzzers to assert on; the roll itself fails.  No call: a
+ * call in the drawing loops would cost their registers.
  */
 extern unsigned long dice_core_warnings;
-void dice_core_warn(const char *file, int line);
 
 #define WARN_ON_ONCE(cond) ({						\
-	static bool __warned;						\
 	bool __c = !!(cond);						\
-	if (unlikely(__c)) {						\
+	if (unlikely(__c))						\
 		dice_core_warnings++;					\
-		if (!__warned)						\
-			dice_core_warn(__FILE__, __LINE__);		\
-		__warned = true;					\
-	}								\
 	__c;								\
 })
 
