@@ -29,7 +29,14 @@ DICE_CACHE ?= /var/tmp/dice
 LINUX_TARBALL = $(lastword $(sort $(wildcard /usr/src/linux-source-*.tar.xz)))
 LINUX_SRC ?= $(DICE_CACHE)/$(notdir $(LINUX_TARBALL:.tar.xz=))
 
+include $(TOP)/kmod/dice-core.mk
+
 all: module core libdice cli
+
+# Every file a build of the module needs (kmod/dice-core.mk), one a line:
+# what DKMS and the debug kernel's private copy take.
+kmod-files:
+	@printf 'Kbuild\n'; printf 'kmod/%s\n' $(DICE_KMOD_FILES)
 
 deps:
 	@$(TOP)/scripts/deps.sh
@@ -145,9 +152,8 @@ dkms-source:
 	install -d $(DKMS_SRC)/kmod
 	sed 's/#MODULE_VERSION#/$(DICE_VERSION)/' dkms.conf >$(DKMS_SRC)/dkms.conf
 	install -m 0644 Kbuild $(DKMS_SRC)/
-	install -m 0644 kmod/Kbuild kmod/Kconfig $(filter-out %.mod.c,$(wildcard \
-		kmod/*.c)) $(wildcard kmod/*.h) $(DKMS_SRC)/kmod/
-	cp -R kmod/include $(DKMS_SRC)/kmod/
+	cd $(TOP)/kmod && for f in $(DICE_KMOD_FILES); do \
+		install -D -m 0644 $$f $(DKMS_SRC)/kmod/$$f || exit 1; done
 	chmod -R u=rwX,go=rX $(DKMS_SRC)
 dkms-install: dkms-source
 	dkms install -m dice -v $(DICE_VERSION) -k $(KVER)
@@ -181,5 +187,5 @@ clean:
 
 export TOP KVER KDIR KIMAGE B LINUX_SRC DICE_CACHE KERNELS
 .PHONY: all deps linux-src module core libdice cli sparse checkpatch \
-	selftests fuzz kunit vmtest kernels vmtest-kernels debug-kernel vmtest-debug check check-tiers demo demo-run bench bench-run install uninstall dkms \
+	selftests fuzz kunit vmtest kmod-files kernels vmtest-kernels debug-kernel vmtest-debug check check-tiers demo demo-run bench bench-run install uninstall dkms \
 	dkms-source dkms-install dkms-uninstall deb deb-check shell clean

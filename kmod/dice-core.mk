@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The die core's one source list, read by every build of it: kmod/Kbuild
+# (the module), kmod/tests, fuzz, selftests, libdice and bench (userspace),
+# and the copies of the module's sources (DKMS, the debug kernel, make
+# kmod-files).  Included, it defines:
+#
+#   DICE_KMOD             this folder, absolute
+#   DICE_CORE             the core's objects, without .o: pure C that builds
+#                         into the module and into userspace
+#   DICE_CORE_SRCS        their sources, absolute
+#   DICE_CORE_HDRS        the headers they depend on, absolute
+#   DICE_CORE_CPPFLAGS    preprocessor flags of a userspace build of the core:
+#                         the kernel headers it uses come from userspace/include
+#   DICE_CORE_CFLAGS      warnings a userspace build adds to its own flags
+#   DICE_KMOD_FILES       every file of a module build, relative to kmod/
+DICE_KMOD := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+
+DICE_CORE := dice_bits dice_uniform dice_alias dice_die dice_format \
+	     dice_methods
+DICE_CORE_SRCS := $(DICE_CORE:%=$(DICE_KMOD)/%.c)
+DICE_CORE_HDR_NAMES := dice_core.h dice_compat.h include/uapi/linux/dice.h
+DICE_CORE_HDRS := $(DICE_CORE_HDR_NAMES:%=$(DICE_KMOD)/%) \
+		  $(DICE_KMOD)/dice-core.mk
+
+DICE_CORE_CPPFLAGS := -DDICE_USERSPACE -I$(DICE_KMOD) \
+		      -I$(DICE_KMOD)/include/uapi
+# The core is the module's code: its unused callback parameters are fine.
+DICE_CORE_CFLAGS := -Wno-unused-parameter
+
+DICE_KMOD_FILES := Kbuild Kconfig dice-core.mk dice_main.c dice_kunit.c \
+		   $(DICE_CORE:%=%.c) $(DICE_CORE_HDR_NAMES)
