@@ -2,7 +2,10 @@
 /*
  * bench_core.c - speed and bits per roll of the die core, in userspace
  *
- * The core is the module's own C (kmod/dice_*.c built with DICE_USERSPACE).
+ * The core is the module's own C (kmod/dice_*.c built against
+ * userspace/include), used through its public API, dice_core.h, as the
+ * module uses it; bench_probe.c reads the few figures that need its
+ * private state.
  * Its bits come from a ChaCha20 keystream (libsodium), 4 KiB at a time, so
  * the cost of bits counts as it does in the kernel, whose CRNG is ChaCha20
  * too.  Two baselines are written here from their published descriptions
@@ -25,6 +28,7 @@
  *                                         valgrind --tool=callgrind
  *   bench_core --list                     the DIE and METHOD names
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <malloc.h>
 #include <math.h>
@@ -35,7 +39,10 @@
 
 #include <sodium.h>
 
+#include <linux/kernel.h>
+
 #include "dice_core.h"
+#include "bench_probe.h"
 
 #define __aligned(x)	__attribute__((aligned(x)))
 
@@ -333,7 +340,8 @@ struct roller {
 	const struct bdie *d;
 	int m;
 	struct ks ks;
-	struct dice_die die;	/* methods of the core */
+	struct dice_stream *st;	/* methods of the core: an open file */
+	struct dice_die *die;
 	struct bitsrc bs;	/* FDR */
 	u64 words;		/* Lemire: words drawn */
 };
@@ -351,8 +359,11 @@ static int roller_init(struct roller *r, const struct bdie *d, int m,
 	r->bs.s = &r->ks;
 	if (m >= M_LEMIRE)
 		return 0;
-	dice_die_init(&r->die, ks_fill, &r->ks);
-	err = dice_die_set_format(&r->die, DICE_FMT_U64 | DICE_FMT_ZERO_BASED);
+	r->st = dice_stream_alloc(ks_fill, &r->ks);
+	if (!r->st)
+		return -ENOMEM;
+	r->die = dice_stream_die(r->st);
+	err = dice_stream_set_format(r->st, DICE_FMT_U64 | DICE_FMT_ZERO_BASED);
 	if (err)
 		return err;
 	if (is_loaded(d)) {
@@ -364,31 +375,34 @@ static int roller_init(struct roller *r, const struct bdie *d, int m,
 			dice_table_free(t);
 			return err;
 		}
-		err = dice_die_set_table(&r->die, t);
+		err = dice_die_set_table(r->die, t);
 	} else {
-		err = dice_die_set_sides(&r->die, d->sides);
+		err = dice_die_set_sides(r->die, d->sides);
 	}
 	if (!err)
-		err = dice_die_set_method(&r->die, method_uapi[m]);
+		err = dice_die_set_method(r->die, method_uapi[m]);
 	return err;
 }
 
 static void roller_fini(struct roller *r)
 {
 	if (r->m < M_LEMIRE)
-		dice_die_wipe(&r->die);
+		dice_stream_free(r->st);
 }
 
 /* Bits spent so far. */
 static u64 roller_bits(const struct roller *r)
 {
+	struct dice_stats stats;
+
 	switch (r->m) {
 	case M_LEMIRE:
 		return r->words * (r->d->sides > U32_MAX ? 64 : 32);
 	case M_FDR:
 		return r->bs.flips;
 	default:
-		return dice_pool_used(&r->die.pool);
+		dice_die_stats(r->die, &stats);
+		return stats.bits_used;
 	}
 }
 
@@ -466,9 +480,9 @@ static u64 roll_n(struct roller *r, u64 n)
 	case M_FDR:
 		return roll_fdr(r, n);
 	case M_MANY:
-		return roll_many(&r->die, n);
+		return roll_many(r->die, n);
 	default:
-		return roll_core(&r->die, n);
+		return roll_core(r->die, n);
 	}
 }
 
@@ -486,12 +500,12 @@ static long double roll_info(struct roller *r, u64 n)
 	}
 	while (done < n) {
 		if (r->m == M_MANY) {
-			got = dice_die_roll_many(&r->die, faces,
+			got = dice_die_roll_many(r->die, faces,
 						 n - done < MANY ? n - done :
 								   MANY);
 		} else {
 			got = 1;
-			if (dice_die_roll(&r->die, faces))
+			if (dice_die_roll(r->die, faces))
 				got = -1;
 		}
 		if (got <= 0)
@@ -592,9 +606,7 @@ static int measure(struct result *res, const struct bdie *d, int m)
 	res->waste = res->bits - d->h;
 	if (m == M_RECYCLE || m == M_MANY) {
 		/* The recycler's m and the faces drawn but not served. */
-		left = log2l((long double)r->die.rec.m) +
-		       log2l((long double)r->die.rec.held_size) +
-		       r->die.digits.left * log2l((long double)d->sides);
+		left = bench_held_bits(r->die, d->sides);
 		res->true_waste = (double)(((long double)bits - left - info) /
 					   acc);
 		res->has_true = true;
@@ -649,17 +661,13 @@ static void table_cost(struct tablecost *tc, const struct bdie *d)
 		if (!t || dice_table_from_weights(t, d->w))
 			abort();
 		/* As dice_die_set_table() keeps it. */
-		t = dice_table_pack(t);
+		tc->layout_per_side = bench_layout_per_side(&t);
 		dt = now() - t0;
 		if (dt < tc->build_ms)
 			tc->build_ms = dt;
 		tc->bytes_per_side = (double)(malloc_usable_size(t) -
-					      sizeof(*t)) / tc->sides;
-		/* The arrays lie back to back after the header. */
-		tc->layout_per_side = t->col ? (double)sizeof(*t->col) :
-			t->packed ? (double)sizeof(*t->packed) :
-			(double)((u8 *)(t->alias + t->sides) -
-				 (u8 *)t->thr) / tc->sides;
+					      bench_table_header()) /
+				     tc->sides;
 		dice_table_free(t);
 	}
 	tc->build_ms *= 1e3;
@@ -774,6 +782,7 @@ int main(int argc, char **argv)
 	const char *tsv_path = NULL;
 	struct result *res;
 	struct tablecost tc[2];
+	struct bench_sizes sz;
 	unsigned int i, nres = 0;
 	double chacha;
 	FILE *tsv = NULL;
@@ -861,9 +870,10 @@ int main(int argc, char **argv)
 		printf("%-8u %14.2f %16.2f %10.3f\n", tc[i].sides,
 		       tc[i].layout_per_side, tc[i].bytes_per_side,
 		       tc[i].build_ms);
-	printf("struct dice_die: %zu bytes per open file (bit pool %zu, "
-	       "batch state %zu)\n", sizeof(struct dice_die),
-	       sizeof(struct dice_pool), sizeof(struct dice_batch));
+	bench_sizes(&sz);
+	printf("struct dice_stream: %zu bytes per open file; its die %zu "
+	       "(bit pool %zu, batch state %zu)\n", sz.stream, sz.die,
+	       sz.pool, sz.batch);
 	if (tsv) {
 		for (i = 0; i < 2; i++)
 			fprintf(tsv, "#table\t%u\t%.2f\t%.2f\t%.3f\n",

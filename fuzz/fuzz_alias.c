@@ -48,7 +48,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "dice_core.h"
+#include "dice_stream.h"
 
 #define MAX_SIDES	4096
 #define MAX_ROLLS	256

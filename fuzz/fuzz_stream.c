@@ -10,14 +10,12 @@
  * looped forever in the kernel.  fuzz_alias makes one fresh die per input;
  * this target never starts afresh.
  *
- * Two dice get the same operations and the same bits: die A is rolled the
- * way the module rolls it (dice_produce() of kmod/dice_main.c, emulated
- * here with its 1024-byte read-ahead buffer: dice_die_roll_u8() for U8,
- * dice_die_roll_many() in batches of at most 64 otherwise), or by
+ * Two dice get the same operations and the same bits: die A is the die of
+ * a core stream (dice_stream.c), read the way the module reads it, through
+ * the very produce and consume calls of its read() (kmod/tests/
+ * stream_read.h), written the way its write() writes, or rolled by
  * dice_die_roll(), dice_die_roll_many() and dice_die_roll_u8() called
  * directly; die B only ever by dice_die_roll(), one face at a time.
- * libdice's userspace engine is not used: its read() rolls one face at a
- * time too, so it never reaches the batch loops.
  *
  * Input: a sequence of operations, an opcode byte (modulo OP_NR) and its
  * argument bytes; reading past the end gives zeros, so every input is
@@ -77,13 +75,11 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "dice_core.h"
+#include "stream_read.h"
 
 #define MAX_OPS		256
 #define MAX_FACES	(1U << 17)	/* per input, so that runs stay short */
 #define MAX_TABLE	4096
-#define OUT_BYTES	1024		/* DICE_OUT_BYTES of dice_main.c */
-#define BATCH_FACES	64		/* dice_file.faces of dice_main.c */
 
 enum {
 	OP_SIDES,
@@ -182,7 +178,7 @@ struct src {
 };
 
 struct side {
-	struct dice_die die;
+	struct dice_die *die;
 	struct src src;
 	bool written;
 	const char *name;
@@ -191,10 +187,9 @@ struct side {
 struct stream {
 	struct side a;		/* rolled as the module rolls */
 	struct side b;		/* rolled one face at a time */
-	u8 out[OUT_BYTES];	/* die A's read-ahead, as dice_file.out */
-	unsigned int out_start;
-	unsigned int out_end;
-	u64 faces[2048];
+	struct dice_stream *as;	/* A's open file: its die and read-ahead */
+	struct dice_die bdie;
+	u64 faces[2048];		/* OP_U8 rolls up to 2048 at once */
 	u8 bytes[2048];
 	u32 weights[MAX_TABLE];
 	u64 thr[MAX_TABLE];
@@ -229,13 +224,18 @@ static void side_source(struct side *sd, bool written, u64 seed)
 {
 	sd->written = written;
 	sd->src.state = seed;
-	dice_die_set_source(&sd->die, written ? NULL : src_fill, &sd->src);
+	if (sd == &cur->a)
+		dice_stream_set_source(cur->as, written ? NULL : src_fill,
+				       &sd->src);
+	else
+		dice_die_set_source(sd->die, written ? NULL : src_fill,
+				    &sd->src);
 }
 
 /* Allow @faces faces' worth of work to the coming operation. */
 static void budget(struct stream *st, u64 faces)
 {
-	u64 per = st->a.die.method == DICE_METHOD_BATCH ? 128 : 16;
+	u64 per = st->a.die->method == DICE_METHOD_BATCH ? 128 : 16;
 	struct side *sd[2] = { &st->a, &st->b };
 	int i;
 
@@ -250,7 +250,7 @@ static void budget(struct stream *st, u64 faces)
 
 static void check_die(struct stream *st, const struct side *sd)
 {
-	const char *why = dice_die_invalid(&sd->die);
+	const char *why = dice_die_invalid(sd->die);
 	struct dice_stats s;
 
 	CHECK(!why, "step %u (%s): die %s invalid: %s", st->step,
@@ -258,7 +258,7 @@ static void check_die(struct stream *st, const struct side *sd)
 	CHECK(!dice_core_warnings,
 	      "step %u (%s): die %s: a loop bound was broken (%lu warnings)",
 	      st->step, op_name[st->op], sd->name, dice_core_warnings);
-	dice_die_stats(&sd->die, &s);
+	dice_die_stats(sd->die, &s);
 	CHECK(s.bits_used + s.bits_discarded <= s.bits_drawn &&
 	      s.coin_bits <= s.bits_used,
 	      "step %u (%s): die %s: used %llu discarded %llu drawn %llu coin %llu",
@@ -277,15 +277,15 @@ static void check_same(struct stream *st)
 
 	check_die(st, &st->a);
 	check_die(st, &st->b);
-	dice_die_info(&st->a.die, &ia);
-	dice_die_info(&st->b.die, &ib);
+	dice_die_info(st->a.die, &ia);
+	dice_die_info(st->b.die, &ib);
 	CHECK(!memcmp(&ia, &ib, sizeof(ia)),
 	      "step %u (%s): info differs: sides %llu/%llu kind %u/%u format %#x/%#x method %u/%u",
 	      st->step, op_name[st->op], (unsigned long long)ia.sides,
 	      (unsigned long long)ib.sides, ia.kind, ib.kind, ia.format,
 	      ib.format, ia.method, ib.method);
-	dice_die_stats(&st->a.die, &sa);
-	dice_die_stats(&st->b.die, &sb);
+	dice_die_stats(st->a.die, &sa);
+	dice_die_stats(st->b.die, &sb);
 	CHECK(!memcmp(&sa, &sb, sizeof(sa)),
 	      "step %u (%s): stats differ: rolls %llu/%llu used %llu/%llu drawn %llu/%llu discarded %llu/%llu coin %llu/%llu",
 	      st->step, op_name[st->op], (unsigned long long)sa.rolls,
@@ -342,8 +342,8 @@ static void follow(struct stream *st, const u64 *faces, int got,
 	if (got < 0)
 		check_err(st, &st->a, got);
 	for (i = 0; i < n; i++) {
-		check_face(st, &st->a.die, faces[i]);
-		err = dice_die_roll(&st->b.die, &face);
+		check_face(st, st->a.die, faces[i]);
+		err = dice_die_roll(st->b.die, &face);
 		CHECK(!err && face == faces[i],
 		      "step %u (%s): face %u of %u: A rolled %llu, B one by one %llu (error %d)",
 		      st->step, op_name[st->op], i, n,
@@ -353,7 +353,7 @@ static void follow(struct stream *st, const u64 *faces, int got,
 	st->nfaces += n;
 	if (n == count)
 		return;
-	err = dice_die_roll(&st->b.die, &face);
+	err = dice_die_roll(st->b.die, &face);
 	CHECK(err < 0,
 	      "step %u (%s): A stopped after %u of %u faces, B rolled on (%llu)",
 	      st->step, op_name[st->op], n, count, (unsigned long long)face);
@@ -366,7 +366,7 @@ static void follow(struct stream *st, const u64 *faces, int got,
 /* Bytes of a U8 format back to zero-based faces. */
 static void unbyte(struct stream *st, const u8 *bytes, int got)
 {
-	u64 base = st->a.die.format & DICE_FMT_ZERO_BASED ? 0 : 1;
+	u64 base = st->a.die->format & DICE_FMT_ZERO_BASED ? 0 : 1;
 	int i;
 
 	for (i = 0; i < got; i++) {
@@ -380,7 +380,7 @@ static void unbyte(struct stream *st, const u8 *bytes, int got)
 
 static int roll_u8(struct stream *st, u8 *out, unsigned int count)
 {
-	int got = dice_die_roll_u8(&st->a.die, out, count);
+	int got = dice_die_roll_u8(st->a.die, out, count);
 
 	if (got > 0)
 		unbyte(st, out, got);
@@ -390,95 +390,32 @@ static int roll_u8(struct stream *st, u8 *out, unsigned int count)
 
 static int roll_many(struct stream *st, unsigned int count)
 {
-	int got = dice_die_roll_many(&st->a.die, st->faces, count);
+	int got = dice_die_roll_many(st->a.die, st->faces, count);
 
 	follow(st, st->faces, got, count);
 	return got;
 }
 
-/* dice_text_line_max() */
-static unsigned int line_max(const struct dice_die *die)
+/* A produce of A's stream made @n faces, and maybe @stopped short. */
+static void produced(void *ctx, const u64 *faces, unsigned int n,
+		     bool stopped, int err)
 {
-	u64 top = die->format & DICE_FMT_ZERO_BASED ? die->sides - 1 :
-						      die->sides;
-	unsigned int len = 2;
+	struct stream *st = ctx;
 
-	while (top >= 10) {
-		top /= 10;
-		len++;
-	}
-	return len;
+	follow(st, faces, n ? (int)n : err, stopped ? n + 1 : n);
 }
 
-/* dice_produce(): the same calls on the die, in the same order. */
-static int produce(struct stream *st, u64 want)
-{
-	struct dice_die *die = &st->a.die;
-	unsigned int width = dice_format_width(die->format);
-	unsigned int line = width ? width : line_max(die);
-	unsigned int end = 0, count;
-	int got = 0;
-
-	if (width) {
-		want -= want % width;
-		if (want > OUT_BYTES)
-			want = OUT_BYTES;
-	} else if (want > OUT_BYTES - DICE_TEXT_MAX) {
-		want = OUT_BYTES - DICE_TEXT_MAX;
-	}
-	while (end < want) {
-		if (width == 1) {
-			got = roll_u8(st, st->out + end, want - end);
-			if (got < 0)
-				break;
-			end += got;
-			continue;
-		}
-		count = (want - end) / line;
-		if (count < 1)
-			count = 1;
-		if (count > BATCH_FACES)
-			count = BATCH_FACES;
-		got = roll_many(st, count);
-		if (got < 0)
-			break;
-		end += dice_format_faces(die->format, st->faces, got,
-					 st->out + end);
-	}
-	st->out_start = 0;
-	st->out_end = end;
-	return end ? 0 : got;
-}
-
-/* dice_read_iter(), without the copy: what the die sees of a read(). */
+/* read() of the module, without the copy: what the die sees of it. */
 static void do_read(struct stream *st, u64 len)
 {
-	unsigned int width = dice_format_width(st->a.die.format);
-	u64 done = 0, chunk;
-	int err = 0;
+	long got = stream_read(st->as, len, st->faces, produced, st);
 
-	if (width && st->out_start == st->out_end) {
-		if (len < width)
-			return;		/* -EINVAL */
-		len -= len % width;
-	}
-	while (done < len) {
-		if (st->out_start == st->out_end) {
-			err = produce(st, len - done);
-			if (err)
-				break;
-		}
-		chunk = st->out_end - st->out_start;
-		if (chunk > len - done)
-			chunk = len - done;
-		st->out_start += chunk;
-		done += chunk;
-	}
-	CHECK(done || err == -EAGAIN, "step %u (%s): read of %llu: %d",
-	      st->step, op_name[st->op], (unsigned long long)len, err);
+	CHECK(got > 0 || got == -EAGAIN || got == -EINVAL,
+	      "step %u (%s): read of %llu: %ld", st->step, op_name[st->op],
+	      (unsigned long long)len, got);
 }
 
-/* dice_write_iter(): whole bytes while the pool has room. */
+/* write() of the module: whole bytes while the pool has room. */
 static void do_write(struct stream *st, struct in *in)
 {
 	u64 len = get(in, 1), seed, i, n;
@@ -492,10 +429,10 @@ static void do_write(struct stream *st, struct in *in)
 	mode = get(in, 1);
 	seed = mode;
 	mode %= 4;
-	room = dice_pool_room(&st->a.die.pool);
-	CHECK(room == dice_pool_room(&st->b.die.pool),
+	room = dice_pool_room(&st->a.die->pool);
+	CHECK(room == dice_pool_room(&st->b.die->pool),
 	      "step %u (write): room %u and %u", st->step, room,
-	      dice_pool_room(&st->b.die.pool));
+	      dice_pool_room(&st->b.die->pool));
 	if (!st->a.written)
 		return;		/* -EINVAL */
 	n = len < room / 8 ? len : room / 8;
@@ -514,8 +451,8 @@ static void do_write(struct stream *st, struct in *in)
 			byte = 0;
 		}
 		if (i < n) {
-			dice_pool_put(&st->a.die.pool, byte, 8);
-			dice_pool_put(&st->b.die.pool, byte, 8);
+			dice_stream_write(st->as, &byte, 1);
+			dice_pool_put(&st->b.die->pool, byte, 8);
 		} else if (mode != 0) {
 			break;
 		}
@@ -537,10 +474,10 @@ static void set_sides(struct stream *st, struct in *in)
 		sides = 1 + get(in, 2);
 	else
 		sides = get(in, 8);
-	ea = dice_die_set_sides(&st->a.die, sides);
-	eb = dice_die_set_sides(&st->b.die, sides);
+	ea = dice_die_set_sides(st->a.die, sides);
+	eb = dice_die_set_sides(st->b.die, sides);
 	CHECK(ea == eb, "step %u (sides): %d and %d", st->step, ea, eb);
-	CHECK(ea == (sides ? dice_format_check(st->a.die.format, sides) :
+	CHECK(ea == (sides ? dice_format_check(st->a.die->format, sides) :
 			     -EINVAL),
 	      "step %u (sides %llu): %d", st->step,
 	      (unsigned long long)sides, ea);
@@ -567,7 +504,7 @@ static int install(struct stream *st, u32 n,
 			continue;
 		}
 		/* The die owns the table from here, even on error. */
-		err[i] = dice_die_set_table(&sd[i]->die, t[i]);
+		err[i] = dice_die_set_table(sd[i]->die, t[i]);
 	}
 	CHECK(err[0] == err[1], "step %u (%s): %d and %d", st->step,
 	      op_name[st->op], err[0], err[1]);
@@ -683,10 +620,10 @@ static void set_alias(struct stream *st, struct in *in)
 static void set_method(struct stream *st, struct in *in)
 {
 	u32 method = (u32)get(in, 1) % 8;
-	int ea = dice_die_set_method(&st->a.die, method);
-	int eb = dice_die_set_method(&st->b.die, method);
+	int ea = dice_die_set_method(st->a.die, method);
+	int eb = dice_die_set_method(st->b.die, method);
 
-	CHECK(ea == eb && ea == dice_method_check(method, st->b.die.kind),
+	CHECK(ea == eb && ea == dice_method_check(method, st->b.die->kind),
 	      "step %u (method %u): %d and %d", st->step, method, ea, eb);
 }
 
@@ -700,13 +637,14 @@ static void set_format(struct stream *st, struct in *in)
 		format |= DICE_FMT_ZERO_BASED;
 	if ((b & 0xf0) == 0xf0)
 		format |= 0x200;
-	ea = dice_die_set_format(&st->a.die, format);
-	eb = dice_die_set_format(&st->b.die, format);
+	ea = dice_stream_set_format(st->as, format);
+	eb = dice_die_set_format(st->b.die, format);
 	CHECK(ea == eb, "step %u (format %#x): %d and %d", st->step, format,
 	      ea, eb);
 	/* Bytes still buffered are in the old encoding: dropped. */
-	if (!ea)
-		st->out_start = st->out_end = 0;
+	CHECK(ea || st->as->out_start == st->as->out_end,
+	      "step %u (format): %u bytes of the old format kept", st->step,
+	      st->as->out_end - st->as->out_start);
 }
 
 static void set_source(struct stream *st, struct in *in)
@@ -716,7 +654,8 @@ static void set_source(struct stream *st, struct in *in)
 	seed = 0x5eed0000ULL ^ b ^ get(in, 1) << 8;
 	side_source(&st->a, b & 1, seed);
 	side_source(&st->b, b & 1, seed);
-	st->out_start = st->out_end = 0;
+	CHECK(st->as->out_start == st->as->out_end,
+	      "step %u (source): rolls of the old source kept", st->step);
 }
 
 /* ---- the stream --------------------------------------------------------------- */
@@ -738,7 +677,7 @@ static u64 read_len(struct in *in)
 static void trace(const struct stream *st)
 {
 	static int on = -1;
-	const struct dice_die *die = &st->a.die;
+	const struct dice_die *die = st->a.die;
 
 	if (on < 0)
 		on = getenv("FUZZ_STREAM_TRACE") != NULL;
@@ -757,7 +696,7 @@ static void trace(const struct stream *st)
 
 static void step(struct stream *st, struct in *in)
 {
-	unsigned int width = dice_format_width(st->a.die.format), count;
+	unsigned int width = dice_format_width(st->a.die->format), count;
 	u64 len, face;
 	int err;
 
@@ -791,7 +730,7 @@ static void step(struct stream *st, struct in *in)
 		do_read(st, len);
 		break;
 	case OP_ROLL:
-		err = dice_die_roll(&st->a.die, &face);
+		err = dice_die_roll(st->a.die, &face);
 		st->faces[0] = face;
 		follow(st, st->faces, err ? err : 1, 1);
 		break;
@@ -803,7 +742,7 @@ static void step(struct stream *st, struct in *in)
 	default:
 		count = 1 + (unsigned int)get(in, 2) % 2048;
 		budget(st, count);
-		if ((st->a.die.format & DICE_FMT_TYPE_MASK) == DICE_FMT_U8)
+		if ((st->a.die->format & DICE_FMT_TYPE_MASK) == DICE_FMT_U8)
 			roll_u8(st, st->bytes, count);
 		else
 			roll_many(st, count < 256 ? count : 256);
@@ -823,15 +762,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	st->a.name = "A";
 	st->b.name = "B";
 	dice_core_warnings = 0;
+	st->as = dice_stream_alloc(src_fill, &st->a.src);
+	CHECK(st->as, "no memory for a stream");
+	st->a.die = &st->as->die;
+	st->b.die = &st->bdie;
+	dice_die_init(st->b.die, src_fill, &st->b.src);
 	budget(st, 1);
-	dice_die_init(&st->a.die, src_fill, &st->a.src);
-	dice_die_init(&st->b.die, src_fill, &st->b.src);
 	st->a.src.state = st->b.src.state = 0x5eed;
 	check_same(st);
 	for (st->step = 1; st->step <= MAX_OPS && in.pos < in.len &&
 	     st->nfaces < MAX_FACES; st->step++)
 		step(st, &in);
-	dice_die_wipe(&st->a.die);
-	dice_die_wipe(&st->b.die);
+	dice_stream_free(st->as);
+	dice_die_wipe(st->b.die);
 	return 0;
 }

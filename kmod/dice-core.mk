@@ -16,17 +16,20 @@
 #   DICE_KMOD_FILES       every file of a module build, relative to kmod/
 DICE_KMOD := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 
-DICE_CORE := dice_bits dice_uniform dice_alias dice_die dice_format \
-	     dice_methods
+DICE_CORE := dice_bits dice_uniform dice_alias dice_die dice_roll \
+	     dice_methods dice_stream
 DICE_CORE_SRCS := $(DICE_CORE:%=$(DICE_KMOD)/%.c)
-DICE_CORE_HDR_NAMES := dice_core.h dice_compat.h include/uapi/linux/dice.h
+DICE_CORE_HDR_NAMES := dice_core.h dice_pool.h dice_uniform.h dice_alias.h \
+		       dice_methods.h dice_die.h dice_stream.h \
+		       include/uapi/linux/dice.h
+DICE_USERSPACE_INC := $(patsubst %/,%,$(dir $(DICE_KMOD)))/userspace/include
 DICE_CORE_HDRS := $(DICE_CORE_HDR_NAMES:%=$(DICE_KMOD)/%) \
-		  $(DICE_KMOD)/dice-core.mk
+		  $(DICE_KMOD)/dice-core.mk $(wildcard $(DICE_USERSPACE_INC)/linux/*.h)
 
-DICE_CORE_CPPFLAGS := -DDICE_USERSPACE -I$(DICE_KMOD) \
+DICE_CORE_CPPFLAGS := -I$(DICE_USERSPACE_INC) -I$(DICE_KMOD) \
 		      -I$(DICE_KMOD)/include/uapi
 # The core is the module's code: its unused callback parameters are fine.
 DICE_CORE_CFLAGS := -Wno-unused-parameter
 
-DICE_KMOD_FILES := Kbuild Kconfig dice-core.mk dice_main.c dice_kunit.c \
+DICE_KMOD_FILES := Kbuild Kconfig dice-core.mk compat.h dice_main.c dice_kunit.c \
 		   $(DICE_CORE:%=%.c) $(DICE_CORE_HDR_NAMES)

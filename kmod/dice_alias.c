@@ -2,13 +2,55 @@
 /*
  * dice_alias.c - exact integer alias tables for loaded dice
  *
- * Vose's alias method as in the Games::Dice::Loaded seed, but in integers:
+ * Vose's alias method as in the Perl module Games::Dice::Loaded, but in
+ * integers:
  * with W the sum of the weights, side i brings mass n * w_i and every column
  * holds exactly W, so each pairing of a short bar with a tall one is exact
  * and no probability is ever rounded.  A table built elsewhere (for instance
- * by userspace from the seed's algorithm) is validated and served as given.
+ * by userspace from that module's algorithm) is validated and served as given.
  */
-#include "dice_core.h"
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "dice_alias.h"
+
+/**
+ * dice_table_bytes() - what a table of @sides sides allocates
+ * @sides: its sides
+ * @packed: as dice_table_pack() copies it (16 bytes a side), or as
+ *	dice_table_alloc() makes it (28)
+ *
+ * For callers that budget their users' memory.
+ *
+ * Return: the bytes asked of the allocator.
+ */
+size_t dice_table_bytes(u32 sides, bool packed)
+{
+	size_t each = packed ? sizeof(struct dice_column) :
+			       3 * sizeof(u64) + sizeof(u32);
+
+	return sizeof(struct dice_table) + (size_t)sides * each;
+}
+
+/* A table's arrays, filled in by its builder for dice_table_from_alias(). */
+u64 *dice_table_thresholds(struct dice_table *table)
+{
+	return table->thr;
+}
+
+u32 *dice_table_aliases(struct dice_table *table)
+{
+	return table->alias;
+}
+
+/* The mass of each column, once built. */
+u64 dice_table_mass(const struct dice_table *table)
+{
+	return table->mass;
+}
 
 /**
  * dice_table_alloc() - allocate a table for @sides sides
@@ -19,10 +61,9 @@
 struct dice_table *dice_table_alloc(u32 sides)
 {
 	struct dice_table *table;
-	size_t per_side = 3 * sizeof(u64) + sizeof(u32);
 	u8 *mem;
 
-	table = dice_alloc(sizeof(*table) + (size_t)sides * per_side);
+	table = kvmalloc(dice_table_bytes(sides, false), DICE_GFP);
 	if (!table)
 		return NULL;
 	mem = (u8 *)(table + 1);
@@ -42,7 +83,7 @@ struct dice_table *dice_table_alloc(u32 sides)
 
 void dice_table_free(struct dice_table *table)
 {
-	dice_free(table);
+	kvfree(table);
 }
 
 /*
@@ -62,8 +103,8 @@ static int dice_table_finish(struct dice_table *table)
 
 		table->adj[c] = table->share[a] - table->thr[c];
 		if (piece &&
-		    check_add_overflow_u64(table->share[a], piece,
-					   &table->share[a]))
+		    check_add_overflow(table->share[a], piece,
+				       &table->share[a]))
 			return -EOVERFLOW;
 	}
 	for (c = 0; c < n; c++)
@@ -164,7 +205,7 @@ static struct dice_table *dice_table_repack(const struct dice_table *table,
 {
 	struct dice_table *copy;
 
-	copy = dice_alloc(sizeof(*copy) + (size_t)table->sides * each);
+	copy = kvmalloc(sizeof(*copy) + (size_t)table->sides * each, DICE_GFP);
 	if (!copy)
 		return NULL;
 	*copy = *table;

@@ -7,11 +7,9 @@
  * of them; a discard realigns the ring to a word boundary and books the gap
  * apart so the accounting stays exact.
  */
-#include "dice_core.h"
+#include <linux/string.h>
 
-#ifdef DICE_USERSPACE
-unsigned long dice_core_warnings;
-#endif
+#include "dice_pool.h"
 
 void dice_pool_init(struct dice_pool *pool, dice_fill_fn fill, void *ctx)
 {
@@ -118,5 +116,5 @@ void dice_pool_discard(struct dice_pool *pool)
 	pool->head = aligned;
 	pool->tail = aligned;
 	pool->mark = aligned;
-	dice_wipe(pool->word, sizeof(pool->word));
+	memzero_explicit(pool->word, sizeof(pool->word));
 }

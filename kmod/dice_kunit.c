@@ -14,7 +14,7 @@
 #include <kunit/test.h>
 #include <linux/random.h>
 
-#include "dice_core.h"
+#include "dice_stream.h"
 
 /* ---- bit sources and helpers --------------------------------------------- */
 

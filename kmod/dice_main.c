@@ -5,8 +5,9 @@
  * Every open file is one die (struct dice_file).  This file holds only what
  * is kernel business: the file operations, locking, copying to and from
  * userspace, the CRNG as bit source, the global counters in sysfs and the
- * memory budget of each user.  The die itself (sampling, accounting,
- * encoding) is the core in dice_*.c.
+ * memory budget of each user.  The die and its stream of encoded rolls
+ * (sampling, accounting, encoding, written bits) are the core in dice_*.c,
+ * used through dice_core.h.
  *
  * The node is mode 0666, so everything here assumes a hostile caller: every
  * loop over user memory is chunked with signal checks and cond_resched(),
@@ -20,9 +21,11 @@
 
 #include <linux/capability.h>
 #include <linux/cred.h>
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/hashtable.h>
 #include <linux/miscdevice.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
@@ -52,44 +55,29 @@ module_param(max_user_table_kib, uint, 0644);
 MODULE_PARM_DESC(max_user_table_kib,
 		 "Most KiB of alias tables the files of one user may hold (default 131072); CAP_SYS_RESOURCE exempts");
 
-/*
- * Bytes of rolls produced ahead of copy_to_iter(): one chunk of a read.
- * 1024 halves the per-chunk work of 512 (d6 U8 in the VM: 0.88 -> 0.94 of
- * /dev/urandom's bytes/s) and keeps struct dice_file within 4 KiB.
- */
-#define DICE_OUT_BYTES	1024
+/* Masses copied out per step of DICE_IOC_GET_MASSES. */
+#define DICE_MASSES_CHUNK	64
 
 /**
  * struct dice_file - one open file of /dev/dice: one die
  * @lock: serializes everything below; held while rolls are made and copied
- * @die: configuration and random state
- * @source: DICE_SRC_* the pool is filled from
- * @out: rolls encoded but not yet read: a partly read text line, or what a
- *	faulting copy left behind
- * @out_start: first byte of @out not yet read
- * @out_end: end of the bytes in @out
+ * @stream: the die and the rolls encoded for reading
+ * @source: DICE_SRC_* the die's bits come from
  * @reported: the die's rolls, bits used and bits drawn already added to the
  *	global counters
- * @faces: rolls on their way into @out, or masses on their way out
  * @user: the user charged for the die's table, NULL when it has none
  * @table_cost: bytes charged for it (dice_alloc_cost())
- * @probe: scratch copy of @die for poll(), allocated on first use
  * @wait: poll() waits here; woken after a change that may make the file
  *	readable or writable (has its own lock)
  * @forks: dice_vm_forks when the file last rolled from the CRNG
  */
 struct dice_file {
 	struct mutex lock;	/* protects all of the below but @wait */
-	struct dice_die die;
+	struct dice_stream *stream;
 	u32 source;
-	u8 out[DICE_OUT_BYTES];
-	unsigned int out_start;
-	unsigned int out_end;
 	u64 reported[3];
-	u64 faces[64];
 	struct dice_user *user;
 	size_t table_cost;
-	struct dice_die *probe;
 	wait_queue_head_t wait;
 	unsigned int forks;
 };
@@ -108,13 +96,15 @@ static atomic_long_t dice_open_count = ATOMIC_LONG_INIT(0);
 
 static void dice_report(struct dice_file *df)
 {
-	struct dice_die *die = &df->die;
-	u64 now[3] = {
-		die->rolls,
-		dice_pool_used(&die->pool),
-		dice_pool_drawn(&die->pool),
-	};
-	struct dice_counters *c = get_cpu_ptr(dice_counters);
+	struct dice_counters *c;
+	struct dice_stats stats;
+	u64 now[3];
+
+	dice_die_stats(dice_stream_die(df->stream), &stats);
+	now[0] = stats.rolls;
+	now[1] = stats.bits_used;
+	now[2] = stats.bits_drawn;
+	c = get_cpu_ptr(dice_counters);
 
 	c->rolls += now[0] - df->reported[0];
 	c->bits_used += now[1] - df->reported[1];
@@ -162,12 +152,12 @@ static ssize_t open_dice_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(open_dice);
 
-static atomic_long_t dice_table_bytes = ATOMIC_LONG_INIT(0);
+static atomic_long_t dice_tables_held = ATOMIC_LONG_INIT(0);
 
 static ssize_t table_bytes_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%ld\n", atomic_long_read(&dice_table_bytes));
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&dice_tables_held));
 }
 static DEVICE_ATTR_ADMIN_RO(table_bytes);
 
@@ -223,33 +213,21 @@ static size_t dice_alloc_cost(size_t size)
 }
 
 /*
- * A table as dice_table_alloc() allocates it (28 bytes a side), or as
- * dice_table_pack() copies it (16).
- */
-static size_t dice_table_cost(u32 sides, bool packed)
-{
-	size_t each = packed ? sizeof(struct dice_column) :
-			       3 * sizeof(u64) + sizeof(u32);
-
-	BUILD_BUG_ON(sizeof(struct dice_column) != sizeof(u128));
-	return dice_alloc_cost(sizeof(struct dice_table) + (size_t)sides * each);
-}
-
-/*
  * The most a build of a table of @sides sides holds at once: the table and
  * its packed copy (dice_die_set_table() packs it), or before that the table
  * and the weights, which are no larger than the copy.
  */
 static size_t dice_build_cost(u32 sides)
 {
-	return dice_table_cost(sides, false) + dice_table_cost(sides, true);
+	return dice_alloc_cost(dice_table_bytes(sides, false)) +
+	       dice_alloc_cost(dice_table_bytes(sides, true));
 }
 
-static size_t dice_held_cost(const struct dice_table *table)
+static size_t dice_held_cost(const struct dice_die *die)
 {
-	if (!table)
-		return 0;
-	return dice_table_cost(table->sides, table->col || table->packed);
+	size_t bytes = dice_die_table_bytes(die);
+
+	return bytes ? dice_alloc_cost(bytes) : 0;
 }
 
 static struct dice_user *dice_user_find(kuid_t uid)
@@ -297,7 +275,7 @@ static struct dice_user *dice_user_charge(size_t bytes)
 		hash_add(dice_users, &u->node, __kuid_val(uid));
 	}
 	u->bytes += bytes;
-	atomic_long_add(bytes, &dice_table_bytes);
+	atomic_long_add(bytes, &dice_tables_held);
 	spin_unlock(&dice_users_lock);
 	kfree(fresh);
 	return u;
@@ -311,7 +289,7 @@ static void dice_user_uncharge(struct dice_user *u, size_t bytes)
 	if (WARN_ON_ONCE(u->bytes < bytes))
 		bytes = u->bytes;
 	u->bytes -= bytes;
-	atomic_long_sub(bytes, &dice_table_bytes);
+	atomic_long_sub(bytes, &dice_tables_held);
 	if (u->bytes)
 		u = NULL;
 	else
@@ -330,7 +308,7 @@ static size_t dice_table_gone(struct dice_file *df, struct dice_user **user)
 	size_t cost = df->table_cost;
 
 	*user = NULL;
-	if (df->die.table)
+	if (dice_die_table_bytes(dice_stream_die(df->stream)))
 		return 0;
 	*user = df->user;
 	df->user = NULL;
@@ -378,9 +356,8 @@ static struct notifier_block dice_vmfork_nb = {
 
 /*
  * Under the lock, before a read serves anything.  Written bits belong to
- * the user and stay.  Of the encoded rolls, binary ones (whole rolls) are
- * dropped; the rest of a text line already partly read is kept, so the
- * reader never gets a broken line.
+ * the user and stay; of the rolls encoded, the rest of a text line already
+ * partly read is kept (dice_stream_drop_random()).
  */
 static void dice_check_fork(struct dice_file *df)
 {
@@ -391,25 +368,25 @@ static void dice_check_fork(struct dice_file *df)
 	df->forks = forks;
 	if (df->source != DICE_SRC_KERNEL)
 		return;
-	dice_die_drop_random(&df->die);
-	if (dice_format_width(df->die.format)) {
-		df->out_start = 0;
-		df->out_end = 0;
-	}
+	dice_stream_drop_random(df->stream);
 }
 
 /* ---- open/release ------------------------------------------------------------- */
 
-static int dice_open(struct inode *inode, struct file *file)
+static int dice_file_open(struct inode *inode, struct file *file)
 {
 	struct dice_file *df;
 
 	df = kzalloc(sizeof(*df), GFP_KERNEL_ACCOUNT);
 	if (!df)
 		return -ENOMEM;
+	df->stream = dice_stream_alloc(dice_fill_crng, NULL);
+	if (!df->stream) {
+		kfree(df);
+		return -ENOMEM;
+	}
 	mutex_init(&df->lock);
 	init_waitqueue_head(&df->wait);
-	dice_die_init(&df->die, dice_fill_crng, NULL);
 	df->source = DICE_SRC_KERNEL;
 	df->forks = atomic_read(&dice_vm_forks);
 	file->private_data = df;
@@ -421,25 +398,24 @@ static int dice_open(struct inode *inode, struct file *file)
 	 * and wants input it could rewind (splice_direct_to_actor() checks
 	 * FMODE_LSEEK).  Rolls are never rewound: one spliced but not written
 	 * is simply never served, as with /dev/urandom (noop_llseek).  So the
-	 * file says it seeks, and dice_llseek() refuses every seek: lseek()
+	 * file says it seeks, and dice_file_llseek() refuses every seek: lseek()
 	 * still fails with -ESPIPE, and pread() too (no FMODE_PREAD).
 	 */
 	file->f_mode |= FMODE_LSEEK;
 	return 0;
 }
 
-static loff_t dice_llseek(struct file *file, loff_t offset, int whence)
+static loff_t dice_file_llseek(struct file *file, loff_t offset, int whence)
 {
 	return -ESPIPE;
 }
 
-static int dice_release(struct inode *inode, struct file *file)
+static int dice_file_release(struct inode *inode, struct file *file)
 {
 	struct dice_file *df = file->private_data;
 
-	dice_die_wipe(&df->die);
+	dice_stream_free(df->stream);
 	dice_user_uncharge(df->user, df->table_cost);
-	kfree_sensitive(df->probe);
 	mutex_destroy(&df->lock);
 	kfree_sensitive(df);
 	atomic_long_dec(&dice_open_count);
@@ -464,54 +440,16 @@ static void dice_unlock(struct dice_file *df, __poll_t events)
 }
 
 /*
- * Whether a read could make a roll from the written bits now: the same roll
- * on a copy of the die (the die is plain data; the table it points to is
- * only read).  The copy is wiped after use.
- *
- * Return: 0 if the roll completes or its copy could not be made (then the
- * read tells), -EAGAIN if the bits do not suffice, or the roll's other
- * error (a read would return it at once).  *@discarded is set when the bits
- * fill the pool and can never complete the roll: the core discards them on
- * a failed roll (dice_die_failed()), so the read would, and so does this.
- */
-static int dice_probe_roll(struct dice_file *df, bool *discarded)
-{
-	struct dice_die *probe = df->probe;
-	u64 face;
-	int got;
-
-	if (!probe) {
-		probe = kmalloc(sizeof(*probe), GFP_KERNEL_ACCOUNT);
-		if (!probe)
-			return 0;
-		df->probe = probe;
-	}
-	memcpy(probe, &df->die, sizeof(*probe));
-	if (dice_format_width(probe->format) == 1)
-		got = dice_die_roll_u8(probe, (u8 *)&face, 1);
-	else
-		got = dice_die_roll_many(probe, &face, 1);
-	if (got == -EAGAIN &&
-	    probe->pool.discarded != df->die.pool.discarded) {
-		dice_pool_discard(&df->die.pool);
-		*discarded = true;
-	}
-	memzero_explicit(probe, sizeof(*probe));
-	memzero_explicit(&face, sizeof(face));
-	return got < 0 ? got : 0;
-}
-
-/*
  * poll(): a file rolled from the CRNG is always readable (before the CRNG
  * is seeded a blocking read waits for it, a non-blocking one fails with
  * -EAGAIN) and never writable (write() fails with -EINVAL).  A file of
- * written bits is readable when bytes wait in @out or the next roll can be
- * made from the bits buffered (dice_probe_roll()), and writable when the
+ * written bits is readable when bytes wait or the next roll can be made
+ * from the bits buffered (dice_stream_probe()), and writable when the
  * pool has room for a whole byte, which is when write() accepts one.
  * While another thread holds the file, poll() does not wait for it and says
  * both: the read or write that follows waits for the lock and then tells.
  */
-static __poll_t dice_poll(struct file *file, poll_table *wait)
+static __poll_t dice_file_poll(struct file *file, poll_table *wait)
 {
 	struct dice_file *df = file->private_data;
 	bool discarded = false;
@@ -528,14 +466,10 @@ static __poll_t dice_poll(struct file *file, poll_table *wait)
 	if (df->source != DICE_SRC_WRITTEN) {
 		mask = DICE_POLL_IN;
 	} else {
-		if (df->out_start != df->out_end) {
+		err = dice_stream_probe(df->stream, &discarded);
+		if (err != -EAGAIN)
 			mask |= DICE_POLL_IN;
-		} else {
-			err = dice_probe_roll(df, &discarded);
-			if (err != -EAGAIN)
-				mask |= DICE_POLL_IN;
-		}
-		if (dice_pool_room(&df->die.pool) >= 8)
+		if (dice_stream_room(df->stream))
 			mask |= DICE_POLL_OUT;
 	}
 	dice_unlock(df, discarded ? DICE_POLL_OUT : 0);
@@ -543,59 +477,6 @@ static __poll_t dice_poll(struct file *file, poll_table *wait)
 }
 
 /* ---- read ------------------------------------------------------------------------ */
-
-/* Decimal digits of the largest face, plus the newline. */
-static unsigned int dice_text_line_max(const struct dice_die *die)
-{
-	u64 top = die->format & DICE_FMT_ZERO_BASED ? die->sides - 1 : die->sides;
-	unsigned int len = 2;
-
-	while (top >= 10) {
-		top /= 10;
-		len++;
-	}
-	return len;
-}
-
-/*
- * Encode rolls into the empty out buffer: whole binary rolls up to @want
- * bytes, or text lines until @want bytes are there (the last line may run
- * past @want and wait in the buffer for the next read).  Rolls are made a
- * batch at a time, never more than the read asked for.
- */
-static int dice_produce(struct dice_file *df, size_t want)
-{
-	struct dice_die *die = &df->die;
-	unsigned int width = dice_format_width(die->format);
-	unsigned int line = width ? width : dice_text_line_max(die);
-	unsigned int end = 0, count;
-	int got = 0;
-
-	if (width)
-		want = min_t(size_t, want - want % width, DICE_OUT_BYTES);
-	else
-		want = min_t(size_t, want, DICE_OUT_BYTES - DICE_TEXT_MAX);
-	while (end < want) {
-		if (width == 1) {
-			/* Bytes straight from the die, no faces[] between. */
-			got = dice_die_roll_u8(die, df->out + end, want - end);
-			if (got < 0)
-				break;
-			end += got;
-			continue;
-		}
-		count = max_t(unsigned int, (want - end) / line, 1);
-		count = min_t(unsigned int, count, ARRAY_SIZE(df->faces));
-		got = dice_die_roll_many(die, df->faces, count);
-		if (got < 0)
-			break;
-		end += dice_format_faces(die->format, df->faces, got,
-					 df->out + end);
-	}
-	df->out_start = 0;
-	df->out_end = end;
-	return end ? 0 : got;
-}
 
 /*
  * Take the file for a read.  A file rolled from the CRNG first waits for it
@@ -626,15 +507,15 @@ static int dice_lock_read(struct dice_file *df, struct kiocb *iocb,
 	}
 }
 
-static ssize_t dice_read_iter(struct kiocb *iocb, struct iov_iter *to)
+static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct file *file = iocb->ki_filp;
 	struct dice_file *df = file->private_data;
+	struct dice_stream *stream = df->stream;
 	bool nowait = (iocb->ki_flags & IOCB_NOWAIT) ||
 		      (file->f_flags & O_NONBLOCK);
 	size_t want = iov_iter_count(to), done = 0;
 	__poll_t wake = 0;
-	unsigned int width;
 	ssize_t err;
 
 	if (!want)
@@ -643,39 +524,28 @@ static ssize_t dice_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	if (err)
 		return err;
 	dice_check_fork(df);
-	width = dice_format_width(df->die.format);
-	if (width && df->out_start == df->out_end) {
-		if (want < width) {
-			err = -EINVAL;
-			goto out_unlock;
-		}
-		want -= want % width;
-	}
+	err = dice_stream_read_size(stream, &want);
+	if (err)
+		goto out_unlock;
 	while (done < want) {
-		size_t chunk, copied;
+		size_t chunk, copied, kept;
+		const u8 *bytes;
 
-		if (df->out_start == df->out_end) {
-			err = dice_produce(df, want - done);
-			if (err)
-				break;
-		}
-		chunk = min_t(size_t, df->out_end - df->out_start, want - done);
-		copied = copy_to_iter(df->out + df->out_start, chunk, to);
-		df->out_start += copied;
-		done += copied;
+		err = dice_stream_produce(stream, want - done);
+		if (err)
+			break;
+		bytes = dice_stream_bytes(stream, &chunk);
+		chunk = min(chunk, want - done);
+		copied = copy_to_iter(bytes, chunk, to);
+		kept = dice_stream_consume(stream, copied, chunk);
+		done += kept;
 		if (copied != chunk) {
 			/*
 			 * A binary read returns whole rolls only: the bytes
 			 * of a torn roll are taken back (a pipe of splice()
-			 * gives them up) and not counted, and that roll and
-			 * the rest of the chunk are dropped, never served.
-			 * A text read keeps the rest for the next read.
+			 * gives them up) and not counted.
 			 */
-			if (width) {
-				iov_iter_revert(to, copied % width);
-				done -= copied % width;
-				df->out_start = df->out_end;
-			}
+			iov_iter_revert(to, copied - kept);
 			err = -EFAULT;
 			break;
 		}
@@ -694,9 +564,7 @@ static ssize_t dice_read_iter(struct kiocb *iocb, struct iov_iter *to)
 			if (mutex_lock_interruptible(&df->lock))
 				return done ? done : -ERESTARTSYS;
 			/* The format may have changed while we slept. */
-			width = dice_format_width(df->die.format);
-			if (width)
-				want = done + (want - done) - (want - done) % width;
+			want = done + dice_stream_whole(stream, want - done);
 		}
 	}
 	dice_report(df);
@@ -714,10 +582,9 @@ out_unlock:
  * Bytes written become bits for later rolls, most significant bit first.
  * Writes never block: when the buffer is full, read rolls to make room.
  */
-static ssize_t dice_write_iter(struct kiocb *iocb, struct iov_iter *from)
+static ssize_t dice_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct dice_file *df = iocb->ki_filp->private_data;
-	struct dice_pool *pool = &df->die.pool;
 	size_t want = iov_iter_count(from), done = 0;
 	ssize_t err = 0;
 	u8 buf[64];
@@ -736,15 +603,13 @@ static ssize_t dice_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	}
 	while (done < want) {
 		size_t chunk = min3(want - done, sizeof(buf),
-				    (size_t)dice_pool_room(pool) / 8);
-		size_t copied, i;
+				    dice_stream_room(df->stream));
+		size_t copied;
 
 		if (!chunk)
 			break;
 		copied = copy_from_iter(buf, chunk, from);
-		for (i = 0; i < copied; i++)
-			dice_pool_put(pool, buf[i], 8);
-		done += copied;
+		done += dice_stream_write(df->stream, buf, copied);
 		if (copied != chunk) {
 			err = -EFAULT;
 			break;
@@ -796,70 +661,46 @@ static long dice_ioctl_set_sides(struct dice_file *df, u64 __user *uarg)
 	err = mutex_lock_killable(&df->lock);
 	if (err)
 		return err;
-	err = dice_die_set_sides(&df->die, sides);
+	err = dice_die_set_sides(dice_stream_die(df->stream), sides);
 	cost = dice_table_gone(df, &user);
 	dice_unlock(df, DICE_POLL_ANY);
 	dice_user_uncharge(user, cost);
 	return err;
 }
 
-static long dice_ioctl_set_format(struct dice_file *df, u32 __user *uarg)
+/*
+ * SET_FORMAT, SET_METHOD and SET_SOURCE: a u32 for the core.  A new source
+ * drops every bit and roll of the old one (dice_stream_set_source()).
+ */
+static long dice_ioctl_set_u32(struct dice_file *df, unsigned int cmd,
+			       u32 __user *uarg)
 {
-	u32 format;
+	u32 val;
 	int err;
 
-	if (get_user(format, uarg))
+	if (get_user(val, uarg))
 		return -EFAULT;
-	err = mutex_lock_killable(&df->lock);
-	if (err)
-		return err;
-	err = dice_die_set_format(&df->die, format);
-	/* Bytes still buffered are in the old encoding: drop them. */
-	if (!err) {
-		df->out_start = 0;
-		df->out_end = 0;
-	}
-	dice_unlock(df, DICE_POLL_ANY);
-	return err;
-}
-
-static long dice_ioctl_set_method(struct dice_file *df, u32 __user *uarg)
-{
-	u32 method;
-	int err;
-
-	if (get_user(method, uarg))
-		return -EFAULT;
-	err = mutex_lock_killable(&df->lock);
-	if (err)
-		return err;
-	err = dice_die_set_method(&df->die, method);
-	dice_unlock(df, DICE_POLL_ANY);
-	return err;
-}
-
-static long dice_ioctl_set_source(struct dice_file *df, u32 __user *uarg)
-{
-	u32 source;
-	int err;
-
-	if (get_user(source, uarg))
-		return -EFAULT;
-	if (source != DICE_SRC_KERNEL && source != DICE_SRC_WRITTEN)
+	if (cmd == DICE_IOC_SET_SOURCE && val != DICE_SRC_KERNEL &&
+	    val != DICE_SRC_WRITTEN)
 		return -EINVAL;
 	err = mutex_lock_killable(&df->lock);
 	if (err)
 		return err;
-	dice_die_set_source(&df->die,
-			    source == DICE_SRC_KERNEL ? dice_fill_crng : NULL,
-			    NULL);
-	WRITE_ONCE(df->source, source);
-	/* Rolls waiting to be read came from the old source: drop them. */
-	df->out_start = 0;
-	df->out_end = 0;
-	dice_report(df);
+	switch (cmd) {
+	case DICE_IOC_SET_FORMAT:
+		err = dice_stream_set_format(df->stream, val);
+		break;
+	case DICE_IOC_SET_METHOD:
+		err = dice_die_set_method(dice_stream_die(df->stream), val);
+		break;
+	default:
+		dice_stream_set_source(df->stream, val == DICE_SRC_KERNEL ?
+				       dice_fill_crng : NULL, NULL);
+		WRITE_ONCE(df->source, val);
+		dice_report(df);
+	}
 	dice_unlock(df, DICE_POLL_ANY);
-	return 0;
+	return err;
 }
 
 static long dice_ioctl_get_info(struct dice_file *df, void __user *uarg,
@@ -871,7 +712,7 @@ static long dice_ioctl_get_info(struct dice_file *df, void __user *uarg,
 	err = mutex_lock_killable(&df->lock);
 	if (err)
 		return err;
-	dice_die_info(&df->die, &info);
+	dice_die_info(dice_stream_die(df->stream), &info);
 	info.source = df->source;
 	mutex_unlock(&df->lock);
 	return dice_copy_struct_to_user(uarg, usize, &info, sizeof(info));
@@ -886,7 +727,7 @@ static long dice_ioctl_get_stats(struct dice_file *df, void __user *uarg,
 	err = mutex_lock_killable(&df->lock);
 	if (err)
 		return err;
-	dice_die_stats(&df->die, &stats);
+	dice_die_stats(dice_stream_die(df->stream), &stats);
 	mutex_unlock(&df->lock);
 	return dice_copy_struct_to_user(uarg, usize, &stats, sizeof(stats));
 }
@@ -909,20 +750,55 @@ static long dice_install_table(struct dice_file *df, struct dice_table *table,
 		goto out_uncharge;
 	}
 	/* The die owns the table from here on, and frees it on error. */
-	err = dice_die_set_table(&df->die, table);
+	err = dice_die_set_table(dice_stream_die(df->stream), table);
 	if (err) {
 		mutex_unlock(&df->lock);
 		goto out_uncharge;
 	}
 	old_user = df->user;
 	old_cost = df->table_cost;
-	cost = dice_held_cost(df->die.table);
+	cost = dice_held_cost(dice_stream_die(df->stream));
 	df->user = user;
 	df->table_cost = cost;
 	dice_unlock(df, DICE_POLL_ANY);
 	dice_user_uncharge(old_user, old_cost);
 	reserve -= cost;
 out_uncharge:
+	dice_user_uncharge(user, reserve);
+	return err;
+}
+
+/*
+ * Begin a table of @sides sides for the caller: charge its user what the
+ * build may hold at most (dice_build_cost()), then allocate the table.
+ *
+ * Return: the table, or -E2BIG over max_sides, -ENOMEM over the user's
+ * budget or without memory (as an ERR_PTR).
+ */
+static struct dice_table *dice_table_begin(u32 sides, struct dice_user **user,
+					   size_t *reserve)
+{
+	struct dice_table *table;
+
+	if (sides > READ_ONCE(max_sides))
+		return ERR_PTR(-E2BIG);
+	*reserve = dice_build_cost(sides);
+	*user = dice_user_charge(*reserve);
+	if (!*user)
+		return ERR_PTR(-ENOMEM);
+	table = dice_table_alloc(sides);
+	if (!table) {
+		dice_user_uncharge(*user, *reserve);
+		return ERR_PTR(-ENOMEM);
+	}
+	return table;
+}
+
+/* A table that failed to build: freed, and its reserve given back. */
+static long dice_table_abandon(struct dice_table *table,
+			       struct dice_user *user, size_t reserve, int err)
+{
+	dice_table_free(table);
 	dice_user_uncharge(user, reserve);
 	return err;
 }
@@ -942,41 +818,22 @@ static long dice_ioctl_set_weights(struct dice_file *df, void __user *uarg,
 		return err;
 	if (arg.flags || !arg.sides)
 		return -EINVAL;
-	if (arg.sides > READ_ONCE(max_sides))
-		return -E2BIG;
-	reserve = dice_build_cost(arg.sides);
-	user = dice_user_charge(reserve);
-	if (!user)
-		return -ENOMEM;
+	table = dice_table_begin(arg.sides, &user, &reserve);
+	if (IS_ERR(table))
+		return PTR_ERR(table);
+	/* The reserve holds the table and the weights, or the packed copy. */
 	weights = kvmalloc_array(arg.sides, sizeof(*weights), DICE_GFP);
-	if (!weights) {
-		err = -ENOMEM;
-		goto out_uncharge;
-	}
+	if (!weights)
+		return dice_table_abandon(table, user, reserve, -ENOMEM);
 	if (copy_from_user(weights, u64_to_user_ptr(arg.weights),
-			   (size_t)arg.sides * sizeof(*weights))) {
+			   (size_t)arg.sides * sizeof(*weights)))
 		err = -EFAULT;
-		goto out_free_weights;
-	}
-	table = dice_table_alloc(arg.sides);
-	if (!table) {
-		err = -ENOMEM;
-		goto out_free_weights;
-	}
-	err = dice_table_from_weights(table, weights);
-	/* Gone before the table is packed: the reserve holds one or the other. */
+	else
+		err = dice_table_from_weights(table, weights);
 	kvfree(weights);
-	if (err) {
-		dice_table_free(table);
-		goto out_uncharge;
-	}
+	if (err)
+		return dice_table_abandon(table, user, reserve, err);
 	return dice_install_table(df, table, user, reserve);
-
-out_free_weights:
-	kvfree(weights);
-out_uncharge:
-	dice_user_uncharge(user, reserve);
-	return err;
 }
 
 static long dice_ioctl_set_alias(struct dice_file *df, void __user *uarg,
@@ -993,49 +850,37 @@ static long dice_ioctl_set_alias(struct dice_file *df, void __user *uarg,
 		return err;
 	if (arg.flags || !arg.sides || !arg.mass)
 		return -EINVAL;
-	if (arg.sides > READ_ONCE(max_sides))
-		return -E2BIG;
-	reserve = dice_build_cost(arg.sides);
-	user = dice_user_charge(reserve);
-	if (!user)
-		return -ENOMEM;
-	table = dice_table_alloc(arg.sides);
-	if (!table) {
-		err = -ENOMEM;
-		goto out_uncharge;
-	}
-	if (copy_from_user(table->thr, u64_to_user_ptr(arg.thresholds),
+	table = dice_table_begin(arg.sides, &user, &reserve);
+	if (IS_ERR(table))
+		return PTR_ERR(table);
+	if (copy_from_user(dice_table_thresholds(table),
+			   u64_to_user_ptr(arg.thresholds),
 			   (size_t)arg.sides * sizeof(u64)) ||
-	    copy_from_user(table->alias, u64_to_user_ptr(arg.aliases),
-			   (size_t)arg.sides * sizeof(u32))) {
+	    copy_from_user(dice_table_aliases(table),
+			   u64_to_user_ptr(arg.aliases),
+			   (size_t)arg.sides * sizeof(u32)))
 		err = -EFAULT;
-		goto out_free_table;
-	}
-	err = dice_table_from_alias(table, arg.mass);
+	else
+		err = dice_table_from_alias(table, arg.mass);
 	if (err)
-		goto out_free_table;
+		return dice_table_abandon(table, user, reserve, err);
 	return dice_install_table(df, table, user, reserve);
-
-out_free_table:
-	dice_table_free(table);
-out_uncharge:
-	dice_user_uncharge(user, reserve);
-	return err;
 }
 
 /*
  * The distribution in lowest terms, so a loaded die's total fits 64 bits.
  * A fair die may have 2^64 - 1 sides and the caller may map one small file
- * over a huge window for them, so the masses go out a chunk at a time
- * through @faces (free while the lock is held), with cond_resched() and a
- * signal check between chunks: a signal ends the call with -ERESTARTSYS
+ * over a huge window for them, so the masses go out a chunk at a time,
+ * with cond_resched() and a signal check between chunks: a signal ends the call with -ERESTARTSYS
  * (EINTR, or a fresh start under SA_RESTART), the masses written so far
  * left as they are.
  */
 static long dice_ioctl_get_masses(struct dice_file *df, void __user *uarg,
 				  size_t usize)
 {
+	u64 chunk[DICE_MASSES_CHUNK];
 	struct dice_masses arg;
+	struct dice_die *die;
 	u64 __user *masses;
 	u64 unit, i, n, j;
 	long err;
@@ -1051,8 +896,9 @@ static long dice_ioctl_get_masses(struct dice_file *df, void __user *uarg,
 	err = mutex_lock_killable(&df->lock);
 	if (err)
 		return err;
-	arg.sides = df->die.sides;
-	err = dice_die_masses(&df->die, &unit, &arg.total);
+	die = dice_stream_die(df->stream);
+	arg.sides = dice_die_sides(die);
+	err = dice_die_masses(die, &unit, &arg.total);
 	if (err)
 		goto out_unlock;
 	if (arg.sides > arg.capacity) {
@@ -1067,10 +913,10 @@ static long dice_ioctl_get_masses(struct dice_file *df, void __user *uarg,
 			}
 			cond_resched();
 		}
-		n = min_t(u64, arg.sides - i, ARRAY_SIZE(df->faces));
+		n = min_t(u64, arg.sides - i, ARRAY_SIZE(chunk));
 		for (j = 0; j < n; j++)
-			df->faces[j] = dice_die_mass(&df->die, unit, i + j);
-		if (copy_to_user(masses + i, df->faces, n * sizeof(u64))) {
+			chunk[j] = dice_die_mass(die, unit, i + j);
+		if (copy_to_user(masses + i, chunk, n * sizeof(u64))) {
 			err = -EFAULT;
 			goto out_unlock;
 		}
@@ -1084,7 +930,8 @@ out_unlock:
 	return err;
 }
 
-static long dice_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+static long dice_file_ioctl(struct file *file, unsigned int cmd,
+			    unsigned long arg)
 {
 	struct dice_file *df = file->private_data;
 	void __user *uarg = (void __user *)arg;
@@ -1094,11 +941,9 @@ static long dice_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case DICE_IOC_SET_SIDES:
 		return dice_ioctl_set_sides(df, uarg);
 	case DICE_IOC_SET_FORMAT:
-		return dice_ioctl_set_format(df, uarg);
 	case DICE_IOC_SET_METHOD:
-		return dice_ioctl_set_method(df, uarg);
 	case DICE_IOC_SET_SOURCE:
-		return dice_ioctl_set_source(df, uarg);
+		return dice_ioctl_set_u32(df, cmd, uarg);
 	}
 	switch (DICE_IOC_BASE(cmd)) {
 	case DICE_IOC_BASE(DICE_IOC_GET_INFO):
@@ -1119,15 +964,15 @@ static long dice_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 static const struct file_operations dice_fops = {
 	.owner = THIS_MODULE,
-	.open = dice_open,
-	.release = dice_release,
-	.read_iter = dice_read_iter,
-	.write_iter = dice_write_iter,
-	.poll = dice_poll,
-	.splice_read = dice_splice_read,
-	.unlocked_ioctl = dice_ioctl,
+	.open = dice_file_open,
+	.release = dice_file_release,
+	.read_iter = dice_file_read_iter,
+	.write_iter = dice_file_write_iter,
+	.poll = dice_file_poll,
+	.splice_read = copy_splice_read,
+	.unlocked_ioctl = dice_file_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = dice_llseek,
+	.llseek = dice_file_llseek,
 };
 
 static struct miscdevice dice_misc = {

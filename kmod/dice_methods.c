@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1-or-later
 /*
- * dice_methods.c - the seed documents' samplers, done exactly
+ * dice_methods.c - the source documents' samplers, done exactly
  *
  *  - DICE_METHOD_VIGLIETTA: a fair n-sided die from one (1/n)-coin and
  *    exactly 3 floor(log2 n) + 1 fair flips (Viglietta, "Simulating a die
@@ -14,7 +14,10 @@
  * Biased coins are tossed by comparing fresh bits with the binary expansion
  * of their probability, generated exactly by long division.
  */
-#include "dice_core.h"
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "dice_die.h"
 
 /**
  * dice_method_check() - can @method roll a die of @kind?
@@ -73,7 +76,7 @@ int dice_coin(struct dice_die *die, u64 num, u64 den, bool *heads)
 }
 
 /**
- * dice_roll_viglietta() - Theorem 4 of the seed paper
+ * dice_roll_viglietta() - Theorem 4 of Viglietta's paper
  * @die: a fair die
  * @face: the zero-based face
  *
@@ -121,9 +124,27 @@ int dice_roll_viglietta(struct dice_die *die, u64 *face)
 }
 
 /**
- * dice_roll_alias() - a fresh column and a biased coin, or plain rejection
- * @die: the die; a fair die is a table of full columns, so no coin
+ * dice_roll_rejection() - DICE_METHOD_REJECTION: fresh bits, no recycling
+ * @die: a fair die
  * @face: the zero-based face
+ *
+ * The textbook baseline: ceil(log2 n) fresh bits a try, tried again above n.
+ *
+ * Return: 0 or the pool's error.
+ */
+int dice_roll_rejection(struct dice_die *die, u64 *face)
+{
+	return dice_fresh_uniform(&die->pool, die->sides, face);
+}
+
+/**
+ * dice_roll_alias() - DICE_METHOD_ALIAS: a fresh column and a biased coin
+ * @die: the die
+ * @face: the zero-based face
+ *
+ * Vose's sampling as Games::Dice::Loaded does it, with the coin flipped
+ * exactly (dice_coin()).  A fair die is a table of full columns, whose coin
+ * always says heads: it is a fresh column alone, as dice_roll_rejection().
  *
  * Return: 0 or the pool's error.
  */
@@ -134,11 +155,11 @@ int dice_roll_alias(struct dice_die *die, u64 *face)
 	u64 c;
 	int err;
 
+	if (!table)
+		return dice_roll_rejection(die, face);
 	err = dice_fresh_uniform(&die->pool, die->sides, &c);
-	if (err || !table) {
-		*face = c;
+	if (err)
 		return err;
-	}
 	err = dice_coin(die, dice_table_thr(table, (u32)c), table->mass,
 			&heads);
 	if (err)
@@ -215,7 +236,7 @@ static u128 dice_big_top(const u64 *big, unsigned int limbs)
  *
  * The expected cost of a draw is bits * 2^bits / n^k by rejection, so k is
  * the one with the least bits * 2^bits / (k n^k) while n^k fits the buffer:
- * n^k just below a power of two, as the seed post suggests.  Ratios are
+ * n^k just below a power of two, as the nullprogram post suggests.  Ratios are
  * compared in integers.
  *
  * Return: 0.
@@ -261,9 +282,9 @@ int dice_batch_plan(struct dice_batch *batch, u64 sides)
 }
 
 /* Draw value uniform on [0, n^k): bits fresh bits a try, again if too big. */
-static int dice_batch_draw(struct dice_die *die)
+static int dice_batch_try(struct dice_die *die)
 {
-	struct dice_batch *batch = &die->batch;
+	struct dice_batch *batch = die->batch;
 	unsigned int top = batch->limbs - 1, i, nb, rejects = 0;
 	int err;
 
@@ -304,7 +325,7 @@ static int dice_batch_draw(struct dice_die *die)
  */
 int dice_roll_batch(struct dice_die *die, u64 *face)
 {
-	struct dice_batch *batch = &die->batch;
+	struct dice_batch *batch = die->batch;
 	u64 n = die->sides;
 	int err;
 
@@ -316,7 +337,7 @@ int dice_roll_batch(struct dice_die *die, u64 *face)
 		dice_batch_plan(batch, n);
 	if (!batch->in_chunk) {
 		if (!batch->left) {
-			err = dice_batch_draw(die);
+			err = dice_batch_try(die);
 			if (err)
 				return err;
 		}

@@ -14,7 +14,9 @@
  * chance of a rejection is below 2^-31 per draw.  Any width would be exact as long as the topped
  * up m is at least the number of outcomes; tests use small ones.
  */
-#include "dice_core.h"
+#include <linux/kernel.h>
+
+#include "dice_uniform.h"
 
 /**
  * dice_div_128_64_generic() - divide (@hi:@lo) by @d, portable version
@@ -86,10 +88,12 @@ void dice_recycler_init(struct dice_recycler *rec)
 	rec->m = 1;
 	rec->held = 0;
 	rec->held_size = 1;
-	rec->narrow_limit = 1ULL << 32;
-	rec->whole_limit = 1ULL << 40;
-	rec->narrow_width = 63;
-	rec->wide_width = 128;
+#ifdef DICE_TEST_WIDTHS
+	rec->widths.narrow_limit = DICE_NARROW_LIMIT;
+	rec->widths.whole_limit = DICE_WHOLE_LIMIT;
+	rec->widths.narrow_width = DICE_NARROW_WIDTH;
+	rec->widths.wide_width = DICE_WIDE_WIDTH;
+#endif
 }
 
 static inline unsigned int dice_fls128(u128 v)
@@ -168,15 +172,15 @@ int dice_uniform_div(struct dice_recycler *rec, struct dice_pool *pool,
 	unsigned int rejects = 0;
 	int err;
 
-	if (n < rec->narrow_limit) {
+	if (n < dice_narrow_limit(rec)) {
 		u64 x = (u64)rec->x, m = (u64)rec->m;
 		struct dice_reader rd;
 
 		/* The die invariant: a narrow die's m is narrow. */
-		if (WARN_ON_ONCE(rec->m >> rec->narrow_width))
+		if (WARN_ON_ONCE(rec->m >> dice_narrow_width(rec)))
 			return -EUCLEAN;
 		dice_reader_open(&rd, pool);
-		err = dice_narrow_draw(&rd, dv, rec->narrow_width, &x, &m, out);
+		err = dice_narrow_draw(&rd, dv, dice_narrow_width(rec), &x, &m, out);
 		dice_reader_close(&rd);
 		rec->x = x;
 		rec->m = m;
@@ -190,8 +194,8 @@ int dice_uniform_div(struct dice_recycler *rec, struct dice_pool *pool,
 		u128 q, xq, lim;
 		u64 rem;
 
-		if ((rec->m >> (rec->wide_width / 2)) < n) {
-			err = dice_recycler_fill(rec, pool, rec->wide_width);
+		if ((rec->m >> (dice_wide_width(rec) / 2)) < n) {
+			err = dice_recycler_fill(rec, pool, dice_wide_width(rec));
 			if (err)
 				return err;
 		}
@@ -239,8 +243,8 @@ int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 	for (;;) {
 		u128 q, lim, x;
 
-		if ((rec->m >> (rec->wide_width / 2)) < total) {
-			err = dice_recycler_fill(rec, pool, rec->wide_width);
+		if ((rec->m >> (dice_wide_width(rec) / 2)) < total) {
+			err = dice_recycler_fill(rec, pool, dice_wide_width(rec));
 			if (err)
 				return err;
 		}
@@ -304,10 +308,10 @@ void dice_recycler_release(struct dice_recycler *rec)
  */
 void dice_recycler_narrow(struct dice_recycler *rec)
 {
-	u128 p = (u128)1 << (rec->narrow_width - 1);
+	u128 p = (u128)1 << (dice_narrow_width(rec) - 1);
 	u128 lim = rec->m & ~(p - 1);
 
-	if (!(rec->m >> rec->narrow_width))
+	if (!(rec->m >> dice_narrow_width(rec)))
 		return;
 	if (rec->x < lim) {
 		rec->x &= p - 1;

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dice_core.h"
+#include "dice_stream.h"
 #include "tap.h"
 
 /* ---- bit sources ---------------------------------------------------------- */

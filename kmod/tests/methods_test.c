@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dice_core.h"
+#include "dice_stream.h"
 #include "tap.h"
 
 static u64 rng_state = 0x243f6a8885a308d3ULL;
@@ -56,7 +56,7 @@ static void setup(struct dice_die *die, const struct die_spec *spec,
 	}
 	EXPECT(!dice_die_set_method(die, spec->method));
 	if (spec->batch_k) {
-		struct dice_batch *b = &die->batch;
+		struct dice_batch *b = die->batch;
 		unsigned int i;
 
 		/* k rolls of n, one limb; radix n so the big division runs. */
@@ -204,8 +204,8 @@ static void test_exhaustive_batch(void)
 		setup(&die, &spec, prng_fill);
 		EXPECT(!dice_die_roll(&die, &face) && face < 6);
 		/* n^k below 2^bits, and more than half of it (else k+1 wins) */
-		EXPECT(die.batch.k >= 17 && die.batch.bits <= 4096);
-		EXPECT(die.batch.per_radix == 24);
+		EXPECT(die.batch->k >= 17 && die.batch->bits <= 4096);
+		EXPECT(die.batch->per_radix == 24);
 		dice_die_wipe(&die);
 	}
 }
@@ -286,7 +286,7 @@ static double expected(const struct die_spec *spec, struct dice_die *die)
 	double n = (double)spec->sides;
 	unsigned int k = fls64(spec->sides - 1), kv = fls64(spec->sides) - 1;
 	double reject = k * pow(2, k) / n;	/* ceil(log2 n) bits a try */
-	struct dice_batch *b = &die->batch;
+	struct dice_batch *b = die->batch;
 	u64 c, coins = 0;
 
 	switch (spec->method) {
@@ -374,7 +374,7 @@ static void test_bits_table(void)
 			 * deviation of sqrt((1 - p) k / 10^6), 0.8% for
 			 * 2^31 + 1 (k of 132, p near 1/2).  Allow 5 of them.
 			 */
-			struct dice_batch *b = &die.batch;
+			struct dice_batch *b = die.batch;
 			double p = pow(2, b->k * log2((double)specs[i].sides) -
 					  b->bits);
 			double sd = sqrt((1 - p) * b->k / 1e6);

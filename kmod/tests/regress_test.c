@@ -4,7 +4,7 @@
  *
  * Each case replays, on the core built for userspace, the calls the module
  * makes for a sequence that once went wrong on /dev/dice: the reads go
- * through an emulation of dice_produce() (kmod/dice_main.c), so the core
+ * through the core stream's read path (stream_read.h), so the core
  * sees dice_die_roll_u8() and dice_die_roll_many() exactly as the device
  * calls them.  After every step the die must be valid (dice_die_invalid())
  * without a warning from the core, every face in range and with mass, and
@@ -28,11 +28,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dice_core.h"
+#include "stream_read.h"
 #include "tap.h"
 
-#define OUT_BYTES	1024	/* DICE_OUT_BYTES of dice_main.c */
-#define BATCH_FACES	64	/* dice_file.faces of dice_main.c */
 #define CASE_SECONDS	10	/* a hang fails the case after this */
 
 /* ---- a hang fails instead of hanging ----------------------------------- */
@@ -87,18 +85,15 @@ static int src_fill(void *ctx, u64 *words, unsigned int nwords)
 }
 
 /*
- * Die @a is read as the module reads it; die @b, its twin, rolls each
- * face @a made one at a time and must agree.
+ * Stream @a is read as the module reads it (stream_read.h); die @b, its
+ * twin, rolls each face @a made one at a time and must agree.
  */
 struct pair {
-	struct dice_die a;
+	struct dice_stream *a;
 	struct dice_die b;
 	struct src sa;
 	struct src sb;
-	u8 out[OUT_BYTES];	/* dice_file.out */
-	unsigned int out_start;
-	unsigned int out_end;
-	u64 faces[OUT_BYTES];
+	u64 faces[DICE_OUT_BYTES];
 	/* the faces served by the last read, zero-based */
 	u64 got[8192];
 	unsigned int ngot;
@@ -109,14 +104,14 @@ static void pair_init(struct pair *p, u64 seed, bool written)
 {
 	memset(p, 0, sizeof(*p));
 	p->sa.state = p->sb.state = seed;
-	dice_die_init(&p->a, written ? NULL : src_fill, &p->sa);
+	p->a = dice_stream_alloc(written ? NULL : src_fill, &p->sa);
 	dice_die_init(&p->b, written ? NULL : src_fill, &p->sb);
 	p->ok = true;
 }
 
 static void pair_free(struct pair *p)
 {
-	dice_die_wipe(&p->a);
+	dice_stream_free(p->a);
 	dice_die_wipe(&p->b);
 }
 
@@ -144,7 +139,7 @@ static void fail(struct pair *p, const char *fmt, ...)
 
 static void check_valid(struct pair *p, const char *step)
 {
-	const char *why_a = dice_die_invalid(&p->a);
+	const char *why_a = dice_die_invalid(&p->a->die);
 	const char *why_b = dice_die_invalid(&p->b);
 	struct dice_stats sa, sb;
 
@@ -153,7 +148,7 @@ static void check_valid(struct pair *p, const char *step)
 	if (dice_core_warnings)
 		fail(p, "%s: the core broke a loop bound (%lu warnings)", step,
 		     dice_core_warnings);
-	dice_die_stats(&p->a, &sa);
+	dice_die_stats(&p->a->die, &sa);
 	dice_die_stats(&p->b, &sb);
 	if (memcmp(&sa, &sb, sizeof(sa)))
 		fail(p, "%s: the twins' stats differ: rolls %llu/%llu, bits used %llu/%llu",
@@ -163,135 +158,63 @@ static void check_valid(struct pair *p, const char *step)
 		     (unsigned long long)sb.bits_used);
 }
 
-/* @a made @got faces of @count (or failed): @b rolls them one by one. */
-static void follow(struct pair *p, const u64 *faces, int got,
-		   unsigned int count)
+/*
+ * A produce of @a made @n faces and maybe @stopped short, with @err: @b
+ * rolls them one by one, and then fails too.
+ */
+static void follow(void *ctx, const u64 *faces, unsigned int n, bool stopped,
+		   int err)
 {
-	unsigned int i, n = got > 0 ? (unsigned int)got : 0;
+	struct pair *p = ctx;
+	const struct dice_die *a = &p->a->die;
+	unsigned int i;
 	u64 face;
-	int err;
+	int got;
 
 	for (i = 0; i < n && p->ok; i++) {
-		if (faces[i] >= p->a.sides ||
-		    (p->a.table && !dice_table_share(p->a.table, (u32)faces[i])))
+		if (faces[i] >= a->sides ||
+		    (a->table && !dice_table_share(a->table, (u32)faces[i])))
 			fail(p, "face %llu of a d%llu, or without mass",
 			     (unsigned long long)faces[i],
-			     (unsigned long long)p->a.sides);
-		err = dice_die_roll(&p->b, &face);
-		if (err || face != faces[i])
+			     (unsigned long long)a->sides);
+		got = dice_die_roll(&p->b, &face);
+		if (got || face != faces[i])
 			fail(p, "face %u: %llu in a batch, %llu (error %d) one by one",
 			     i, (unsigned long long)faces[i],
-			     (unsigned long long)face, err);
+			     (unsigned long long)face, got);
 		if (p->ngot < ARRAY_SIZE(p->got))
 			p->got[p->ngot++] = faces[i];
 	}
-	if (n < count) {
-		err = dice_die_roll(&p->b, &face);
-		if (!err || (got < 0 && err != got))
-			fail(p, "the batch stopped with %d, the twin with %d", got,
-			     err);
+	if (stopped) {
+		got = dice_die_roll(&p->b, &face);
+		if (!got || (err && got != err))
+			fail(p, "the batch stopped with %d, the twin with %d",
+			     err, got);
 	}
 }
 
-/* dice_text_line_max(): digits of the largest face, plus the newline. */
-static unsigned int line_max(const struct dice_die *die)
-{
-	u64 top = die->format & DICE_FMT_ZERO_BASED ? die->sides - 1 :
-						      die->sides;
-	unsigned int len = 2;
-
-	while (top >= 10) {
-		top /= 10;
-		len++;
-	}
-	return len;
-}
-
-/* dice_produce(): the calls the module makes on the die for a read. */
-static int produce(struct pair *p, size_t want)
-{
-	struct dice_die *die = &p->a;
-	unsigned int width = dice_format_width(die->format);
-	u64 base = die->format & DICE_FMT_ZERO_BASED ? 0 : 1;
-	unsigned int end = 0, count, line, i;
-	int got = 0;
-
-	if (width) {
-		line = width;
-		want -= want % width;
-		if (want > OUT_BYTES)
-			want = OUT_BYTES;
-	} else {
-		line = line_max(die);
-		if (want > OUT_BYTES - DICE_TEXT_MAX)
-			want = OUT_BYTES - DICE_TEXT_MAX;
-	}
-	while (end < want && p->ok) {
-		if (width == 1) {
-			got = dice_die_roll_u8(die, p->out + end, want - end);
-			for (i = 0; got > 0 && i < (unsigned int)got; i++)
-				p->faces[i] = p->out[end + i] - base;
-			follow(p, p->faces, got, want - end);
-			if (got < 0)
-				break;
-			end += got;
-			continue;
-		}
-		count = (want - end) / line;
-		count = count < 1 ? 1 : count > BATCH_FACES ? BATCH_FACES : count;
-		got = dice_die_roll_many(die, p->faces, count);
-		follow(p, p->faces, got, count);
-		if (got < 0)
-			break;
-		end += dice_format_faces(die->format, p->faces, got,
-					 p->out + end);
-	}
-	p->out_start = 0;
-	p->out_end = end;
-	return end ? 0 : got;
-}
-
-/* dice_read_iter() without the copy: bytes served, or the error. */
+/* dice_file_read_iter() without the copy: bytes served, or the error. */
 static long do_read(struct pair *p, size_t len)
 {
-	unsigned int width = dice_format_width(p->a.format);
-	size_t done = 0, chunk;
-	int err = 0;
+	long got;
 
 	p->ngot = 0;
-	if (width && p->out_start == p->out_end) {
-		if (len < width)
-			return -EINVAL;
-		len -= len % width;
-	}
-	while (done < len && p->ok) {
-		if (p->out_start == p->out_end) {
-			err = produce(p, len - done);
-			if (err)
-				break;
-		}
-		chunk = p->out_end - p->out_start;
-		if (chunk > len - done)
-			chunk = len - done;
-		p->out_start += chunk;
-		done += chunk;
-	}
+	got = stream_read(p->a, len, p->faces, follow, p);
 	check_valid(p, "read");
-	return done ? (long)done : err;
+	return got;
 }
 
 static void set_format(struct pair *p, u32 format)
 {
-	if (dice_die_set_format(&p->a, format) ||
+	if (dice_stream_set_format(p->a, format) ||
 	    dice_die_set_format(&p->b, format))
 		fail(p, "SET_FORMAT %#x refused", format);
-	p->out_start = p->out_end = 0;
 	check_valid(p, "SET_FORMAT");
 }
 
 static void set_sides(struct pair *p, u64 sides)
 {
-	if (dice_die_set_sides(&p->a, sides) ||
+	if (dice_die_set_sides(&p->a->die, sides) ||
 	    dice_die_set_sides(&p->b, sides))
 		fail(p, "SET_SIDES %llu refused", (unsigned long long)sides);
 	check_valid(p, "SET_SIDES");
@@ -299,7 +222,7 @@ static void set_sides(struct pair *p, u64 sides)
 
 static void set_weights(struct pair *p, const u32 *w, u32 n)
 {
-	struct dice_die *die[2] = { &p->a, &p->b };
+	struct dice_die *die[2] = { &p->a->die, &p->b };
 	int i;
 
 	for (i = 0; i < 2; i++) {
@@ -426,7 +349,7 @@ static void wide_then_grouped_written_bits(void)
 	for (i = 0; i < 1024; i++) {
 		u8 byte = (u8)splitmix(&s);
 
-		dice_pool_put(&pr.a.pool, byte, 8);
+		dice_stream_write(pr.a, &byte, 1);
 		dice_pool_put(&pr.b.pool, byte, 8);
 	}
 	set_format(&pr, DICE_FMT_U64);

@@ -156,7 +156,7 @@ for f in "$D"/*; do	# a source that is gone, or another checkout's
 	t=$(readlink "$f") || continue
 	[ -e "$f" ] && [ "${t%/*}" = "$KMOD" ] || rm -f "$f"
 done
-for f in "$KMOD"/dice_*.c "$KMOD"/dice_*.h; do
+for f in "$KMOD"/dice_*.c "$KMOD"/*.h; do
 	[ -f "$f" ] && link "$f" "$D/${f##*/}"
 done
 link "$KMOD/Kconfig" "$D/Kconfig"

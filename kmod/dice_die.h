@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1-or-later */
+/*
+ * dice_die.h - one die: its configuration, random state and rolls
+ * (dice_die.c, dice_roll.c)
+ *
+ * Private to the die core (kmod/dice_*.c), its KUnit suite and its
+ * userspace tests and fuzzers; everyone else uses dice_core.h.
+ */
+#ifndef _DICE_DIE_H
+#define _DICE_DIE_H
+
+#include "dice_methods.h"
+
+/**
+ * struct dice_die - one die: what it is and its random state
+ * @sides: number of sides
+ * @kind: DICE_KIND_*
+ * @method: DICE_METHOD_*
+ * @format: DICE_FMT_* type and flags
+ * @table: alias table of a loaded die, NULL for a fair one
+ * @rec: recycled randomness
+ * @pool: fair bits waiting to be spent
+ * @rolls: faces produced
+ * @coin_bits: bits spent on biased coins
+ * @batch: state of DICE_METHOD_BATCH, allocated while that is the method
+ * @digits: faces of a fair die drawn together by DICE_METHOD_RECYCLE
+ * @narrow_table: the table can be rolled with a 64-bit state
+ */
+struct dice_die {
+	u64 sides;
+	u32 kind;
+	u32 method;
+	u32 format;
+	struct dice_table *table;
+	struct dice_recycler rec;
+	struct dice_pool pool;
+	u64 rolls;
+	u64 coin_bits;
+	struct dice_batch *batch;
+	struct dice_digits digits;
+	bool narrow_table;
+};
+
+/* A loaded die small enough to draw its cells in one narrow draw. */
+static inline bool dice_loaded_one_draw(const struct dice_die *die)
+{
+	return die->table->total < dice_whole_limit(&die->rec);
+}
+
+/* The public functions are in dice_core.h; these are the core's own. */
+void dice_die_init(struct dice_die *die, dice_fill_fn fill, void *ctx);
+int dice_die_set_format(struct dice_die *die, u32 format);
+void dice_die_set_source(struct dice_die *die, dice_fill_fn fill, void *ctx);
+void dice_die_drop_random(struct dice_die *die);
+#ifdef DICE_TEST_WIDTHS
+void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
+			 unsigned int wide, u64 narrow_limit, u64 whole_limit);
+#endif
+void dice_die_settle(struct dice_die *die);
+const char *dice_die_invalid(const struct dice_die *die);
+int dice_die_failed(struct dice_die *die, int err);
+int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count);
+void dice_die_wipe(struct dice_die *die);
+
+#endif /* _DICE_DIE_H */

@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1-or-later
+/*
+ * dice_roll.c - the die's rolls: one face, and the loops that serve many
+ *
+ * The configuration that these loops rely on (the die invariant, planned by
+ * dice_die_plan()) is dice_die.c's; this file only spends bits.  A failed
+ * roll is undone here and handed to dice_die_failed().
+ */
+#include <linux/kernel.h>
+
+#include "dice_stream.h"
+
+/* Make a draw u from [0, base^per) the digits waiting to be served. */
+static inline void dice_digits_fill(struct dice_digits *dg, u64 u)
+{
+	dg->frac = dg->recip * u;
+	dg->left = dg->per;
+}
+
+/* Start serving the faces of a draw u from [0, n^per). */
+static inline u64 dice_digits_start(struct dice_digits *dg, u64 n, u64 u)
+{
+	if (dg->per == 1)
+		return u;
+	dice_digits_fill(dg, u);
+	return dice_digits_next(dg, n);
+}
+
+/*
+ * A cell of a grouped loaded draw is two digits of the fraction @f: its
+ * column (radix @n), then its height (radix @d).
+ */
+static __always_inline u64 dice_cell_split(u64 f, u64 n, u64 d, u64 *c,
+					   u64 *y)
+{
+	u128 p = (u128)f * n;
+
+	*c = (u64)(p >> 64);
+	p = (u128)(u64)p * d;
+	*y = (u64)(p >> 64);
+	return (u64)p;
+}
+
+static int dice_roll_fair(struct dice_die *die, u64 *face)
+{
+	struct dice_digits *dg = &die->digits;
+	u64 n = die->sides, u;
+	int err;
+
+	if (n == 1) {
+		*face = 0;
+		return 0;
+	}
+	/* A power of two costs exactly its log2 in bits, no state involved. */
+	if (!(n & (n - 1)))
+		return dice_pool_take(&die->pool, fls64(n) - 1, face);
+	err = dice_uniform_div(&die->rec, &die->pool, &dg->span, &u);
+	if (err)
+		return err;
+	*face = dice_digits_start(dg, n, u);
+	return 0;
+}
+
+/*
+ * What a loaded die's narrow draws need, copied out of the table so the
+ * register loop keeps it in registers.
+ */
+struct dice_draw_plan {
+	struct dice_divisor whole;
+	struct dice_divisor cols;
+	struct dice_divisor height;
+	unsigned int width;
+	unsigned int height_width;
+	bool one;
+};
+
+static __always_inline void dice_draw_plan(const struct dice_die *die,
+					   struct dice_draw_plan *plan)
+{
+	const struct dice_table *table = die->table;
+
+	plan->one = dice_loaded_one_draw(die);
+	plan->whole = table->whole;
+	plan->height = table->height;
+	plan->cols = table->cols;
+	plan->width = dice_narrow_width(&die->rec);
+	plan->height_width = plan->width - table->spread;
+}
+
+/*
+ * A loaded die's column and height, in 64 bits: one draw from the whole
+ * table when it has fewer than 2^32 cells, else a column, then a height
+ * drawn with room left to merge the side's share back (see
+ * Documentation/dice/alias.rst).
+ */
+static __always_inline int dice_loaded_draw(struct dice_reader *rd,
+					    const struct dice_draw_plan *plan,
+					    u64 *x, u64 *m, u64 *c, u64 *y)
+{
+	u64 u;
+	int err;
+
+	if (plan->one) {
+		err = dice_narrow_draw(rd, &plan->whole, plan->width, x, m,
+				       &u);
+		if (err)
+			return err;
+		*y = dice_divide(&plan->cols, u);
+		*c = u - *y * plan->cols.d;
+		return 0;
+	}
+	err = dice_narrow_draw(rd, &plan->cols, plan->width, x, m, c);
+	if (err)
+		return err;
+	return dice_narrow_draw(rd, &plan->height, plan->height_width, x, m,
+				y);
+}
+
+/*
+ * A loaded die the register loops can roll, cells grouped or not: a table
+ * dice_table_narrow() accepted, and m below 2^63.
+ */
+static bool dice_loaded_in_registers(const struct dice_die *die)
+{
+	return die->method == DICE_METHOD_RECYCLE && die->table &&
+	       die->narrow_table && !(die->rec.m >> dice_narrow_width(&die->rec));
+}
+
+/*
+ * The next cell of a grouped draw, as two digits: the column (radix n),
+ * then the height (radix D).  Its side is the face, and its offset inside
+ * the side's share goes back into the recycler.
+ */
+static u64 dice_loaded_cell(struct dice_die *die)
+{
+	const struct dice_table *table = die->table;
+	struct dice_digits *dg = &die->digits;
+	u64 c, y, off, size, face;
+
+	dg->frac = dice_cell_split(dg->frac, table->sides, table->mass, &c,
+				   &y);
+	dg->left--;
+	face = dice_table_pick(table, c, y, &off, &size);
+	die->rec.x = die->rec.x * size + off;
+	die->rec.m *= size;
+	return face;
+}
+
+static unsigned int dice_roll_loaded_many(struct dice_die *die, u64 *faces,
+					  unsigned int count, int *errp);
+
+static int dice_roll_loaded(struct dice_die *die, u64 *face)
+{
+	const struct dice_table *table = die->table;
+	struct dice_digits *dg = &die->digits;
+	u128 left;
+	u64 c, y, off, size, x;
+	int err;
+
+	if (dg->per > 1) {
+		err = dice_uniform_div(&die->rec, &die->pool, &dg->span, &x);
+		if (err)
+			return err;
+		dice_digits_fill(dg, x);
+		*face = dice_loaded_cell(die);
+		return 0;
+	}
+
+	dice_recycler_release(&die->rec);
+	err = dice_uniform2(&die->rec, &die->pool, table->sides, table->mass,
+			    &c, &y, &left);
+	if (err)
+		return err;
+	*face = dice_table_pick(table, c, y, &off, &size);
+	dice_recycler_merge(&die->rec, left, off, size);
+	return 0;
+}
+
+/* A fair die the register loops can roll: grouped or not, 64-bit state. */
+static bool dice_fair_in_registers(const struct dice_die *die)
+{
+	u64 n = die->sides;
+
+	return die->method == DICE_METHOD_RECYCLE && !die->table &&
+	       !(die->rec.m >> dice_narrow_width(&die->rec)) && n > 2 &&
+	       (n & (n - 1)) &&
+	       die->digits.span.d < dice_narrow_limit(&die->rec);
+}
+
+/* A roll that draws: kept out of line so the common roll stays light. */
+static noinline int dice_die_roll_draw(struct dice_die *die, u64 *face)
+{
+	u128 saved_x, saved_m;
+	u64 saved_held, saved_held_size, saved_coin_bits;
+	int err;
+
+	/* A loaded die's cell already drawn: nothing to undo either. */
+	if (die->digits.left) {
+		*face = dice_loaded_cell(die);
+		die->rolls++;
+		return 0;
+	}
+	/*
+	 * A 64-bit loaded roll leaves the die as it was when it fails, so it
+	 * skips the copy below, whose 16-byte loads would also stall on the
+	 * 8-byte stores the roll before made.
+	 */
+	if (dice_loaded_in_registers(die) && die->digits.per == 1) {
+		err = 0;
+		if (!dice_roll_loaded_many(die, face, 1, &err))
+			return dice_die_failed(die, err);
+		die->rolls++;
+		return 0;
+	}
+	saved_x = die->rec.x;
+	saved_m = die->rec.m;
+	saved_held = die->rec.held;
+	saved_held_size = die->rec.held_size;
+	saved_coin_bits = die->coin_bits;
+	switch (die->method) {
+	case DICE_METHOD_VIGLIETTA:
+		err = dice_roll_viglietta(die, face);
+		break;
+	case DICE_METHOD_BATCH:
+		err = dice_roll_batch(die, face);
+		break;
+	case DICE_METHOD_ALIAS:
+		err = dice_roll_alias(die, face);
+		break;
+	case DICE_METHOD_REJECTION:
+		err = dice_roll_rejection(die, face);
+		break;
+	default:
+		err = die->table ? dice_roll_loaded(die, face) :
+				   dice_roll_fair(die, face);
+	}
+	if (unlikely(err)) {
+		die->rec.x = saved_x;
+		die->rec.m = saved_m;
+		die->rec.held = saved_held;
+		die->rec.held_size = saved_held_size;
+		die->coin_bits = saved_coin_bits;
+		dice_pool_rollback(&die->pool);
+		return dice_die_failed(die, err);
+	}
+	dice_pool_commit(&die->pool);
+	die->rolls++;
+	return 0;
+}
+
+/**
+ * dice_die_roll() - roll once
+ * @die: the die
+ * @face: the zero-based face
+ *
+ * Return: 0, or the bit source's error (-EAGAIN when written bits run out),
+ * in which case the die is left as it was before the roll, its bits unspent.
+ * One exception: DICE_METHOD_BATCH keeps the bits of tries it already
+ * rejected as spent (they can never make a roll), so a later roll starts
+ * after them.
+ */
+int dice_die_roll(struct dice_die *die, u64 *face)
+{
+	/* A fair face already drawn: nothing to spend, nothing to undo. */
+	if (die->digits.left && !die->table) {
+		*face = dice_digits_next(&die->digits, die->sides);
+		die->rolls++;
+		return 0;
+	}
+	return dice_die_roll_draw(die, face);
+}
+
+/*
+ * The register loops below roll the common cases under the default method
+ * with the recycler kept in registers across rolls: the same draws as
+ * dice_die_roll(), and a roll that runs out of bits is undone the same way.
+ *
+ * A draw inside a register loop: committed when it succeeds, so a later roll
+ * that runs out of bits undoes only itself.
+ */
+static __always_inline bool dice_register_draw(struct dice_reader *rd,
+					       const struct dice_divisor *dv,
+					       unsigned int width, u64 *x, u64 *m,
+					    u64 *u, int *errp)
+{
+	int err = dice_narrow_draw(rd, dv, width, x, m, u);
+
+	if (unlikely(err)) {
+		dice_reader_rollback(rd);
+		*errp = err;
+		return false;
+	}
+	dice_reader_commit(rd);
+	return true;
+}
+
+static __always_inline unsigned int
+dice_roll_fair_digits(struct dice_die *die, void *out, unsigned int count,
+		      int *errp, const bool bytes, u8 base)
+{
+	struct dice_digits *dg = &die->digits;
+	const struct dice_divisor span = dg->span;
+	const unsigned int width = dice_narrow_width(&die->rec);
+	u64 n = die->sides, x = (u64)die->rec.x, m = (u64)die->rec.m, u, f;
+	struct dice_reader rd;
+	unsigned int i = 0, k;
+
+	dice_reader_open(&rd, &die->pool);
+	while (i < count) {
+		if (!dg->left) {
+			if (!dice_register_draw(&rd, &span, width, &x, &m, &u,
+						errp))
+				break;
+			u = dice_digits_start(dg, n, u);
+			if (bytes)
+				((u8 *)out)[i++] = (u8)u + base;
+			else
+				((u64 *)out)[i++] = u;
+			continue;
+		}
+		k = dg->left < count - i ? dg->left : count - i;
+		dg->left -= k;
+		f = dg->frac;
+		while (k--) {
+			u128 p = (u128)f * n;
+
+			if (bytes)
+				((u8 *)out)[i++] = (u8)(p >> 64) + base;
+			else
+				((u64 *)out)[i++] = (u64)(p >> 64);
+			f = (u64)p;
+		}
+		dg->frac = f;
+	}
+	dice_reader_close(&rd);
+	die->rec.x = x;
+	die->rec.m = m;
+	return i;
+}
+
+/*
+ * @one and @packed are constants at each call site, so each of the four
+ * loops below carries only its own case.
+ */
+static __always_inline unsigned int
+dice_roll_loaded_columns(struct dice_die *die, u64 *faces,
+			 unsigned int count, int *errp, const bool one,
+			 const bool packed)
+{
+	const struct dice_table *table = die->table;
+	u64 x = (u64)die->rec.x, m = (u64)die->rec.m, c, y, off, size;
+	u64 held = die->rec.held, held_size = die->rec.held_size;
+	struct dice_draw_plan plan;
+	struct dice_reader rd;
+	unsigned int i;
+	int err;
+
+	dice_draw_plan(die, &plan);
+	plan.one = one;
+	/*
+	 * m < 2^width here (dice_loaded_in_registers()) and after every merge below,
+	 * because no share exceeds what its draw divided m by (see
+	 * Documentation/dice/alias.rst); checking it each roll cost 10% on a
+	 * loaded die drawn by column and height, so it is checked once here.
+	 */
+	if (WARN_ON_ONCE(m >> plan.width)) {
+		*errp = -EUCLEAN;
+		return 0;
+	}
+	dice_reader_open(&rd, &die->pool);
+	for (i = 0; i < count; i++) {
+		err = dice_loaded_draw(&rd, &plan, &x, &m, &c, &y);
+		if (unlikely(err)) {
+			dice_reader_rollback(&rd);
+			*errp = err;
+			break;
+		}
+		dice_reader_commit(&rd);
+		if (packed)
+			faces[i] = dice_column_pick(table->col, c, y, &off,
+						    &size);
+		else
+			faces[i] = dice_table_pick(table, c, y, &off, &size);
+		/*
+		 * The offset of the roll before joins x now, this one's next
+		 * roll: the table lookups stay off the path from one draw
+		 * to the next, so two rolls overlap.
+		 */
+		x = x * held_size + held;
+		m *= held_size;
+		held = off;
+		held_size = size;
+	}
+	dice_reader_close(&rd);
+	die->rec.x = x;
+	die->rec.m = m;
+	die->rec.held = held;
+	die->rec.held_size = held_size;
+	return i;
+}
+
+/* Loaded dice with few cells: the grouped draws of dice_loaded_cell(). */
+static __always_inline unsigned int
+dice_roll_loaded_cells(struct dice_die *die, u64 *faces, unsigned int count,
+		       int *errp, const bool packed)
+{
+	const struct dice_table *table = die->table;
+	const struct dice_column *col = table->col;
+	struct dice_digits *dg = &die->digits;
+	const struct dice_divisor span = dg->span;
+	const unsigned int width = dice_narrow_width(&die->rec);
+	u64 x = (u64)die->rec.x, m = (u64)die->rec.m, n = table->sides;
+	u64 d = table->mass, f = dg->frac, u, c, y, off, size;
+	unsigned int i = 0, left = dg->left;
+	struct dice_reader rd;
+
+	dice_reader_open(&rd, &die->pool);
+	while (i < count) {
+		if (!left) {
+			/* The cells merged since the last draw kept m narrow. */
+			if (WARN_ON_ONCE(m >> width)) {
+				*errp = -EUCLEAN;
+				break;
+			}
+			if (!dice_register_draw(&rd, &span, width, &x, &m, &u,
+						errp))
+				break;
+			f = dg->recip * u;
+			left = dg->per;
+		}
+		for (; left && i < count; left--) {
+			f = dice_cell_split(f, n, d, &c, &y);
+			if (packed)
+				faces[i++] = dice_column_pick(col, c, y, &off,
+							      &size);
+			else
+				faces[i++] = dice_table_pick(table, c, y, &off,
+							     &size);
+			x = x * size + off;
+			m *= size;
+		}
+	}
+	dice_reader_close(&rd);
+	dg->frac = f;
+	dg->left = left;
+	die->rec.x = x;
+	die->rec.m = m;
+	return i;
+}
+
+static unsigned int dice_roll_loaded_many(struct dice_die *die, u64 *faces,
+					  unsigned int count, int *errp)
+{
+	bool packed = die->table->col;
+
+	if (die->digits.per > 1)
+		return packed ?
+		       dice_roll_loaded_cells(die, faces, count, errp, true) :
+		       dice_roll_loaded_cells(die, faces, count, errp, false);
+
+	if (dice_loaded_one_draw(die))
+		return packed ?
+		       dice_roll_loaded_columns(die, faces, count, errp, 1, 1) :
+		       dice_roll_loaded_columns(die, faces, count, errp, 1, 0);
+	return packed ? dice_roll_loaded_columns(die, faces, count, errp, 0, 1) :
+			dice_roll_loaded_columns(die, faces, count, errp, 0, 0);
+}
+
+/**
+ * dice_die_roll_many() - roll up to @count times
+ * @die: the die
+ * @faces: room for @count zero-based faces
+ * @count: rolls wanted
+ *
+ * Return: the number of rolls made, at least 1, or the bit source's error
+ * if not even one could be made.  The faces equal those of @count calls of
+ * dice_die_roll().
+ */
+int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count)
+{
+	unsigned int done = 0;
+	int err = 0;
+
+	if (dice_fair_in_registers(die))
+		done = dice_roll_fair_digits(die, faces, count, &err, false, 0);
+	else if (dice_loaded_in_registers(die))
+		done = dice_roll_loaded_many(die, faces, count, &err);
+	die->rolls += done;
+	if (err)
+		dice_die_failed(die, err);
+	while (!err && done < count) {
+		err = dice_die_roll(die, &faces[done]);
+		if (!err)
+			done++;
+	}
+	return done ? (int)done : err;
+}
+
+/**
+ * dice_die_roll_u8() - roll up to @count times into bytes
+ * @die: the die, in a DICE_FMT_U8 format
+ * @out: room for @count bytes, the faces as the format encodes them
+ * @count: rolls wanted
+ *
+ * The read path's U8 loop: a fair die's faces go straight from the digits
+ * to the bytes.
+ *
+ * Return: as dice_die_roll_many(), with the same faces.
+ */
+int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count)
+{
+	u8 base = die->format & DICE_FMT_ZERO_BASED ? 0 : 1;
+	unsigned int done = 0;
+	u64 faces[16];
+	int err = 0, got;
+
+	if (dice_fair_in_registers(die)) {
+		done = dice_roll_fair_digits(die, out, count, &err, true, base);
+		die->rolls += done;
+		if (err)
+			dice_die_failed(die, err);
+	}
+	while (!err && done < count) {
+		got = dice_die_roll_many(die, faces,
+					 count - done < ARRAY_SIZE(faces) ?
+					 count - done : ARRAY_SIZE(faces));
+		if (got < 0) {
+			err = got;
+			break;
+		}
+		done += dice_format_faces(die->format, faces, got, out + done);
+	}
+	return done ? (int)done : err;
+}

@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1-or-later
+/*
+ * dice_stream.c - an open file of dice: rolls encoded for read(), bits
+ * taken from write()
+ *
+ * The module's file operations and libdice's userspace engine both sit on
+ * this: it produces whole binary rolls or text lines into the stream's
+ * buffer, serves them (a text line may be split across reads, a binary roll
+ * never), takes written bits for DICE_SRC_WRITTEN, drops what a change of
+ * format or source makes stale, and tells whether a roll can be made from
+ * the bits written so far.  The caller locks, copies to and from its user
+ * (copy_to_iter() or memcpy()) and waits; nothing here sleeps.
+ *
+ * Sections: formats, life cycle, reading, writing.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "dice_stream.h"
+
+/* ---- formats: faces to bytes ------------------------------------------- */
+
+/**
+ * dice_format_width() - bytes per roll of a binary format
+ * @format: DICE_FMT_* type and flags, already checked
+ *
+ * Return: 1, 2, 4 or 8, or 0 for text.
+ */
+unsigned int dice_format_width(u32 format)
+{
+	switch (format & DICE_FMT_TYPE_MASK) {
+	case DICE_FMT_U8:
+		return 1;
+	case DICE_FMT_U16:
+		return 2;
+	case DICE_FMT_U32:
+		return 4;
+	case DICE_FMT_U64:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * dice_format_check() - can @format serve a die of @sides sides?
+ * @format: DICE_FMT_* type or-ed with DICE_FMT_* flags
+ * @sides: number of sides, at least 1
+ *
+ * Return: 0, -EINVAL for an unknown type or flag, -EOVERFLOW if the largest
+ * face does not fit the width.
+ */
+int dice_format_check(u32 format, u64 sides)
+{
+	u32 type = format & DICE_FMT_TYPE_MASK;
+	unsigned int width;
+	u64 top;
+
+	if (format & ~(DICE_FMT_TYPE_MASK | DICE_FMT_FLAGS_MASK))
+		return -EINVAL;
+	if (type > DICE_FMT_U64)
+		return -EINVAL;
+	width = dice_format_width(format);
+	if (!width || width == 8)
+		return 0;
+	top = format & DICE_FMT_ZERO_BASED ? sides - 1 : sides;
+	if (top >> (8 * width))
+		return -EOVERFLOW;
+	return 0;
+}
+
+/**
+ * dice_format_face() - encode one face
+ * @format: a format that dice_format_check() accepted for the die
+ * @face: zero-based face
+ * @buf: room for DICE_TEXT_MAX bytes
+ *
+ * Return: bytes stored.
+ */
+unsigned int dice_format_face(u32 format, u64 face, u8 *buf)
+{
+	unsigned int width = dice_format_width(format), i, len;
+	u8 digits[DICE_TEXT_MAX];
+
+	/* Sides stop at 2^64 - 1, so a 1-based face never wraps. */
+	if (!(format & DICE_FMT_ZERO_BASED))
+		face++;
+	if (width) {
+		for (i = 0; i < width; i++)
+			buf[i] = (u8)(face >> (8 * i));
+		return width;
+	}
+	len = 0;
+	do {
+		digits[len++] = '0' + (u8)(face % 10);
+		face /= 10;
+	} while (face);
+	for (i = 0; i < len; i++)
+		buf[i] = digits[len - 1 - i];
+	buf[len] = '\n';
+	return len + 1;
+}
+
+/* Little-endian words of a constant width: the compiler merges the bytes. */
+static __always_inline unsigned int dice_format_le(const u64 *faces,
+						   unsigned int count,
+						   u64 base,
+						   unsigned int width, u8 *buf)
+{
+	unsigned int i, b;
+
+	for (i = 0; i < count; i++) {
+		u64 v = faces[i] + base;
+
+		for (b = 0; b < width; b++)
+			buf[width * i + b] = (u8)(v >> (8 * b));
+	}
+	return width * count;
+}
+
+/**
+ * dice_format_faces() - encode @count faces
+ * @format: a format that dice_format_check() accepted for the die
+ * @faces: zero-based faces
+ * @count: how many
+ * @buf: room for @count * DICE_TEXT_MAX bytes
+ *
+ * The read path's loop: one switch per batch, not per face.
+ *
+ * Return: bytes stored.
+ */
+unsigned int dice_format_faces(u32 format, const u64 *faces,
+			       unsigned int count, u8 *buf)
+{
+	u64 base = format & DICE_FMT_ZERO_BASED ? 0 : 1;
+	unsigned int i, end = 0;
+
+	switch (dice_format_width(format)) {
+	case 1:
+		for (i = 0; i < count; i++)
+			buf[i] = (u8)(faces[i] + base);
+		return count;
+	case 2:
+		return dice_format_le(faces, count, base, 2, buf);
+	case 4:
+		return dice_format_le(faces, count, base, 4, buf);
+	case 8:
+		return dice_format_le(faces, count, base, 8, buf);
+	}
+	for (i = 0; i < count; i++) {
+		u64 face = faces[i] + base;
+
+		/* Most dice have one-digit faces: no division for them. */
+		if (face < 10) {
+			buf[end] = '0' + (u8)face;
+			buf[end + 1] = '\n';
+			end += 2;
+		} else {
+			end += dice_format_face(format, faces[i], buf + end);
+		}
+	}
+	return end;
+}
+
+/* ---- life cycle --------------------------------------------------------- */
+
+/**
+ * dice_stream_alloc() - a new open file: a fair d6 in text
+ * @fill: source of fresh bits, or NULL for bits given by dice_stream_write()
+ * @ctx: argument for @fill
+ *
+ * Return: the stream, or NULL without memory.
+ */
+struct dice_stream *dice_stream_alloc(dice_fill_fn fill, void *ctx)
+{
+	struct dice_stream *stream;
+
+	stream = kzalloc(sizeof(*stream), GFP_KERNEL_ACCOUNT);
+	if (stream)
+		dice_die_init(&stream->die, fill, ctx);
+	return stream;
+}
+
+/**
+ * dice_stream_free() - wipe and free a stream, its die and its table
+ * @stream: the stream, or NULL
+ */
+void dice_stream_free(struct dice_stream *stream)
+{
+	if (!stream)
+		return;
+	dice_die_wipe(&stream->die);
+	kfree(stream->probe);	/* wiped after each use */
+	memzero_explicit(stream, sizeof(*stream));
+	kfree(stream);
+}
+
+struct dice_die *dice_stream_die(struct dice_stream *stream)
+{
+	return &stream->die;
+}
+
+/* Rolls waiting to be read are stale: drop them. */
+static void dice_stream_drop_bytes(struct dice_stream *stream)
+{
+	stream->out_start = 0;
+	stream->out_end = 0;
+}
+
+/**
+ * dice_stream_set_format() - encode the rolls read from now on in @format
+ * @stream: the stream
+ * @format: DICE_FMT_* type or-ed with flags
+ *
+ * Bytes still buffered are in the old encoding and are dropped.
+ *
+ * Return: 0 or the error of dice_format_check(); on error nothing changes.
+ */
+int dice_stream_set_format(struct dice_stream *stream, u32 format)
+{
+	int err = dice_die_set_format(&stream->die, format);
+
+	if (!err)
+		dice_stream_drop_bytes(stream);
+	return err;
+}
+
+/**
+ * dice_stream_set_source() - take bits from elsewhere from now on
+ * @stream: the stream
+ * @fill: the new source, or NULL for bits given by dice_stream_write()
+ * @ctx: argument for @fill
+ *
+ * Rolls waiting to be read came from the old source and are dropped, with
+ * every bit the die holds (dice_die_set_source()).
+ */
+void dice_stream_set_source(struct dice_stream *stream, dice_fill_fn fill,
+			    void *ctx)
+{
+	dice_die_set_source(&stream->die, fill, ctx);
+	dice_stream_drop_bytes(stream);
+}
+
+/**
+ * dice_stream_drop_random() - forget every random bit the stream holds
+ * @stream: the stream
+ *
+ * For a machine or process that may have been cloned (a VM fork, fork()):
+ * the die's bits and state go (dice_die_drop_random()), and so do binary
+ * rolls waiting to be read; the rest of a text line already partly read is
+ * kept, so the reader never gets a broken line.
+ */
+void dice_stream_drop_random(struct dice_stream *stream)
+{
+	dice_die_drop_random(&stream->die);
+	if (dice_format_width(stream->die.format))
+		dice_stream_drop_bytes(stream);
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+/**
+ * dice_stream_whole() - @len cut to whole binary rolls
+ * @stream: the stream
+ * @len: bytes a read asks for
+ *
+ * Return: @len less what does not make a whole roll; @len in text.
+ */
+size_t dice_stream_whole(const struct dice_stream *stream, size_t len)
+{
+	unsigned int width = dice_format_width(stream->die.format);
+
+	return width ? len - len % width : len;
+}
+
+/**
+ * dice_stream_read_size() - how much of a read of @len bytes to serve
+ * @stream: the stream
+ * @len: bytes asked for, cut to whole binary rolls on return
+ *
+ * Bytes left from an earlier read are served first, whatever @len.
+ *
+ * Return: 0, or -EINVAL for a binary read shorter than one roll.
+ */
+int dice_stream_read_size(struct dice_stream *stream, size_t *len)
+{
+	unsigned int width = dice_format_width(stream->die.format);
+
+	if (!width || stream->out_start != stream->out_end)
+		return 0;
+	if (*len < width)
+		return -EINVAL;
+	*len -= *len % width;
+	return 0;
+}
+
+/* Decimal digits of the largest face, plus the newline. */
+static unsigned int dice_text_line_max(const struct dice_die *die)
+{
+	u64 top = die->format & DICE_FMT_ZERO_BASED ? die->sides - 1 : die->sides;
+	unsigned int len = 2;
+
+	while (top >= 10) {
+		top /= 10;
+		len++;
+	}
+	return len;
+}
+
+/**
+ * dice_stream_produce() - encode rolls for the next @want bytes of a read
+ * @stream: the stream
+ * @want: bytes the read still wants, at least 1
+ *
+ * Does nothing while bytes wait.  Else fills the buffer with whole binary
+ * rolls up to @want bytes, or text lines until @want bytes are there (the
+ * last line may run past @want and wait for the next read).  Rolls are made
+ * a batch at a time, never more than the read asked for; a d6 in U8 goes
+ * straight from the die into the buffer.
+ *
+ * Return: 0 when bytes wait, or the roll's error when none could be made.
+ */
+int dice_stream_produce(struct dice_stream *stream, size_t want)
+{
+	struct dice_die *die = &stream->die;
+	unsigned int width = dice_format_width(die->format);
+	unsigned int line = width ? width : dice_text_line_max(die);
+	unsigned int end = 0, count;
+	int got = 0;
+
+	if (stream->out_start != stream->out_end)
+		return 0;
+	if (width)
+		want = min_t(size_t, want - want % width, DICE_OUT_BYTES);
+	else
+		want = min_t(size_t, want, DICE_OUT_BYTES - DICE_TEXT_MAX);
+	while (end < want) {
+		if (width == 1) {
+			got = dice_die_roll_u8(die, stream->out + end,
+					       want - end);
+			if (got < 0)
+				break;
+			end += got;
+			continue;
+		}
+		count = max_t(unsigned int, (want - end) / line, 1);
+		count = min_t(unsigned int, count, DICE_STREAM_FACES);
+		got = dice_die_roll_many(die, stream->faces, count);
+		if (got < 0)
+			break;
+		end += dice_format_faces(die->format, stream->faces, got,
+					 stream->out + end);
+	}
+	stream->out_start = 0;
+	stream->out_end = end;
+	return end ? 0 : got;
+}
+
+/**
+ * dice_stream_bytes() - the bytes waiting to be read
+ * @stream: the stream
+ * @len: how many
+ *
+ * Return: where they are.
+ */
+const u8 *dice_stream_bytes(const struct dice_stream *stream, size_t *len)
+{
+	*len = stream->out_end - stream->out_start;
+	return stream->out + stream->out_start;
+}
+
+/**
+ * dice_stream_consume() - @copied of the @offered bytes were read
+ * @stream: the stream
+ * @copied: bytes the copy out delivered
+ * @offered: bytes it was given, from dice_stream_bytes()
+ *
+ * A short copy (a fault) in a binary format keeps whole rolls only: the
+ * torn roll and the rest of the buffer are dropped, never served.  A text
+ * read keeps the rest for the next read.
+ *
+ * Return: the bytes that count as read: @copied, less a torn roll's.
+ */
+size_t dice_stream_consume(struct dice_stream *stream, size_t copied,
+			   size_t offered)
+{
+	unsigned int width = dice_format_width(stream->die.format);
+
+	stream->out_start += copied;
+	if (copied == offered || !width)
+		return copied;
+	stream->out_start = stream->out_end;
+	return copied - copied % width;
+}
+
+/**
+ * dice_stream_read() - read rolls into memory
+ * @stream: the stream
+ * @buf: where the bytes go
+ * @len: bytes wanted
+ * @done: bytes stored
+ *
+ * As read() of the device, for callers that copy with memcpy(): whole
+ * binary rolls, text lines split anywhere.
+ *
+ * Return: 0, or the error that stopped the read (with *@done bytes read).
+ */
+int dice_stream_read(struct dice_stream *stream, u8 *buf, size_t len,
+		     size_t *done)
+{
+	const u8 *bytes;
+	size_t chunk;
+	int err;
+
+	*done = 0;
+	err = dice_stream_read_size(stream, &len);
+	while (!err && *done < len) {
+		err = dice_stream_produce(stream, len - *done);
+		if (err)
+			break;
+		bytes = dice_stream_bytes(stream, &chunk);
+		chunk = min(chunk, len - *done);
+		memcpy(buf + *done, bytes, chunk);
+		*done += dice_stream_consume(stream, chunk, chunk);
+	}
+	return err;
+}
+
+/* ---- writing: bits for DICE_SRC_WRITTEN ------------------------------------ */
+
+/**
+ * dice_stream_room() - whole bytes the bit buffer takes now
+ * @stream: the stream
+ *
+ * Return: how many.
+ */
+size_t dice_stream_room(const struct dice_stream *stream)
+{
+	return dice_pool_room(&stream->die.pool) / 8;
+}
+
+/**
+ * dice_stream_write() - take written bytes as bits for later rolls
+ * @stream: the stream
+ * @buf: the bytes, spent in order, each byte's most significant bit first
+ * @len: how many
+ *
+ * Return: how many were taken: @len, or the room there was.
+ */
+size_t dice_stream_write(struct dice_stream *stream, const u8 *buf,
+			 size_t len)
+{
+	struct dice_pool *pool = &stream->die.pool;
+	size_t i, word;
+	u64 bits;
+
+	len = min(len, dice_stream_room(stream));
+	for (i = 0; i + 8 <= len; i += 8) {
+		bits = 0;
+		for (word = 0; word < 8; word++)
+			bits = (bits << 8) | buf[i + word];
+		dice_pool_put(pool, bits, 64);
+	}
+	for (; i < len; i++)
+		dice_pool_put(pool, buf[i], 8);
+	return len;
+}
+
+/**
+ * dice_stream_probe() - could a read make a roll from the written bits now?
+ * @stream: the stream
+ * @discarded: set when the bits fill the pool and can never complete the
+ *	roll: they are discarded, as the read would (dice_die_failed())
+ *
+ * Bytes waiting make a read possible.  Else the same roll is made on a copy
+ * of the die (plain data; the table it points to is only read), wiped after
+ * use.
+ *
+ * Return: 0 if a read would serve something or the copy could not be made
+ * (the read then tells), -EAGAIN if the bits do not suffice, or the roll's
+ * other error (a read would return it at once).
+ */
+int dice_stream_probe(struct dice_stream *stream, bool *discarded)
+{
+	struct dice_die *probe;
+	u64 face;
+	int got;
+
+	*discarded = false;
+	if (stream->out_start != stream->out_end)
+		return 0;
+	if (!stream->probe) {
+		stream->probe = kmalloc(sizeof(*stream->probe),
+					GFP_KERNEL_ACCOUNT);
+		if (!stream->probe)
+			return 0;
+	}
+	probe = &stream->probe->die;
+	memcpy(probe, &stream->die, sizeof(*probe));
+	if (stream->die.batch) {
+		memcpy(&stream->probe->batch, stream->die.batch,
+		       sizeof(stream->probe->batch));
+		probe->batch = &stream->probe->batch;
+	}
+	if (dice_format_width(probe->format) == 1)
+		got = dice_die_roll_u8(probe, (u8 *)&face, 1);
+	else
+		got = dice_die_roll_many(probe, &face, 1);
+	if (got == -EAGAIN &&
+	    probe->pool.discarded != stream->die.pool.discarded) {
+		dice_pool_discard(&stream->die.pool);
+		*discarded = true;
+	}
+	memzero_explicit(stream->probe, sizeof(*stream->probe));
+	memzero_explicit(&face, sizeof(face));
+	return got < 0 ? got : 0;
+}
