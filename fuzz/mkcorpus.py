@@ -81,6 +81,14 @@ ALIAS_SEEDS = {
         + bits(256, 9),
     'fair-1000003-viglietta': fair(1000003, method=VIGLIETTA) + bits(128, 10),
     'fair-d6-bad-method': fair(6, method=7) + bits(16),
+    # Found by the fuzzer (a4f5424): weights 7 and 1, 16 cells of mass 8,
+    # whose group of 8 faces spans 16^8 = 2^32, narrow_limit itself: the
+    # register loop drew it in 64 bits, a single roll in 128, and the faces
+    # differed.  The method byte asks for Viglietta, which a loaded die
+    # refuses, so it rolls with DICE_METHOD_RECYCLE.  Its bits are the
+    # fuzzer's, kept as found.
+    'cells-span-2pow32': weights([7, 1], method=VIGLIETTA) +
+        bytes.fromhex('6c86a562cb808d10d686a58931be3ec851bf'),
 }
 
 # fuzz_stream: one opcode byte, then its arguments (see fuzz_stream.c).

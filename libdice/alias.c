@@ -26,9 +26,11 @@ DICE_EXPORT int dice_alias_build(const uint32_t *weights, uint32_t sides,
 		return -ENOMEM;
 	err = dice_table_from_weights(table, weights);
 	if (!err) {
-		memcpy(thresholds, table->thr, (size_t)sides * sizeof(*thresholds));
-		memcpy(aliases, table->alias, (size_t)sides * sizeof(*aliases));
-		*mass = table->mass;
+		memcpy(thresholds, dice_table_thresholds(table),
+		       (size_t)sides * sizeof(*thresholds));
+		memcpy(aliases, dice_table_aliases(table),
+		       (size_t)sides * sizeof(*aliases));
+		*mass = dice_table_mass(table);
 	}
 	dice_table_free(table);
 	return err;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "ring.h"
 
 #define DICE_DEVICE	"/dev/dice"
 
@@ -165,13 +166,16 @@ static int dice_check(struct dice *d)
  * caller will read it in.  Switching drops nothing but bytes of a partly
  * read text line.
  */
-static int dice_device_format(struct dice *d, uint32_t format)
+int dice_device_format(struct dice *d, uint32_t format)
 {
 	int err;
 
 	if (d->dev_format == format)
 		return 0;
-	err = dice_ioctl(d, DICE_IOC_SET_FORMAT, &format);
+	if (d->eng)
+		err = dice_engine_set_format(d, format);
+	else
+		err = dice_ioctl(d, DICE_IOC_SET_FORMAT, &format);
 	if (!err)
 		d->dev_format = format;
 	return err;
@@ -191,11 +195,11 @@ DICE_EXPORT int dice_set_sides(struct dice *d, uint64_t sides)
 		return err;
 	if (!sides)
 		return -EINVAL;
-	if (d->eng)
-		return dice_engine_set_sides(d, sides);
 	err = dice_device_die(d);
 	if (err)
 		return err;
+	if (d->eng)
+		return dice_engine_set_sides(d, sides);
 	return dice_ioctl(d, DICE_IOC_SET_SIDES, &sides);
 }
 
@@ -213,12 +217,11 @@ DICE_EXPORT int dice_set_weights(struct dice *d, const uint32_t *weights,
 		return err;
 	if (!weights || !sides)
 		return -EINVAL;
-	if (!d->eng) {
-		err = dice_device_die(d);
-		if (err)
-			return err;
+	err = dice_device_die(d);
+	if (err)
+		return err;
+	if (!d->eng)
 		return dice_ioctl(d, DICE_IOC_SET_WEIGHTS, &arg);
-	}
 	table = dice_table_alloc(sides);
 	if (!table)
 		return -ENOMEM;
@@ -247,17 +250,18 @@ DICE_EXPORT int dice_set_alias(struct dice *d, const uint64_t *thresholds,
 		return err;
 	if (!thresholds || !aliases || !sides || !mass)
 		return -EINVAL;
-	if (!d->eng) {
-		err = dice_device_die(d);
-		if (err)
-			return err;
+	err = dice_device_die(d);
+	if (err)
+		return err;
+	if (!d->eng)
 		return dice_ioctl(d, DICE_IOC_SET_ALIAS, &arg);
-	}
 	table = dice_table_alloc(sides);
 	if (!table)
 		return -ENOMEM;
-	memcpy(table->thr, thresholds, (size_t)sides * sizeof(*thresholds));
-	memcpy(table->alias, aliases, (size_t)sides * sizeof(*aliases));
+	memcpy(dice_table_thresholds(table), thresholds,
+	       (size_t)sides * sizeof(*thresholds));
+	memcpy(dice_table_aliases(table), aliases,
+	       (size_t)sides * sizeof(*aliases));
 	err = dice_table_from_alias(table, mass);
 	if (err) {
 		dice_table_free(table);
@@ -294,15 +298,10 @@ DICE_EXPORT int dice_set_format(struct dice *d, uint32_t format)
 
 	if (err)
 		return err;
-	if (d->eng)
-		err = dice_engine_set_format(d, format);
-	else
-		err = dice_ioctl(d, DICE_IOC_SET_FORMAT, &format);
+	err = dice_device_format(d, format);
 	if (err)
 		return err;
 	d->format = format;
-	if (!d->eng)
-		d->dev_format = format;
 	return 0;
 }
 
@@ -316,10 +315,11 @@ DICE_EXPORT int dice_get_info(struct dice *d, struct dice_info *info)
 		return -EINVAL;
 	if (d->eng) {
 		dice_engine_get_info(d, info);
-		return 0;
+		err = 0;
+	} else {
+		err = dice_ioctl(d, DICE_IOC_GET_INFO, info);
 	}
-	err = dice_ioctl(d, DICE_IOC_GET_INFO, info);
-	/* The device may be in U64 for dice_roll(): report the caller's. */
+	/* The file may be in U64 for dice_roll(): report the caller's. */
 	if (!err)
 		info->format = d->format;
 	return err;
@@ -378,6 +378,17 @@ DICE_EXPORT long dice_write_bits(struct dice *d, const void *buf, size_t len)
 	return n < 0 ? -errno : n;
 }
 
+/* read() of the file: the device, or the engine's stream. */
+static long dice_file_read(struct dice *d, void *buf, size_t len)
+{
+	ssize_t n;
+
+	if (d->eng)
+		return dice_engine_read(d, buf, len);
+	n = read(d->fd, buf, len);
+	return n < 0 ? -errno : n;
+}
+
 static int dice_device_roll(struct dice *d, uint64_t *faces, size_t count,
 			    size_t *done)
 {
@@ -386,14 +397,14 @@ static int dice_device_roll(struct dice *d, uint64_t *faces, size_t count,
 
 	err = dice_device_format(d, DICE_FMT_U64);
 	while (!err && got < want) {
-		ssize_t n = read(d->fd, (char *)faces + got, want - got);
+		long n = dice_file_read(d, (char *)faces + got, want - got);
 
 		if (n > 0)
 			got += n;
 		else if (n == 0)
 			err = -EIO;	/* the device never ends */
 		else
-			err = -errno;
+			err = (int)n;
 	}
 	/* Whole rolls only: the module never splits a binary roll. */
 	if (got % sizeof(*faces) && !err)
@@ -422,14 +433,11 @@ DICE_EXPORT int dice_roll(struct dice *d, uint64_t *faces, size_t count,
 		return -EOVERFLOW;
 	if (!count)
 		return 0;
-	if (d->eng)
-		return dice_engine_roll(d, faces, count, done);
 	return dice_device_roll(d, faces, count, done);
 }
 
 DICE_EXPORT long dice_read(struct dice *d, void *buf, size_t len)
 {
-	ssize_t n;
 	int err = dice_check(d);
 
 	if (err)
@@ -438,11 +446,8 @@ DICE_EXPORT long dice_read(struct dice *d, void *buf, size_t len)
 		return -EINVAL;
 	if (!len)
 		return 0;
-	if (d->eng)
-		return dice_engine_read(d, buf, len);
 	err = dice_device_format(d, d->format);
 	if (err)
 		return err;
-	n = read(d->fd, buf, len);
-	return n < 0 ? -errno : n;
+	return dice_file_read(d, buf, len);
 }

@@ -12,7 +12,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <linux/dice.h>
+/* The module's uapi header, installed by libdice under its own name. */
+#include <libdice/uapi.h>
 
 #ifdef __cplusplus
 extern "C" {

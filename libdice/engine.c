@@ -6,9 +6,11 @@
  * DICE_OPEN_USERSPACE (bits from getrandom()) or dice_open_seeded() (bits
  * from a ChaCha20 keystream keyed by the seed, for tests and replays).
  * The die core (kmod/dice_*.c) is compiled into the library with hidden
- * visibility, so the engine samples, accounts and encodes exactly as the
- * module does; this file only supplies the bit sources and what the
- * module's read() and write() do around the core.
+ * visibility, and the engine is an open file of it, a struct dice_stream,
+ * as each open file of the module is: it samples, accounts, encodes, takes
+ * written bits and serves reads exactly as the module does, through the
+ * same code.  This file only supplies the bit sources and copies with
+ * memcpy() where the module copies to and from userspace.
  *
  * The seeded stream, which replays depend on, is fixed: the ChaCha20 key
  * is the seed as 8 little-endian bytes followed by 24 zero bytes, the
@@ -62,17 +64,6 @@ static u64 dice_load_le64(const unsigned char *p)
 	return v;
 }
 
-/* Written bits are spent in the order written, each byte's MSB first. */
-static u64 dice_load_be64(const unsigned char *p)
-{
-	u64 v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = (v << 8) | p[i];
-	return v;
-}
-
 static int dice_fill_chacha(void *ctx, u64 *words, unsigned int nwords)
 {
 	static const unsigned char nonce[crypto_stream_chacha20_NONCEBYTES];
@@ -110,13 +101,14 @@ static void dice_engine_source(struct dice *d)
 {
 	struct dice_engine *e = d->eng;
 
-	dice_die_set_source(&e->die, dice_engine_fill(d), e);
+	dice_stream_set_source(e->stream, dice_engine_fill(d), e);
 }
 
 /*
  * Bits from getrandom() buffered before a fork() are in both processes:
- * the child drops them, and the randomness they left in the recycler,
- * rather than roll its parent's faces.
+ * the child drops them, the randomness they left in the recycler and the
+ * binary rolls waiting, rather than roll its parent's faces (as the module
+ * does after a VM fork).
  */
 static void dice_engine_forked(struct dice *d)
 {
@@ -128,7 +120,7 @@ static void dice_engine_forked(struct dice *d)
 	pid = getpid();
 	if (pid != e->pid) {
 		e->pid = pid;
-		dice_engine_source(d);
+		dice_stream_drop_random(e->stream);
 	}
 }
 
@@ -150,7 +142,12 @@ int dice_engine_new(struct dice *d, bool seeded, uint64_t seed)
 	e->ks_pos = sizeof(e->ks);
 	e->pid = getpid();
 	d->eng = e;
-	dice_die_init(&e->die, dice_engine_fill(d), e);
+	e->stream = dice_stream_alloc(dice_engine_fill(d), e);
+	if (!e->stream) {
+		free(e);
+		d->eng = NULL;
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -158,7 +155,7 @@ void dice_engine_free(struct dice *d)
 {
 	struct dice_engine *e = d->eng;
 
-	dice_die_wipe(&e->die);
+	dice_stream_free(e->stream);
 	sodium_memzero(e, sizeof(*e));
 	free(e);
 	d->eng = NULL;
@@ -166,20 +163,25 @@ void dice_engine_free(struct dice *d)
 
 /* ---- configuration ---------------------------------------------------------- */
 
+static struct dice_die *dice_engine_die(struct dice *d)
+{
+	return dice_stream_die(d->eng->stream);
+}
+
 int dice_engine_set_sides(struct dice *d, uint64_t sides)
 {
-	return dice_die_set_sides(&d->eng->die, sides);
+	return dice_die_set_sides(dice_engine_die(d), sides);
 }
 
 /* Takes @table, even on error. */
 int dice_engine_set_table(struct dice *d, struct dice_table *table)
 {
-	return dice_die_set_table(&d->eng->die, table);
+	return dice_die_set_table(dice_engine_die(d), table);
 }
 
 int dice_engine_set_method(struct dice *d, uint32_t method)
 {
-	return dice_die_set_method(&d->eng->die, method);
+	return dice_die_set_method(dice_engine_die(d), method);
 }
 
 int dice_engine_set_source(struct dice *d, uint32_t source)
@@ -189,33 +191,25 @@ int dice_engine_set_source(struct dice *d, uint32_t source)
 	d->source = source;
 	dice_engine_source(d);
 	d->eng->pid = getpid();
-	/* Rolls waiting to be read came from the old source: drop them. */
-	d->eng->out_start = d->eng->out_end = 0;
 	return 0;
 }
 
 int dice_engine_set_format(struct dice *d, uint32_t format)
 {
-	struct dice_engine *e = d->eng;
-	int err = dice_die_set_format(&e->die, format);
-
-	/* Bytes still buffered are in the old encoding: drop them. */
-	if (!err)
-		e->out_start = e->out_end = 0;
-	return err;
+	return dice_stream_set_format(d->eng->stream, format);
 }
 
 /* ---- queries ------------------------------------------------------------------ */
 
 void dice_engine_get_info(struct dice *d, struct dice_info *info)
 {
-	dice_die_info(&d->eng->die, info);
+	dice_die_info(dice_engine_die(d), info);
 	info->source = d->source;
 }
 
 void dice_engine_get_stats(struct dice *d, struct dice_stats *stats)
 {
-	dice_die_stats(&d->eng->die, stats);
+	dice_die_stats(dice_engine_die(d), stats);
 }
 
 /* The distribution in lowest terms, as DICE_IOC_GET_MASSES gives it. */
@@ -223,20 +217,20 @@ int dice_engine_get_masses(struct dice *d, uint64_t *masses,
 			   uint64_t capacity, uint64_t *sides,
 			   uint64_t *total)
 {
-	const struct dice_die *die = &d->eng->die;
-	u64 unit, t, i;
+	const struct dice_die *die = dice_engine_die(d);
+	u64 unit, t, i, n = dice_die_sides(die);
 	int err;
 
 	err = dice_die_masses(die, &unit, &t);
 	if (err)
 		return err;
 	if (sides)
-		*sides = die->sides;
+		*sides = n;
 	if (total)
 		*total = t;
-	if (die->sides > capacity)
+	if (n > capacity)
 		return -ENOSPC;
-	for (i = 0; i < die->sides; i++)
+	for (i = 0; i < n; i++)
 		masses[i] = dice_die_mass(die, unit, i);
 	return 0;
 }
@@ -246,103 +240,23 @@ int dice_engine_get_masses(struct dice *d, uint64_t *masses,
 /* As the module's write(): whole bytes, while the bit buffer has room. */
 long dice_engine_write(struct dice *d, const void *buf, size_t len)
 {
-	struct dice_pool *pool = &d->eng->die.pool;
-	const unsigned char *p = buf;
-	size_t room, i;
-
 	if (d->source != DICE_SRC_WRITTEN)
 		return -EINVAL;
 	if (!len)
 		return 0;
-	room = dice_pool_room(pool) / 8;
-	if (!room)
-		return -EAGAIN;
-	if (len > room)
-		len = room;
-	for (i = 0; i + 8 <= len; i += 8)
-		dice_pool_put(pool, dice_load_be64(p + i), 64);
-	for (; i < len; i++)
-		dice_pool_put(pool, p[i], 8);
-	return (long)len;
-}
-
-int dice_engine_roll(struct dice *d, uint64_t *faces, size_t count,
-		     size_t *done)
-{
-	struct dice_engine *e = d->eng;
-	int err = 0;
-	size_t i;
-	u64 face;
-
-	dice_engine_forked(d);
-	/* As on the device, where dice_roll() switches the format. */
-	e->out_start = e->out_end = 0;
-	for (i = 0; i < count; i++) {
-		err = dice_die_roll(&e->die, &face);
-		if (err)
-			break;
-		faces[i] = face + 1;
-	}
-	*done = i;
-	return err;
-}
-
-/* Encode rolls into the empty out buffer, as the module's dice_produce(). */
-static int dice_engine_produce(struct dice_engine *e, size_t want)
-{
-	struct dice_die *die = &e->die;
-	unsigned int width = dice_format_width(die->format);
-	unsigned int end = 0;
-	int err = 0;
-	u64 face;
-
-	if (width) {
-		want -= want % width;
-		if (want > DICE_OUT_BYTES)
-			want = DICE_OUT_BYTES;
-	} else if (want > DICE_OUT_BYTES - DICE_TEXT_MAX) {
-		want = DICE_OUT_BYTES - DICE_TEXT_MAX;
-	}
-	while (end < want) {
-		err = dice_die_roll(die, &face);
-		if (err)
-			break;
-		end += dice_format_face(die->format, face, e->out + end);
-	}
-	e->out_start = 0;
-	e->out_end = end;
-	return end ? 0 : err;
+	len = dice_stream_write(d->eng->stream, buf, len);
+	return len ? (long)len : -EAGAIN;
 }
 
 /* As the module's read(): whole binary rolls, text lines split anywhere. */
 long dice_engine_read(struct dice *d, void *buf, size_t len)
 {
-	struct dice_engine *e = d->eng;
-	unsigned int width = dice_format_width(e->die.format);
-	unsigned char *p = buf;
-	size_t done = 0, chunk;
-	int err = 0;
+	size_t done;
+	int err;
 
 	dice_engine_forked(d);
 	if (len > LONG_MAX)
 		len = LONG_MAX;
-	if (width && e->out_start == e->out_end) {
-		if (len < width)
-			return -EINVAL;
-		len -= len % width;
-	}
-	while (done < len) {
-		if (e->out_start == e->out_end) {
-			err = dice_engine_produce(e, len - done);
-			if (err)
-				break;
-		}
-		chunk = e->out_end - e->out_start;
-		if (chunk > len - done)
-			chunk = len - done;
-		memcpy(p + done, e->out + e->out_start, chunk);
-		e->out_start += chunk;
-		done += chunk;
-	}
+	err = dice_stream_read(d->eng->stream, buf, len, &done);
 	return done ? (long)done : err;
 }

@@ -19,12 +19,9 @@
 /* Everything is hidden (-fvisibility=hidden) unless marked with this. */
 #define DICE_EXPORT	__attribute__((visibility("default")))
 
-/* Rolls encoded but not yet returned by dice_read(), as in the module. */
-#define DICE_OUT_BYTES	512
-
 /**
  * struct dice_engine - the userspace backend of a handle
- * @die: the same die core as the module
+ * @stream: an open file of the same die core as the module
  * @seeded: bits come from the ChaCha20 stream below, not getrandom()
  * @key: ChaCha20 key (the seed, little-endian, then zeros)
  * @block: next ChaCha20 block number
@@ -32,21 +29,15 @@
  * @ks_pos: bytes of @ks already used (64: none left)
  * @pid: process the buffered getrandom() bits belong to; a fork()ed child
  *	drops them rather than repeat its parent's rolls
- * @out: rolls encoded for dice_read() but not yet returned
- * @out_start: first byte of @out not yet returned
- * @out_end: end of the bytes in @out
  */
 struct dice_engine {
-	struct dice_die die;
+	struct dice_stream *stream;
 	bool seeded;
 	unsigned char key[32];
 	uint64_t block;
 	unsigned char ks[64];
 	unsigned int ks_pos;
 	pid_t pid;
-	u8 out[DICE_OUT_BYTES];
-	unsigned int out_start;
-	unsigned int out_end;
 };
 
 /**
@@ -54,8 +45,8 @@ struct dice_engine {
  * @fd: the open /dev/dice, or -1 for an engine
  * @format: the format set with dice_set_format(), which dice_read() uses
  *	and dice_get_info() reports
- * @dev_format: the format the device file is in now: @format, or
- *	DICE_FMT_U64 after dice_roll() (libdice owns the format of its file)
+ * @dev_format: the format the file (device or engine) is in now: @format,
+ *	or DICE_FMT_U64 after dice_roll() (libdice owns the format of its file)
  * @source: DICE_SRC_* (engine; the device keeps its own)
  * @ring: the ring open on this handle, if any; configuration is refused
  *	with -EBUSY while it is
@@ -84,11 +75,6 @@ int dice_engine_get_masses(struct dice *d, uint64_t *masses,
 			   uint64_t capacity, uint64_t *sides,
 			   uint64_t *total);
 long dice_engine_write(struct dice *d, const void *buf, size_t len);
-int dice_engine_roll(struct dice *d, uint64_t *faces, size_t count,
-		     size_t *done);
 long dice_engine_read(struct dice *d, void *buf, size_t len);
-
-/* ring.c */
-void dice_ring_detach(struct dice_ring *r);
 
 #endif /* _LIBDICE_INTERNAL_H */

@@ -19,13 +19,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
 
 #include <liburing.h>
 
 #include "internal.h"
+#include "ring.h"
 
 /* Registered buffers are at most 1 GiB each; 1024 of them is plenty. */
 #define DICE_RING_MAX_DEPTH	1024
@@ -183,13 +183,9 @@ DICE_EXPORT int dice_ring_open(struct dice *d, unsigned int depth,
 		return err;
 	if (info.source != DICE_SRC_KERNEL)
 		return -EINVAL;
-	if (d->dev_format != DICE_FMT_U64) {
-		uint32_t format = DICE_FMT_U64;
-
-		if (ioctl(d->fd, DICE_IOC_SET_FORMAT, &format) < 0)
-			return -errno;
-		d->dev_format = format;
-	}
+	err = dice_device_format(d, DICE_FMT_U64);
+	if (err)
+		return err;
 
 	r = calloc(1, sizeof(*r) + depth * sizeof(r->slot[0]));
 	if (!r)

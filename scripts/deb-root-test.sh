@@ -15,8 +15,9 @@
 #   install   apt-get install of the four packages; DKMS built and installed
 #             the module for the root's kernel (KVER, found by the
 #             package's postinst, as on a user's machine); dice --version;
-#             pkg-config; a program built against libdice-dev links
-#             (shared and static) and runs; man pages, udev rule
+#             pkg-config; libdice-dev's headers; a program built against
+#             libdice-dev links (shared and static) and runs; man pages,
+#             udev rule
 #   purge     apt-get purge: no DKMS entry, no module, no source, and the
 #             root holds exactly the files it had before the install
 #   upgrade   previous packages installed, then this version's: DKMS
@@ -133,6 +134,7 @@ cat >"$root/tmp/prog.c" <<'EOF'
 
 int main(void)
 {
+	struct dice_info info;	/* the uapi's, through <dice.h> */
 	struct dice *d;
 	uint64_t f[5];
 	size_t done = 0;
@@ -142,6 +144,7 @@ int main(void)
 	if (dice_open(&d) != -ENOENT)
 		return 1;
 	if (dice_open_seeded(&d, 42) || dice_set_sides(d, 6) ||
+	    dice_get_info(d, &info) || info.sides != 6 ||
 	    dice_roll(d, f, 5, &done) || done != 5)
 		return 1;
 	for (i = 0; i < 5; i++) {
@@ -178,6 +181,12 @@ build_static() {
 		-Wl,-Bstatic -ldice -Wl,-Bdynamic \
 		$(pkg-config --static --libs libdice | sed "s/-ldice//")' &&
 		! R ldd /tmp/prog-static | grep libdice && R /tmp/prog-static
+}
+headers() { # <dice.h> and the uapi as <libdice/uapi.h>; nothing in the kernel's place
+	R dpkg -L libdice-dev | grep '^/usr/include/' &&
+		test -f "$root/usr/include/dice.h" &&
+		test -f "$root/usr/include/libdice/uapi.h" &&
+		! R dpkg -L libdice-dev | grep '^/usr/include/linux'
 }
 man_pages() {
 	ls -l "$root/usr/share/man/man1/dice.1.gz" \
@@ -217,6 +226,7 @@ check "dice.ko in /lib/modules/$kver/updates/dkms, vermagic $kver, in modules.de
 check "dice --version prints 'dice $new'" cli_version "$new"
 check "dice --seed 42 3d6 rolls with the userspace engine" R dice --seed 42 3d6
 check "pkg-config --libs libdice is -ldice, --modversion $new" pkg_config "$new"
+check "libdice-dev: <dice.h> and <libdice/uapi.h>, nothing in /usr/include/linux" headers
 check "a program built against libdice-dev links libdice.so.1 and runs" \
 	build_shared /tmp/prog
 check "the same program links libdice.a (pkg-config --static) and runs" build_static

@@ -14,7 +14,7 @@ check() {
 fail=0
 make -s -C "$TOP" install DESTDIR="$stage" PREFIX=/usr >/dev/null 2>&1
 check "module" "find '$stage/lib/modules' -name dice.ko | grep -q ."
-check "uapi header" "test -f '$stage/usr/include/linux/dice.h'"
+check "uapi header as <libdice/uapi.h>, nothing in include/linux" "test -f '$stage/usr/include/libdice/uapi.h' && ! test -e '$stage/usr/include/linux'"
 check "library, soname and pkg-config" "test -f '$stage/usr/lib/libdice.a' && ls '$stage'/usr/lib/libdice.so.1* >/dev/null && test -f '$stage/usr/lib/pkgconfig/libdice.pc'"
 check "dice.h" "test -f '$stage/usr/include/dice.h'"
 check "CLI and man pages" "test -x '$stage/usr/bin/dice' && test -f '$stage/usr/share/man/man1/dice.1' && test -f '$stage/usr/share/man/man3/libdice.3'"

@@ -6,13 +6,18 @@
  * its ASSERT_*() and SKIP().  Everything is static inline, so a test pays
  * nothing for what it does not use.
  *
- *  - opening a die, REQUIRE_DIE(), the ioctls (set_sides() and
- *    set_format() assert; set_weights() and set_alias() return the errno,
- *    as the cases test their refusals);
- *  - binary rolls: fmt_width(), get_le();
+ *  - opening a die, REQUIRE_DIE(), DIE_FIXTURE(), the ioctls
+ *    (set_sides(), set_format(), get_info() and get_stats() assert;
+ *    set_weights(), set_alias(), set_u32(), set_u64() and get_masses()
+ *    return the errno, as the cases test their refusals);
+ *  - binary rolls: fmt_width(), get_le(), read_full();
  *  - the exact size of a range or residue class of faces, gcd();
  *  - a seeded generator, a monotonic clock, reading a number from and
- *    writing a value to a sysfs file.
+ *    writing a value to a sysfs file;
+ *  - the module's files: sysfs_u64(), table_sides(), and set_param() and
+ *    restore_param() for a case that changes a parameter; meminfo();
+ *  - struct failures, where threads and children that must not assert
+ *    record the first thing that went wrong.
  */
 #ifndef _DICE_COMMON_H
 #define _DICE_COMMON_H
@@ -23,8 +28,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -34,6 +42,13 @@
 #include <linux/dice.h>
 
 #define DICE_PATH	"/dev/dice"
+#define DICE_SYSFS	"/sys/class/misc/dice"
+#define MODULE_SYSFS	"/sys/module/dice"
+#define PARAMS_SYSFS	MODULE_SYSFS "/parameters"
+#define MAX_SIDES_PATH	PARAMS_SYSFS "/max_sides"
+#define DEFAULT_MAX_SIDES (1U << 20)	/* max_sides as the module loads */
+#define TAINTED_PATH	"/proc/sys/kernel/tainted"
+#define TAINT_WARN	(1ULL << 9)	/* 'W': a WARN() fired */
 #define POW2(k)		((__u64)1 << (k))
 
 #ifndef __printf
@@ -61,10 +76,40 @@ static inline int open_die(struct __test_metadata *_metadata, int flags)
 		SKIP(return, "%s is absent", DICE_PATH);		\
 } while (0)
 
+/*
+ * DIE_FIXTURE() - a fixture that is one die, opened with @flags by its setup
+ * (-1 without /dev/dice: REQUIRE_DIE()) and closed by its teardown.  The
+ * file may add FIXTURE_VARIANT(@name) and its variants after it.
+ */
+#define DIE_FIXTURE(name, flags)					\
+	FIXTURE(name) {							\
+		int fd;							\
+	};								\
+	FIXTURE_SETUP(name)						\
+	{								\
+		self->fd = open_die(_metadata, (flags));		\
+	}								\
+	FIXTURE_TEARDOWN(name)						\
+	{								\
+		if (self->fd >= 0)					\
+			close(self->fd);				\
+	}
+
 /* ioctl_errno() - 0 when @cmd succeeds, else its errno */
 static inline int ioctl_errno(int fd, unsigned long cmd, void *arg)
 {
 	return ioctl(fd, cmd, arg) ? errno : 0;
+}
+
+/* set_u32(), set_u64() - @cmd with a __u32 or __u64 argument; its errno */
+static inline int set_u32(int fd, unsigned long cmd, __u32 val)
+{
+	return ioctl_errno(fd, cmd, &val);
+}
+
+static inline int set_u64(int fd, unsigned long cmd, __u64 val)
+{
+	return ioctl_errno(fd, cmd, &val);
 }
 
 static inline void set_sides(struct __test_metadata *_metadata, int fd,
@@ -120,6 +165,16 @@ static inline int set_alias(int fd, const __u64 *thr, const __u32 *alias,
 	return ioctl_errno(fd, DICE_IOC_SET_ALIAS, &arg);
 }
 
+/* get_masses() - GET_MASSES of up to @capacity into @masses; its errno */
+static inline int get_masses(int fd, void *masses, __u64 capacity,
+			     struct dice_masses *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->masses = (uintptr_t)masses;
+	out->capacity = capacity;
+	return ioctl_errno(fd, DICE_IOC_GET_MASSES, out);
+}
+
 /* fmt_width() - bytes per roll of a binary format, 0 for text */
 static inline unsigned int fmt_width(__u32 fmt)
 {
@@ -146,6 +201,22 @@ static inline __u64 get_le(const unsigned char *p, unsigned int width)
 	for (i = 0; i < width; i++)
 		v |= (__u64)p[i] << (8 * i);
 	return v;
+}
+
+/* read_full() - @len bytes of rolls; false on error or a short count */
+static inline bool read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t ret = read(fd, p, len);
+
+		if (ret <= 0)
+			return false;
+		p += ret;
+		len -= ret;
+	}
+	return true;
 }
 
 #ifdef __SIZEOF_INT128__	/* not in dice_compat32_test, an i386 build */
@@ -225,6 +296,123 @@ static inline bool write_file(const char *path, const char *val)
 		return false;
 	ok = write(fd, val, len) == (ssize_t)len;
 	return !close(fd) && ok;
+}
+
+/* sysfs_u64() - the device's counter @name in sysfs, ~0 if unreadable */
+static inline __u64 sysfs_u64(const char *name)
+{
+	char path[128];
+	__u64 v = ~0ULL;
+
+	snprintf(path, sizeof(path), DICE_SYSFS "/%s", name);
+	read_u64_file(path, &v);
+	return v;
+}
+
+/* table_sides() - the largest table a case makes: max_sides, at most 2^20 */
+static inline __u32 table_sides(void)
+{
+	__u64 max = DEFAULT_MAX_SIDES;
+
+	read_u64_file(MAX_SIDES_PATH, &max);
+	return max > DEFAULT_MAX_SIDES ? DEFAULT_MAX_SIDES : (__u32)max;
+}
+
+/**
+ * struct saved_param - a module parameter a case changes, as it was
+ * @path: the parameter's file; the fixture's setup sets it
+ * @changed: set_param() wrote it: the fixture's teardown calls
+ *	restore_param(), so that a case that fails leaves it as found
+ * @val: what it held before
+ */
+struct saved_param {
+	const char *path;
+	bool changed;
+	char val[32];
+};
+
+/*
+ * set_param() - write @val to the parameter, the first time saving what it
+ * held; false if that cannot be done (not root: the case skips)
+ */
+static inline bool set_param(struct saved_param *p, const char *val)
+{
+	ssize_t len;
+	int fd;
+
+	if (geteuid() != 0 || access(p->path, W_OK))
+		return false;
+	if (!p->changed) {
+		fd = open(p->path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return false;
+		len = read(fd, p->val, sizeof(p->val) - 1);
+		close(fd);
+		if (len <= 0)
+			return false;
+		p->val[len] = 0;
+		p->changed = true;
+	}
+	return write_file(p->path, val);
+}
+
+/* restore_param() - the parameter back as set_param() found it */
+static inline bool restore_param(struct saved_param *p)
+{
+	if (!p->changed)
+		return true;
+	if (!write_file(p->path, p->val))
+		return false;
+	p->changed = false;
+	return true;
+}
+
+/* meminfo() - a field of /proc/meminfo in KiB, or -1 */
+static inline long long meminfo(const char *field)
+{
+	char line[256];
+	size_t len = strlen(field);
+	long long v = -1;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, field, len) && line[len] == ':') {
+			v = strtoll(line + len + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+/**
+ * struct failures - what threads (or a child's threads) saw go wrong
+ * @lock: guards the rest
+ * @count: failures seen
+ * @first: the first one, which the case reports after joining them
+ *
+ * Threads never use ASSERT_*() (the harness longjmps): they call failed().
+ */
+struct failures {
+	pthread_mutex_t lock;
+	unsigned long count;
+	char first[256];
+};
+
+static inline void __printf(2, 3) failed(struct failures *f,
+					 const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&f->lock);
+	if (!f->count++) {
+		va_start(ap, fmt);
+		vsnprintf(f->first, sizeof(f->first), fmt, ap);
+		va_end(ap);
+	}
+	pthread_mutex_unlock(&f->lock);
 }
 
 #endif /* _DICE_COMMON_H */

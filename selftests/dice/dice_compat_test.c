@@ -160,14 +160,14 @@ static int ioc(struct rec *r, const char *tag, unsigned long cmd, void *arg,
 	return err;
 }
 
-static void set_u64(struct rec *r, const char *tag, unsigned long cmd,
-		    __u64 v, int want)
+static void rec_set_u64(struct rec *r, const char *tag,
+			unsigned long cmd, __u64 v, int want)
 {
 	ioc(r, tag, cmd, &v, want);
 }
 
-static void set_u32(struct rec *r, const char *tag, unsigned long cmd,
-		    __u32 v, int want)
+static void rec_set_u32(struct rec *r, const char *tag,
+			unsigned long cmd, __u32 v, int want)
 {
 	ioc(r, tag, cmd, &v, want);
 }
@@ -282,19 +282,19 @@ static void scen_info(struct rec *r)
 
 	rec_info(r, "default", 6, DICE_FMT_TEXT, DICE_METHOD_RECYCLE,
 		 DICE_SRC_KERNEL);
-	set_u64(r, "sides", DICE_IOC_SET_SIDES, 1000003, 0);
-	set_u32(r, "format", DICE_IOC_SET_FORMAT,
+	rec_set_u64(r, "sides", DICE_IOC_SET_SIDES, 1000003, 0);
+	rec_set_u32(r, "format", DICE_IOC_SET_FORMAT,
 		DICE_FMT_U32 | DICE_FMT_ZERO_BASED, 0);
-	set_u32(r, "method", DICE_IOC_SET_METHOD, DICE_METHOD_VIGLIETTA, 0);
-	set_u32(r, "source", DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN, 0);
+	rec_set_u32(r, "method", DICE_IOC_SET_METHOD, DICE_METHOD_VIGLIETTA, 0);
+	rec_set_u32(r, "source", DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN, 0);
 	rec_info(r, "set", 1000003, DICE_FMT_U32 | DICE_FMT_ZERO_BASED,
 		 DICE_METHOD_VIGLIETTA, DICE_SRC_WRITTEN);
-	set_u64(r, "sides 0", DICE_IOC_SET_SIDES, 0, EINVAL);
-	set_u64(r, "sides 2^32+1 in U32", DICE_IOC_SET_SIDES, POW2(32) + 1,
+	rec_set_u64(r, "sides 0", DICE_IOC_SET_SIDES, 0, EINVAL);
+	rec_set_u64(r, "sides 2^32+1 in U32", DICE_IOC_SET_SIDES, POW2(32) + 1,
 		EOVERFLOW);
-	set_u32(r, "format 5", DICE_IOC_SET_FORMAT, 5, EINVAL);
-	set_u32(r, "method 5", DICE_IOC_SET_METHOD, 5, EINVAL);
-	set_u32(r, "source 2", DICE_IOC_SET_SOURCE, 2, EINVAL);
+	rec_set_u32(r, "format 5", DICE_IOC_SET_FORMAT, 5, EINVAL);
+	rec_set_u32(r, "method 5", DICE_IOC_SET_METHOD, 5, EINVAL);
+	rec_set_u32(r, "source 2", DICE_IOC_SET_SOURCE, 2, EINVAL);
 	ioc(r, "sides NULL", DICE_IOC_SET_SIDES, NULL, EFAULT);
 	/* GET_INFO taken short (16 bytes) and long (96, the tail zeroed). */
 	memset(&in, 0xa5, sizeof(in));
@@ -340,14 +340,15 @@ static void scen_written(struct rec *r)
 	unsigned char bits[1024];
 	unsigned int i;
 
-	set_u32(r, "source", DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN, 0);
+	rec_set_u32(r, "source", DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN, 0);
 	for (i = 0; i < ARRAY_SIZE(dice); i++) {
 		stream(bits, sizeof(bits), 100 + i);
 		wr(r, "write", bits, sizeof(bits));
-		set_u32(r, "format", DICE_IOC_SET_FORMAT, DICE_FMT_TEXT, 0);
-		set_u64(r, "sides", DICE_IOC_SET_SIDES, dice[i].sides, 0);
-		set_u32(r, "format", DICE_IOC_SET_FORMAT, dice[i].fmt, 0);
-		set_u32(r, "method", DICE_IOC_SET_METHOD, dice[i].method, 0);
+		rec_set_u32(r, "format", DICE_IOC_SET_FORMAT, DICE_FMT_TEXT, 0);
+		rec_set_u64(r, "sides", DICE_IOC_SET_SIDES, dice[i].sides, 0);
+		rec_set_u32(r, "format", DICE_IOC_SET_FORMAT, dice[i].fmt, 0);
+		rec_set_u32(r, "method", DICE_IOC_SET_METHOD, dice[i].method,
+			    0);
 		must(r, rd(r, "read", dice[i].len, dice[i].fmt,
 			   dice[i].sides) > 0, "no faces from written bits");
 		stats(r, "stats");
@@ -356,7 +357,7 @@ static void scen_written(struct rec *r)
 		 DICE_METHOD_RECYCLE, DICE_SRC_WRITTEN);
 }
 
-static void get_masses(struct rec *r, const char *tag, __u64 capacity,
+static void rec_masses(struct rec *r, const char *tag, __u64 capacity,
 		       int want, const __u64 *expect, __u64 sides,
 		       __u64 total)
 {
@@ -402,18 +403,19 @@ static void scen_loaded(struct rec *r)
 	};
 	struct dice_masses marg = { .capacity = 5 };
 
-	set_u32(r, "source", DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN, 0);
+	rec_set_u32(r, "source", DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN, 0);
 	stream(bits, sizeof(bits), 7);
 	wr(r, "write", bits, sizeof(bits));
-	set_u32(r, "format", DICE_IOC_SET_FORMAT, DICE_FMT_U8, 0);
+	rec_set_u32(r, "format", DICE_IOC_SET_FORMAT, DICE_FMT_U8, 0);
 	ioc(r, "weights", DICE_IOC_SET_WEIGHTS, &warg, 0);
-	get_masses(r, "masses", 5, 0, wm, 5, 12);
-	get_masses(r, "masses short", 2, ENOSPC, NULL, 5, 12);
+	rec_masses(r, "masses", 5, 0, wm, 5, 12);
+	rec_masses(r, "masses short", 2, ENOSPC, NULL, 5, 12);
 	rd(r, "read", 256, DICE_FMT_U8, 5);
 	ioc(r, "alias", DICE_IOC_SET_ALIAS, &aarg, 0);
-	get_masses(r, "alias masses", 5, 0, am, 5, 50);
+	rec_masses(r, "alias masses", 5, 0, am, 5, 50);
 	rd(r, "read alias", 256, DICE_FMT_U8, 5);
-	set_u32(r, "method alias", DICE_IOC_SET_METHOD, DICE_METHOD_ALIAS, 0);
+	rec_set_u32(r, "method alias", DICE_IOC_SET_METHOD,
+		    DICE_METHOD_ALIAS, 0);
 	rd(r, "read alias method", 128, DICE_FMT_U8, 5);
 	stats(r, "stats");
 	rec_info(r, "info", 5, DICE_FMT_U8, DICE_METHOD_ALIAS,
@@ -431,7 +433,7 @@ static void scen_loaded(struct rec *r)
 	marg.masses = 0xffffffff00002000ULL;
 	ioc(r, "masses high", DICE_IOC_GET_MASSES, &marg, EFAULT);
 	ioc(r, "weights arg NULL", DICE_IOC_SET_WEIGHTS, NULL, EFAULT);
-	get_masses(r, "masses after", 5, 0, am, 5, 50);
+	rec_masses(r, "masses after", 5, 0, am, 5, 50);
 }
 
 /* A table of 4096 sides: 16 KiB in, 32 KiB out. */
@@ -452,10 +454,10 @@ static void scen_big(struct rec *r)
 		g = gcd(g, w[i]);
 	for (i = 0; i < 4096; i++)
 		expect[i] = w[i] / g;
-	set_u32(r, "source", DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN, 0);
-	set_u32(r, "format", DICE_IOC_SET_FORMAT, DICE_FMT_U16, 0);
+	rec_set_u32(r, "source", DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN, 0);
+	rec_set_u32(r, "format", DICE_IOC_SET_FORMAT, DICE_FMT_U16, 0);
 	ioc(r, "weights", DICE_IOC_SET_WEIGHTS, &warg, 0);
-	get_masses(r, "masses", 4096, 0, expect, 4096, sum / g);
+	rec_masses(r, "masses", 4096, 0, expect, 4096, sum / g);
 	for (i = 0; i < 4; i++) {
 		stream(bits, sizeof(bits), 1000 + i);
 		wr(r, "write", bits, sizeof(bits));

@@ -90,8 +90,6 @@
 /* The module reads ahead at most this much (DICE_OUT_BYTES in kmod/dice_main.c). */
 #define OUT_BYTES	1024
 
-#define MAX_SIDES_PATH	"/sys/module/dice/parameters/max_sides"
-
 #define DEFAULT_SEED	0x5eedULL
 #define DEFAULT_SECONDS	20
 #define MAX_SECONDS	500
@@ -1816,9 +1814,6 @@ TEST_F_TIMEOUT(fuzz, storm, MAX_SECONDS + 100)
 }
 
 /* ---- the reconfiguration that once hung the kernel ---------------------------- */
-
-#define TAINTED_PATH	"/proc/sys/kernel/tainted"
-#define TAINT_WARN	(1ULL << 9)	/* 'W': a WARN() fired */
 
 /* Every face of a read in a U8 format: 1-based and with mass in @w. */
 static bool u8_faces_ok(const unsigned char *b, size_t len, const __u32 *w,

@@ -64,35 +64,12 @@
 
 #include "dice_common.h"
 
-#define DICE_SYSFS	"/sys/class/misc/dice"
-#define MODULE_SYSFS	"/sys/module/dice"
-#define PARAMS		MODULE_SYSFS "/parameters"
-#define BUDGET_PATH	PARAMS "/max_user_table_kib"
-#define MAX_SIDES_PATH	PARAMS "/max_sides"
+#define BUDGET_PATH	PARAMS_SYSFS "/max_user_table_kib"
 #define NOBODY		65534
 
 #define MIB		(1024 * 1024ULL)
 
-/* ---- helpers ------------------------------------------------------------- */
-
-static int set_u32(int fd, unsigned long cmd, __u32 val)
-{
-	return ioctl_errno(fd, cmd, &val);
-}
-
-static int set_u64(int fd, unsigned long cmd, __u64 val)
-{
-	return ioctl_errno(fd, cmd, &val);
-}
-
-static int get_masses(int fd, void *masses, __u64 capacity,
-		      struct dice_masses *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->masses = (uintptr_t)masses;
-	out->capacity = capacity;
-	return ioctl_errno(fd, DICE_IOC_GET_MASSES, out);
-}
+/* ---- helpers (beyond those of dice_common.h) ---------------------------- */
 
 /* drop_privileges() - become nobody, in a forked child of the root test */
 static bool drop_privileges(void)
@@ -124,21 +101,6 @@ static int wait_child(pid_t pid)
 	return WEXITSTATUS(status);
 }
 
-static bool read_full(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t ret = read(fd, p, len);
-
-		if (ret <= 0)
-			return false;
-		p += ret;
-		len -= ret;
-	}
-	return true;
-}
-
 static bool write_full(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
@@ -152,36 +114,6 @@ static bool write_full(int fd, const void *buf, size_t len)
 		len -= ret;
 	}
 	return true;
-}
-
-/* A field of /proc/meminfo in KiB, or -1. */
-static long long meminfo(const char *field)
-{
-	char line[256];
-	size_t len = strlen(field);
-	long long v = -1;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, field, len) && line[len] == ':') {
-			v = strtoll(line + len + 1, NULL, 10);
-			break;
-		}
-	}
-	fclose(f);
-	return v;
-}
-
-static __u64 sysfs_u64(const char *name)
-{
-	char path[128];
-	__u64 v = ~0ULL;
-
-	snprintf(path, sizeof(path), DICE_SYSFS "/%s", name);
-	read_u64_file(path, &v);
-	return v;
 }
 
 /*
@@ -617,7 +549,7 @@ TEST_F_TIMEOUT(slow, observer_learns_nothing, 300)
 	ASSERT_NE(NULL, o);
 	n = list_files(o, n, DICE_SYSFS);
 	n = list_files(o, n, MODULE_SYSFS);
-	n = list_files(o, n, PARAMS);
+	n = list_files(o, n, PARAMS_SYSFS);
 	ASSERT_LT(4, n);
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(back));
@@ -696,14 +628,6 @@ static __u32 *heavy_weights(__u32 n)
 		for (i = 0; i < n; i++)
 			w[i] = 0xffffffffU - i % 7;
 	return w;
-}
-
-static __u32 table_sides(void)
-{
-	__u64 max = 1 << 20;
-
-	read_u64_file(MAX_SIDES_PATH, &max);
-	return max > (1 << 20) ? 1 << 20 : (__u32)max;
 }
 
 /**
@@ -845,42 +769,21 @@ TEST_F_TIMEOUT(slow, user_budget_1024_files, 600)
 	EXPECT_GE(vm0 + 1024, vm2);
 }
 
-/* @saved: max_user_table_kib as found, written back in teardown if @changed */
+/* @budget: max_user_table_kib, as found once a case changes it */
 FIXTURE(budget) {
-	bool changed;
-	char saved[32];
+	struct saved_param budget;
 };
 
 FIXTURE_SETUP(budget)
 {
-	self->changed = false;
+	self->budget.path = BUDGET_PATH;
 }
 
 FIXTURE_TEARDOWN(budget)
 {
-	if (self->changed && !write_file(BUDGET_PATH, self->saved))
-		TH_LOG("could not restore %s to %s", BUDGET_PATH, self->saved);
-}
-
-static bool set_budget(struct _test_data_budget *self, const char *val)
-{
-	int fd;
-	ssize_t len;
-
-	if (geteuid() || access(BUDGET_PATH, W_OK))
-		return false;
-	if (!self->changed) {
-		fd = open(BUDGET_PATH, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return false;
-		len = read(fd, self->saved, sizeof(self->saved) - 1);
-		close(fd);
-		if (len <= 0)
-			return false;
-		self->saved[len] = 0;
-		self->changed = true;
-	}
-	return write_file(BUDGET_PATH, val);
+	if (!restore_param(&self->budget))
+		TH_LOG("could not restore %s to %s", BUDGET_PATH,
+		       self->budget.val);
 }
 
 /*
@@ -894,7 +797,7 @@ TEST_F_TIMEOUT(budget, given_back, 300)
 
 	if (access(DICE_PATH, F_OK))
 		SKIP(return, "%s is absent", DICE_PATH);
-	if (!set_budget(self, "16384"))
+	if (!set_param(&self->budget, "16384"))
 		SKIP(return, "%s is not writable", BUDGET_PATH);
 	if (table_sides() < (1 << 18))
 		SKIP(return, "max_sides is below 2^18");
@@ -943,7 +846,7 @@ TEST_F(budget, root_exempt)
 	ASSERT_NE(NULL, w);
 	fd = open_die(_metadata, O_RDWR);
 	REQUIRE_DIE(fd);
-	if (!set_budget(self, "1024"))
+	if (!set_param(&self->budget, "1024"))
 		SKIP(return, "%s is not writable", BUDGET_PATH);
 	if (table_sides() < (1 << 16))
 		SKIP(return, "max_sides is below 2^16");
@@ -1593,25 +1496,6 @@ TEST_F(fault_text, unmapped_efault)
 }
 
 /* ---- one file, many hands ----------------------------------------------------- */
-
-struct failures {
-	pthread_mutex_t lock;
-	unsigned long count;
-	char first[256];
-};
-
-static void __printf(2, 3) failed(struct failures *f, const char *fmt, ...)
-{
-	va_list ap;
-
-	pthread_mutex_lock(&f->lock);
-	if (!f->count++) {
-		va_start(ap, fmt);
-		vsnprintf(f->first, sizeof(f->first), fmt, ap);
-		va_end(ap);
-	}
-	pthread_mutex_unlock(&f->lock);
-}
 
 enum { H_READ, H_WRITE, H_IOCTL, H_POLL, H_DUP, H_SLOT, H_NR };
 

@@ -48,13 +48,8 @@
 
 #include "dice_common.h"
 
-#define MAX_SIDES_PATH	"/sys/module/dice/parameters/max_sides"
-#define TAINTED_PATH	"/proc/sys/kernel/tainted"
-#define TAINT_WARN	(1ULL << 9)	/* 'W': a WARN() fired */
-
 #define FMT_ZB		DICE_FMT_ZERO_BASED
 #define ALL_ONES	(~(__u64)0)
-#define DEFAULT_MAX_SIDES (1U << 20)
 
 /* The struct ioctls with a struct size other than the header's. */
 #define SET_WEIGHTS_SIZED(size) _IOC(_IOC_WRITE, DICE_IOC_MAGIC, 0x05, size)
@@ -132,9 +127,12 @@ static int set_table(int fd, const struct table *t)
 	return set_alias(fd, t->thr, t->alias, t->mass, t->sides);
 }
 
-/* get_masses() - GET_MASSES into @masses; the out fields even on error */
-static int get_masses(int fd, __u64 *masses, __u64 capacity, __u64 *sides,
-		      __u64 *total)
+/*
+ * get_masses_poisoned() - GET_MASSES into @masses, the out fields poisoned
+ * first: what the module wrote there, even on error
+ */
+static int get_masses_poisoned(int fd, __u64 *masses, __u64 capacity,
+			       __u64 *sides, __u64 *total)
 {
 	struct dice_masses arg = {
 		.masses = (uintptr_t)masses,
@@ -158,7 +156,7 @@ static void expect_masses(struct __test_metadata *_metadata, int fd,
 
 	for (i = 0; i <= n; i++)
 		got[i] = POISON;
-	EXPECT_EQ(0, get_masses(fd, got, n + 1, &sides, &sum))
+	EXPECT_EQ(0, get_masses_poisoned(fd, got, n + 1, &sides, &sum))
 		TH_LOG("GET_MASSES: %s", strerror(errno));
 	EXPECT_EQ(n, sides);
 	EXPECT_EQ(total, sum);
@@ -402,44 +400,18 @@ static double chi2_critical(size_t df)
 	return (double)df * t * t * t;
 }
 
-/* read_ulong() - a number from a sysfs or procfs file, false if none */
-static bool read_ulong(const char *path, unsigned long long *v)
-{
-	FILE *f = fopen(path, "re");
-	bool ok;
-
-	if (!f)
-		return false;
-	ok = fscanf(f, "%llu", v) == 1;
-	fclose(f);
-	return ok;
-}
-
 static __u32 max_sides(void)
 {
-	unsigned long long v;
+	__u64 v;
 
-	if (!read_ulong(MAX_SIDES_PATH, &v) || v > ~(__u32)0)
+	if (!read_u64_file(MAX_SIDES_PATH, &v) || v > ~(__u32)0)
 		return DEFAULT_MAX_SIDES;
 	return v;
 }
 
 /* ---- round trips --------------------------------------------------------- */
 
-FIXTURE(dice) {
-	int fd;
-};
-
-FIXTURE_SETUP(dice)
-{
-	self->fd = open_die(_metadata, O_RDONLY);
-}
-
-FIXTURE_TEARDOWN(dice)
-{
-	if (self->fd >= 0)
-		close(self->fd);
-}
+DIE_FIXTURE(dice, O_RDONLY)
 
 /**
  * struct weights_case - weights and the distribution they stand for
@@ -683,7 +655,7 @@ TEST_F(dice, fair_masses)
 
 	/* The largest fair die cannot list its masses, but tells its size. */
 	set_sides(_metadata, self->fd, DICE_MAX_FAIR_SIDES);
-	EXPECT_EQ(ENOSPC, get_masses(self->fd, m, 4, &sides, &total));
+	EXPECT_EQ(ENOSPC, get_masses_poisoned(self->fd, m, 4, &sides, &total));
 	EXPECT_EQ(DICE_MAX_FAIR_SIDES, sides);
 	EXPECT_EQ(DICE_MAX_FAIR_SIDES, total);
 	EXPECT_EQ(POISON, m[0]);
@@ -787,7 +759,8 @@ static void die_state(struct __test_metadata *_metadata, int fd,
 {
 	memset(s, 0, sizeof(*s));
 	get_info(_metadata, fd, &s->info);
-	s->err = get_masses(fd, s->m, ARRAY_SIZE(s->m), &s->sides, &s->total);
+	s->err = get_masses_poisoned(fd, s->m, ARRAY_SIZE(s->m), &s->sides,
+				     &s->total);
 }
 
 /* expect_refused() - @cmd on @arg fails with @err and changes nothing */
@@ -804,6 +777,41 @@ static void expect_refused(struct __test_metadata *_metadata, int fd,
 	die_state(_metadata, fd, &after);
 	EXPECT_EQ(0, memcmp(&before, &after, sizeof(before)))
 		TH_LOG("%s changed the die", what);
+}
+
+/*
+ * expect_array_efault() - @cmd fails with EFAULT and changes nothing when
+ * the array of @arg at @ptr is NULL, in the PROT_NONE page, or @len bytes
+ * of @head (any bytes if NULL) that run into it
+ */
+static void expect_array_efault(struct __test_metadata *_metadata,
+				FIXTURE_DATA(dice_err) *self,
+				unsigned long cmd, void *arg, __u64 *ptr,
+				const char *name, const void *head, size_t len)
+{
+	char what[64];
+
+	*ptr = 0;
+	snprintf(what, sizeof(what), "NULL %s", name);
+	expect_refused(_metadata, self->fd, cmd, arg, EFAULT, what);
+	*ptr = (uintptr_t)self->fault;
+	snprintf(what, sizeof(what), "PROT_NONE %s", name);
+	expect_refused(_metadata, self->fd, cmd, arg, EFAULT, what);
+	if (head)
+		memcpy(self->fault - len, head, len);
+	*ptr = (uintptr_t)(self->fault - len);
+	snprintf(what, sizeof(what), "%s running into PROT_NONE", name);
+	expect_refused(_metadata, self->fd, cmd, arg, EFAULT, what);
+}
+
+/* expect_struct_efault() - @cmd: EFAULT for a NULL or PROT_NONE struct */
+static void expect_struct_efault(struct __test_metadata *_metadata,
+				 FIXTURE_DATA(dice_err) *self,
+				 unsigned long cmd)
+{
+	expect_refused(_metadata, self->fd, cmd, NULL, EFAULT, "NULL struct");
+	expect_refused(_metadata, self->fd, cmd, self->fault, EFAULT,
+		       "PROT_NONE struct");
 }
 
 TEST_F(dice_err, set_weights_einval)
@@ -905,26 +913,16 @@ TEST_F(dice_err, set_weights_struct_size)
 
 TEST_F(dice_err, set_weights_efault)
 {
+	static const __u32 w[2] = { 1, 1 };
 	const unsigned long cmd = DICE_IOC_SET_WEIGHTS;
 	struct dice_weights arg = { .sides = 3 }, *edge;
-	__u32 *w;
 
 	REQUIRE_DIE(self->fd);
-	expect_refused(_metadata, self->fd, cmd, &arg, EFAULT, "NULL weights");
-	arg.weights = (uintptr_t)self->fault;
-	expect_refused(_metadata, self->fd, cmd, &arg, EFAULT,
-		       "PROT_NONE weights");
 	/* two weights readable, the third in the PROT_NONE page */
-	w = (__u32 *)self->fault - 2;
-	w[0] = 1;
-	w[1] = 1;
-	arg.weights = (uintptr_t)w;
-	expect_refused(_metadata, self->fd, cmd, &arg, EFAULT,
-		       "weights running into PROT_NONE");
+	expect_array_efault(_metadata, self, cmd, &arg, &arg.weights,
+			    "weights", w, sizeof(w));
 
-	expect_refused(_metadata, self->fd, cmd, NULL, EFAULT, "NULL struct");
-	expect_refused(_metadata, self->fd, cmd, self->fault, EFAULT,
-		       "PROT_NONE struct");
+	expect_struct_efault(_metadata, self, cmd);
 	/* the pointer readable, sides and flags not */
 	edge = (struct dice_weights *)(self->fault - 8);
 	edge->weights = (uintptr_t)base_w;
@@ -1155,38 +1153,17 @@ TEST_F(dice_err, set_alias_efault)
 		.mass = 4,
 		.sides = 3,
 	}, *edge;
-	__u64 *t;
-	__u32 *a;
+	static const __u64 t[2] = { 1, 2 };
+	static const __u32 a[2] = { 2, 0 };
 
 	REQUIRE_DIE(self->fd);
-	expect_refused(_metadata, self->fd, cmd, &arg, EFAULT,
-		       "NULL thresholds");
-	arg.thresholds = (uintptr_t)self->fault;
-	expect_refused(_metadata, self->fd, cmd, &arg, EFAULT,
-		       "PROT_NONE thresholds");
-	t = (__u64 *)self->fault - 2;
-	t[0] = 1;
-	t[1] = 2;
-	arg.thresholds = (uintptr_t)t;
-	expect_refused(_metadata, self->fd, cmd, &arg, EFAULT,
-		       "thresholds running into PROT_NONE");
-
+	expect_array_efault(_metadata, self, cmd, &arg, &arg.thresholds,
+			    "thresholds", t, sizeof(t));
 	arg.thresholds = (uintptr_t)thr;
-	arg.aliases = 0;
-	expect_refused(_metadata, self->fd, cmd, &arg, EFAULT, "NULL aliases");
-	arg.aliases = (uintptr_t)self->fault;
-	expect_refused(_metadata, self->fd, cmd, &arg, EFAULT,
-		       "PROT_NONE aliases");
-	a = (__u32 *)self->fault - 2;
-	a[0] = 2;
-	a[1] = 0;
-	arg.aliases = (uintptr_t)a;
-	expect_refused(_metadata, self->fd, cmd, &arg, EFAULT,
-		       "aliases running into PROT_NONE");
+	expect_array_efault(_metadata, self, cmd, &arg, &arg.aliases,
+			    "aliases", a, sizeof(a));
 
-	expect_refused(_metadata, self->fd, cmd, NULL, EFAULT, "NULL struct");
-	expect_refused(_metadata, self->fd, cmd, self->fault, EFAULT,
-		       "PROT_NONE struct");
+	expect_struct_efault(_metadata, self, cmd);
 	edge = (struct dice_alias *)(self->fault - 16);
 	edge->thresholds = (uintptr_t)thr;
 	edge->aliases = (uintptr_t)alias;
@@ -1271,16 +1248,17 @@ TEST_F(dice_err, get_masses_enospc)
 	__u64 m[4] = { POISON, POISON, POISON, POISON }, sides, total;
 
 	REQUIRE_DIE(self->fd);
-	EXPECT_EQ(ENOSPC, get_masses(self->fd, m, 2, &sides, &total));
+	EXPECT_EQ(ENOSPC, get_masses_poisoned(self->fd, m, 2, &sides, &total));
 	EXPECT_EQ(3, sides);
 	EXPECT_EQ(6, total);
 	EXPECT_EQ(POISON, m[0]);
 	EXPECT_EQ(POISON, m[1]);
-	EXPECT_EQ(ENOSPC, get_masses(self->fd, NULL, 0, &sides, &total));
+	EXPECT_EQ(ENOSPC,
+		  get_masses_poisoned(self->fd, NULL, 0, &sides, &total));
 	EXPECT_EQ(3, sides);
 	EXPECT_EQ(6, total);
 	set_sides(_metadata, self->fd, 1000);
-	EXPECT_EQ(ENOSPC, get_masses(self->fd, m, 4, &sides, &total));
+	EXPECT_EQ(ENOSPC, get_masses_poisoned(self->fd, m, 4, &sides, &total));
 	EXPECT_EQ(1000, sides);
 	EXPECT_EQ(1000, total);
 	EXPECT_EQ(POISON, m[0]);
@@ -1292,17 +1270,11 @@ TEST_F(dice_err, get_masses_efault)
 	struct dice_masses arg = { .capacity = 3 }, *edge;
 
 	REQUIRE_DIE(self->fd);
-	expect_refused(_metadata, self->fd, cmd, &arg, EFAULT, "NULL masses");
-	arg.masses = (uintptr_t)self->fault;
-	expect_refused(_metadata, self->fd, cmd, &arg, EFAULT,
-		       "PROT_NONE masses");
-	arg.masses = (uintptr_t)((__u64 *)self->fault - 2);
-	expect_refused(_metadata, self->fd, cmd, &arg, EFAULT,
-		       "masses running into PROT_NONE");
+	/* room for two masses, the third in the PROT_NONE page */
+	expect_array_efault(_metadata, self, cmd, &arg, &arg.masses,
+			    "masses", NULL, 2 * sizeof(__u64));
 
-	expect_refused(_metadata, self->fd, cmd, NULL, EFAULT, "NULL struct");
-	expect_refused(_metadata, self->fd, cmd, self->fault, EFAULT,
-		       "PROT_NONE struct");
+	expect_struct_efault(_metadata, self, cmd);
 	edge = (struct dice_masses *)(self->fault - 16);
 	edge->masses = (uintptr_t)self->map;
 	edge->capacity = 3;
@@ -1374,7 +1346,8 @@ TEST_F(dice_err, get_masses_eoverflow)
 	REQUIRE_DIE(self->fd);
 	set_format(_metadata, self->fd, DICE_FMT_U16 | FMT_ZB);
 	ASSERT_EQ(0, set_alias(self->fd, thr, alias, POW2(63), 2));
-	EXPECT_EQ(EOVERFLOW, get_masses(self->fd, m, 2, &sides, &total));
+	EXPECT_EQ(EOVERFLOW,
+		  get_masses_poisoned(self->fd, m, 2, &sides, &total));
 	read_u16(_metadata, self->fd, rolls, ARRAY_SIZE(rolls), 65536);
 	/* side 1 has probability 2^-64 */
 	for (i = 0; i < ARRAY_SIZE(rolls); i++) {
@@ -1384,22 +1357,23 @@ TEST_F(dice_err, get_masses_eoverflow)
 
 /* ---- max_sides ----------------------------------------------------------- */
 
-/* @saved: the parameter as found, written back in teardown if @changed */
+/* @max_sides: the parameter, as found once a case changes it */
 FIXTURE(dice_max) {
 	int fd;
-	bool changed;
-	char saved[32];
+	struct saved_param max_sides;
 };
 
 FIXTURE_SETUP(dice_max)
 {
 	self->fd = open_die(_metadata, O_RDONLY);
+	self->max_sides.path = MAX_SIDES_PATH;
 }
 
 FIXTURE_TEARDOWN(dice_max)
 {
-	if (self->changed && !write_file(MAX_SIDES_PATH, self->saved))
-		TH_LOG("could not restore max_sides to %s", self->saved);
+	if (!restore_param(&self->max_sides))
+		TH_LOG("could not restore max_sides to %s",
+		       self->max_sides.val);
 	if (self->fd >= 0)
 		close(self->fd);
 }
@@ -1410,23 +1384,14 @@ TEST_F(dice_max, lowered)
 	static const __u32 w101[101] = { [0] = 1, [50] = 1, [100] = 1 };
 	__u64 thr[101] = { 0 };
 	__u32 alias[101] = { 0 };
-	unsigned long long v;
-	ssize_t len;
-	int pfd;
+	__u64 v;
 
 	REQUIRE_DIE(self->fd);
 	if (geteuid() != 0 || access(MAX_SIDES_PATH, W_OK))
 		SKIP(return, "%s is not writable", MAX_SIDES_PATH);
-	pfd = open(MAX_SIDES_PATH, O_RDONLY | O_CLOEXEC);
-	ASSERT_LE(0, pfd);
-	len = read(pfd, self->saved, sizeof(self->saved) - 1);
-	close(pfd);
-	ASSERT_LT(0, len);
-	self->saved[len] = 0;
-
-	self->changed = true;
-	ASSERT_TRUE(write_file(MAX_SIDES_PATH, "100"));
-	ASSERT_TRUE(read_ulong(MAX_SIDES_PATH, &v));
+	/* saves it (a failure to read it is a failure here), then 100 */
+	ASSERT_TRUE(set_param(&self->max_sides, "100"));
+	ASSERT_TRUE(read_u64_file(MAX_SIDES_PATH, &v));
 	ASSERT_EQ(100, v);
 
 	EXPECT_EQ(0, set_weights(self->fd, w101, 100));
@@ -1439,9 +1404,8 @@ TEST_F(dice_max, lowered)
 	/* fair dice do not care */
 	set_sides(_metadata, self->fd, 1000);
 
-	ASSERT_TRUE(write_file(MAX_SIDES_PATH, self->saved));
-	self->changed = false;
-	if (strtoull(self->saved, NULL, 10) > 100) {
+	ASSERT_TRUE(restore_param(&self->max_sides));
+	if (strtoull(self->max_sides.val, NULL, 10) > 100) {
 		EXPECT_EQ(0, set_weights(self->fd, w101, 101));
 	}
 }
@@ -1778,7 +1742,7 @@ static void *swap_querier(void *arg)
 		return NULL;
 	}
 	while (!atomic_load(&ctx->stop)) {
-		err = get_masses(ctx->fd, m, SWAP_BIG, &sides, &total);
+		err = get_masses_poisoned(ctx->fd, m, SWAP_BIG, &sides, &total);
 		if (err) {
 			swap_fail(ctx, "GET_MASSES: %s", strerror(err));
 			break;
@@ -1966,9 +1930,9 @@ FIXTURE_TEARDOWN(dice_swap)
 }
 
 /* read_tainted() - the kernel's taint flags, false if unknown */
-static bool read_tainted(unsigned long long *flags)
+static bool read_tainted(__u64 *flags)
 {
-	return read_ulong(TAINTED_PATH, flags);
+	return read_u64_file(TAINTED_PATH, flags);
 }
 
 /*
@@ -1980,7 +1944,7 @@ static bool read_tainted(unsigned long long *flags)
 TEST_F_TIMEOUT(dice_swap, swap_tables, 60)
 {
 	struct swap_ctx *ctx = self->ctx;
-	unsigned long long taint0, taint1;
+	__u64 taint0, taint1;
 	unsigned int n = 0, i;
 	pthread_t threads[3];
 	bool check_taint;

@@ -436,9 +436,7 @@ static void log_battery(struct __test_metadata *_metadata,
 
 /* ---- fair dice of /dev/dice ---------------------------------------------- */
 
-FIXTURE(fair) {
-	int fd;
-};
+DIE_FIXTURE(fair, O_RDONLY)
 
 /*
  * @sides: n; @method: DICE_METHOD_*; @rolls: N.  One case per die reads
@@ -671,17 +669,6 @@ FIXTURE_VARIANT_ADD(fair, rejection_d1e18_plus_9) {
 FIXTURE_VARIANT_ADD(fair, rejection_d2p64_minus_1) {
 	.sides = U64_MAX_, .method = DICE_METHOD_REJECTION, .rolls = ROLLS,
 };
-
-FIXTURE_SETUP(fair)
-{
-	self->fd = open_die(_metadata, O_RDONLY);
-}
-
-FIXTURE_TEARDOWN(fair)
-{
-	if (self->fd >= 0)
-		close(self->fd);
-}
 
 static void ioctl_ok(struct __test_metadata *_metadata, int fd,
 		     unsigned long cmd, void *arg, const char *what)

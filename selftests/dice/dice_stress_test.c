@@ -63,15 +63,11 @@
 
 #include "dice_common.h"
 
-#define DICE_SYSFS	"/sys/class/misc/dice"
-#define MODULE_SYSFS	"/sys/module/dice"
-#define MAX_SIDES_PATH	MODULE_SYSFS "/parameters/max_sides"
 #define DEFAULT_KO	"/dice/dice.ko"
-#define DEFAULT_MAX_SIDES (1U << 20)
 
 typedef unsigned __int128 u128;
 
-/* ---- helpers ------------------------------------------------------------- */
+/* ---- helpers (beyond those of dice_common.h) ---------------------------- */
 
 /*
  * try_set_*() and set_*() here return the errno, for the threads, which
@@ -97,31 +93,6 @@ static int set_source(int fd, __u32 source)
 	return ioctl_errno(fd, DICE_IOC_SET_SOURCE, &source);
 }
 
-static int get_masses(int fd, __u64 *masses, __u64 capacity,
-		      struct dice_masses *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->masses = (uintptr_t)masses;
-	out->capacity = capacity;
-	return ioctl_errno(fd, DICE_IOC_GET_MASSES, out);
-}
-
-/* read_full() - @len bytes of rolls; false on error or a short count */
-static bool read_full(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t ret = read(fd, p, len);
-
-		if (ret <= 0)
-			return false;
-		p += ret;
-		len -= ret;
-	}
-	return true;
-}
-
 /* A d6 in text from the kernel: the file works. */
 static void expect_d6_line(struct __test_metadata *_metadata, int fd)
 {
@@ -134,36 +105,6 @@ static void expect_d6_line(struct __test_metadata *_metadata, int fd)
 	ASSERT_EQ(2, read(fd, line, 2)) TH_LOG("read: %s", strerror(errno));
 	EXPECT_TRUE(line[0] >= '1' && line[0] <= '6' && line[1] == '\n')
 		TH_LOG("line %#x %#x", line[0], line[1]);
-}
-
-static __u64 sysfs_counter(const char *name)
-{
-	char path[128];
-	__u64 v = ~0ULL;
-
-	snprintf(path, sizeof(path), DICE_SYSFS "/%s", name);
-	read_u64_file(path, &v);
-	return v;
-}
-
-/* A field of /proc/meminfo in KiB, or -1. */
-static long long meminfo(const char *field)
-{
-	char line[256];
-	size_t len = strlen(field);
-	long long v = -1;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, field, len) && line[len] == ':') {
-			v = strtoll(line + len + 1, NULL, 10);
-			break;
-		}
-	}
-	fclose(f);
-	return v;
 }
 
 /* All of /proc/meminfo, for meminfo_diff(). */
@@ -216,29 +157,6 @@ static double stress_seconds(void)
 	double v = s ? atof(s) : 0;
 
 	return v > 0 && v <= 300 ? v : 5;
-}
-
-/* ---- failures seen by threads --------------------------------------------- */
-
-struct failures {
-	pthread_mutex_t lock;
-	unsigned long count;
-	char first[256];
-};
-
-static void failed(struct failures *f, const char *fmt, ...) __printf(2, 3);
-
-static void failed(struct failures *f, const char *fmt, ...)
-{
-	va_list ap;
-
-	pthread_mutex_lock(&f->lock);
-	if (!f->count++) {
-		va_start(ap, fmt);
-		vsnprintf(f->first, sizeof(f->first), fmt, ap);
-		va_end(ap);
-	}
-	pthread_mutex_unlock(&f->lock);
 }
 
 /* ---- concurrency: eight threads on one file ---------------------------------- */
@@ -473,14 +391,14 @@ static void *worker(void *arg)
 			};
 
 			for (i = 0; i < 3; i++) {
-				__u64 v = sysfs_counter(name[i]);
+				__u64 v = sysfs_u64(name[i]);
 
 				if (v == ~0ULL || v < last_sys[i])
 					failed(&sh->f, "sysfs %s went from %llu to %llu",
 					       name[i], last_sys[i], v);
 				last_sys[i] = v;
 			}
-			if (sysfs_counter("open_dice") < 1)
+			if (sysfs_u64("open_dice") < 1)
 				failed(&sh->f, "sysfs open_dice below 1");
 		}
 		}
@@ -641,7 +559,7 @@ TEST_F_TIMEOUT(stress, thirty_two_files, 300)
 
 	REQUIRE_DIE(self->fd);
 	pthread_mutex_init(&sh.f.lock, NULL);
-	before = sysfs_counter("open_dice");
+	before = sysfs_u64("open_dice");
 	ASSERT_EQ(0, pthread_barrier_init(&barrier, NULL, NFILES + 1));
 	t0 = now();
 	for (i = 0; i < NFILES; i++) {
@@ -650,11 +568,11 @@ TEST_F_TIMEOUT(stress, thirty_two_files, 300)
 		ASSERT_EQ(0, pthread_create(&tid[i], NULL, one_file, &of[i]));
 	}
 	pthread_barrier_wait(&barrier);
-	during = sysfs_counter("open_dice");
+	during = sysfs_u64("open_dice");
 	pthread_barrier_wait(&barrier);
 	for (i = 0; i < NFILES; i++)
 		pthread_join(tid[i], NULL);
-	after = sysfs_counter("open_dice");
+	after = sysfs_u64("open_dice");
 	TH_LOG("%d files, %d rolls each, in %.1f s; open_dice %llu, %llu, %llu",
 	       NFILES, FILE_ROLLS, now() - t0, before, during, after);
 	EXPECT_EQ(0, sh.f.count) TH_LOG("%lu failures, the first: %s",
@@ -720,7 +638,7 @@ TEST_F_TIMEOUT(stress, open_close_churn, 300)
 
 	REQUIRE_DIE(self->fd);
 	pthread_mutex_init(&sh.f.lock, NULL);
-	before = sysfs_counter("open_dice");
+	before = sysfs_u64("open_dice");
 	vm0 = meminfo("VmallocUsed");
 	t0 = now();
 	for (i = 0; i < CHURN_THREADS; i++) {
@@ -729,7 +647,7 @@ TEST_F_TIMEOUT(stress, open_close_churn, 300)
 	}
 	for (i = 0; i < CHURN_THREADS; i++)
 		pthread_join(tid[i], NULL);
-	after = sysfs_counter("open_dice");
+	after = sysfs_u64("open_dice");
 	vm1 = meminfo("VmallocUsed");
 	TH_LOG("%lu opens and closes by %d threads in %.1f s; open_dice %llu then %llu; VmallocUsed %lld then %lld KiB",
 	       (unsigned long)sh.ops[0], CHURN_THREADS, now() - t0, before,
@@ -777,49 +695,25 @@ TEST_F(stress, sides_past_max_e2big_fast)
 	expect_d6_line(_metadata, self->fd);
 }
 
-/* @saved: max_sides as found, written back in teardown if @changed */
+/* @max_sides: the parameter, as found once a case changes it */
 FIXTURE(limit) {
 	int fd;
-	bool changed;
-	char saved[32];
+	struct saved_param max_sides;
 };
 
 FIXTURE_SETUP(limit)
 {
 	self->fd = open_die(_metadata, O_RDWR);
+	self->max_sides.path = MAX_SIDES_PATH;
 }
 
 FIXTURE_TEARDOWN(limit)
 {
-	if (self->changed && !write_file(MAX_SIDES_PATH, self->saved))
-		TH_LOG("could not restore max_sides to %s", self->saved);
+	if (!restore_param(&self->max_sides))
+		TH_LOG("could not restore max_sides to %s",
+		       self->max_sides.val);
 	if (self->fd >= 0)
 		close(self->fd);
-}
-
-/*
- * Set max_sides to @val, first saving it in @saved (32 bytes) unless
- * @changed says it was; false if it cannot be written.
- */
-static bool set_max_sides(char *saved, bool *changed, const char *val)
-{
-	ssize_t len;
-	int fd;
-
-	if (geteuid() != 0 || access(MAX_SIDES_PATH, W_OK))
-		return false;
-	if (!*changed) {
-		fd = open(MAX_SIDES_PATH, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return false;
-		len = read(fd, saved, 31);
-		close(fd);
-		if (len <= 0)
-			return false;
-		saved[len] = 0;
-	}
-	*changed = true;
-	return write_file(MAX_SIDES_PATH, val);
 }
 
 /* A new limit applies at once to files already open, both ways. */
@@ -832,15 +726,15 @@ TEST_F(limit, max_sides_applies_to_open_files)
 	REQUIRE_DIE(self->fd);
 	for (i = 0; i < 1001; i++)
 		w[i] = 1;
-	if (!set_max_sides(self->saved, &self->changed, "1000"))
+	if (!set_param(&self->max_sides, "1000"))
 		SKIP(return, "%s is not writable", MAX_SIDES_PATH);
 	ASSERT_TRUE(read_u64_file(MAX_SIDES_PATH, &v));
 	ASSERT_EQ(1000, v);
 	EXPECT_EQ(0, set_weights(self->fd, w, 1000));
 	EXPECT_EQ(E2BIG, set_weights(self->fd, w, 1001));
-	ASSERT_TRUE(set_max_sides(self->saved, &self->changed, "1001"));
+	ASSERT_TRUE(set_param(&self->max_sides, "1001"));
 	EXPECT_EQ(0, set_weights(self->fd, w, 1001));
-	ASSERT_TRUE(set_max_sides(self->saved, &self->changed, "1"));
+	ASSERT_TRUE(set_param(&self->max_sides, "1"));
 	/* The table installed under the old limit stays usable. */
 	ASSERT_EQ(0, try_set_format(self->fd, DICE_FMT_U16));
 	ASSERT_EQ(2, read(self->fd, w, 2));
@@ -848,10 +742,9 @@ TEST_F(limit, max_sides_applies_to_open_files)
 	EXPECT_EQ(E2BIG, set_weights(self->fd, w, 2));
 	w[0] = 1;
 	EXPECT_EQ(0, set_weights(self->fd, w, 1));
-	ASSERT_TRUE(set_max_sides(self->saved, &self->changed, "0"));
+	ASSERT_TRUE(set_param(&self->max_sides, "0"));
 	EXPECT_EQ(E2BIG, set_weights(self->fd, w, 1));
-	ASSERT_TRUE(write_file(MAX_SIDES_PATH, self->saved));
-	self->changed = false;
+	ASSERT_TRUE(restore_param(&self->max_sides));
 }
 
 /* Weights of a loaded die at the limit: side i has weight i % 7. */
@@ -868,7 +761,7 @@ static __u32 *limit_weights(__u32 n)
 /* The largest table allowed works: masses round trip, rolls have mass. */
 TEST_F_TIMEOUT(limit, table_at_max_sides, 300)
 {
-	__u64 max = DEFAULT_MAX_SIDES, *masses, *thr, g = 0, i;
+	__u64 *masses, *thr, g = 0, i;
 	unsigned char *buf;
 	struct dice_masses dm;
 	__u32 *w, *alias, n;
@@ -876,10 +769,7 @@ TEST_F_TIMEOUT(limit, table_at_max_sides, 300)
 	double t0;
 
 	REQUIRE_DIE(self->fd);
-	read_u64_file(MAX_SIDES_PATH, &max);
-	if (max > DEFAULT_MAX_SIDES)
-		max = DEFAULT_MAX_SIDES;
-	n = max;
+	n = table_sides();
 	w = limit_weights(n);
 	masses = malloc((size_t)n * sizeof(*masses));
 	thr = malloc((size_t)n * sizeof(*thr));
@@ -945,7 +835,7 @@ TEST_F_TIMEOUT(limit, table_at_max_sides, 300)
  */
 TEST_F_TIMEOUT(limit, table_replace_no_leak, 600)
 {
-	__u64 max = DEFAULT_MAX_SIDES, *thr;
+	__u64 *thr;
 	long long vm0, vm1, vm2, av0, av2;
 	char *snap;
 	__u32 *w, *alias, n, i;
@@ -953,10 +843,7 @@ TEST_F_TIMEOUT(limit, table_replace_no_leak, 600)
 	int fd, k;
 
 	REQUIRE_DIE(self->fd);
-	read_u64_file(MAX_SIDES_PATH, &max);
-	if (max > DEFAULT_MAX_SIDES)
-		max = DEFAULT_MAX_SIDES;
-	n = max;
+	n = table_sides();
 	w = limit_weights(n);
 	thr = malloc((size_t)n * sizeof(*thr));
 	alias = malloc((size_t)n * sizeof(*alias));
@@ -1053,7 +940,7 @@ TEST_F_TIMEOUT(limit, memcg_limit_gives_enomem, 120)
 {
 	const char *opt = getenv("DICE_STRESS_MEMCG"), *root;
 	char cg[320], path[400], buf[512];
-	__u64 max = DEFAULT_MAX_SIDES, oom_kills = 0;
+	__u64 max, oom_kills = 0;
 	static __u32 w[DEFAULT_MAX_SIDES];
 	bool mounted;
 	int status, fd;
@@ -1066,9 +953,7 @@ TEST_F_TIMEOUT(limit, memcg_limit_gives_enomem, 120)
 		SKIP(return, "DICE_STRESS_MEMCG=0");
 	if (geteuid() != 0)
 		SKIP(return, "needs root");
-	read_u64_file(MAX_SIDES_PATH, &max);
-	if (max > DEFAULT_MAX_SIDES)
-		max = DEFAULT_MAX_SIDES;
+	max = table_sides();
 	root = cgroup2_root(&mounted);
 	if (!root)
 		SKIP(return, "no cgroup2: %s", strerror(errno));
@@ -1492,7 +1377,7 @@ TEST_F_TIMEOUT(module, reload_loop, 600)
 	int i, fd, err;
 
 	REQUIRE_MODULE();
-	if (sysfs_counter("open_dice") != 0)
+	if (sysfs_u64("open_dice") != 0)
 		SKIP(return, "some file of %s is open", DICE_PATH);
 	t0 = now();
 	for (i = 0; i < 20; i++) {
@@ -1509,8 +1394,8 @@ TEST_F_TIMEOUT(module, reload_loop, 600)
 		/* A fresh module: default parameter, counters from zero. */
 		ASSERT_TRUE(read_u64_file(MAX_SIDES_PATH, &v));
 		EXPECT_EQ(DEFAULT_MAX_SIDES, v);
-		EXPECT_EQ(0, sysfs_counter("rolls"));
-		EXPECT_EQ(0, sysfs_counter("open_dice"));
+		EXPECT_EQ(0, sysfs_u64("rolls"));
+		EXPECT_EQ(0, sysfs_u64("open_dice"));
 
 		fd = open(DICE_PATH, O_RDONLY | O_CLOEXEC);
 		ASSERT_LE(0, fd) TH_LOG("open after load %d: %s", i,

@@ -42,8 +42,6 @@
 
 #include "dice_common.h"
 
-#define DICE_SYSFS	"/sys/class/misc/dice"
-
 #define FMT_ZB		DICE_FMT_ZERO_BASED
 #define SIDES_MAX	DICE_MAX_FAIR_SIDES
 
@@ -237,20 +235,7 @@ static void expect_stats_clean(struct __test_metadata *_metadata,
 
 /* ---- the default die ----------------------------------------------------- */
 
-FIXTURE(dice) {
-	int fd;
-};
-
-FIXTURE_SETUP(dice)
-{
-	self->fd = open_die(_metadata, O_RDONLY);
-}
-
-FIXTURE_TEARDOWN(dice)
-{
-	if (self->fd >= 0)
-		close(self->fd);
-}
+DIE_FIXTURE(dice, O_RDONLY)
 
 TEST_F(dice, default_info)
 {

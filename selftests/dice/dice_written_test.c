@@ -24,7 +24,7 @@
  * Every case opens its own file of /dev/dice and is skipped when the device
  * is absent.  ASSERT_*() and EXPECT_*() go in braces under if, else and for.
  */
-#include "dice_core.h"		/* before the harness: it has ARRAY_SIZE */
+#include "dice_stream.h"	/* before the harness: it has ARRAY_SIZE */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -50,16 +50,6 @@
 #define WRITE_BYTES	1000
 
 /* ---- helpers ------------------------------------------------------------- */
-
-static int set_u32(int fd, unsigned long cmd, __u32 val)
-{
-	return ioctl_errno(fd, cmd, &val);
-}
-
-static int set_u64(int fd, unsigned long cmd, __u64 val)
-{
-	return ioctl_errno(fd, cmd, &val);
-}
 
 /* splitmix64() - seed expander; xorshift64*() - the byte stream itself */
 static __u64 splitmix64(__u64 x)
@@ -341,9 +331,7 @@ static void spec_of(struct die_spec *spec, enum load load, __u64 sides,
 		spec->sides = spec->nweights;
 }
 
-FIXTURE(written) {
-	int fd;
-};
+DIE_FIXTURE(written, O_RDWR)
 
 FIXTURE_VARIANT(written) {
 	__u32 method;
@@ -515,17 +503,6 @@ FIXTURE_VARIANT_ADD(written, rejection_dmax) {
 	.method = DICE_METHOD_REJECTION, .load = FAIR, .sides = SIDES_MAX,
 };
 
-FIXTURE_SETUP(written)
-{
-	self->fd = open_die(_metadata, O_RDWR);
-}
-
-FIXTURE_TEARDOWN(written)
-{
-	if (self->fd >= 0)
-		close(self->fd);
-}
-
 /*
  * Write the stream WRITE_BYTES at a time (or what write() takes), reading
  * rolls until EAGAIN after each write; feed the reference the same way.
@@ -664,9 +641,7 @@ static size_t read_text(struct __test_metadata *_metadata, int fd, char *buf,
 	return got;
 }
 
-FIXTURE(text) {
-	int fd;
-};
+DIE_FIXTURE(text, O_RDWR)
 
 FIXTURE_VARIANT(text) {
 	__u64 sides;
@@ -688,17 +663,6 @@ FIXTURE_VARIANT_ADD(text, batch_d6) {
 FIXTURE_VARIANT_ADD(text, rejection_dmax) {
 	.sides = SIDES_MAX, .method = DICE_METHOD_REJECTION,
 };
-
-FIXTURE_SETUP(text)
-{
-	self->fd = open_die(_metadata, O_RDWR);
-}
-
-FIXTURE_TEARDOWN(text)
-{
-	if (self->fd >= 0)
-		close(self->fd);
-}
 
 /*
  * Text lines read a few bytes at a time are the reference's faces as text:
@@ -753,20 +717,7 @@ TEST_F(text, pieces)
 
 /* ---- switching half way -------------------------------------------------- */
 
-FIXTURE(switching) {
-	int fd;
-};
-
-FIXTURE_SETUP(switching)
-{
-	self->fd = open_die(_metadata, O_RDWR);
-}
-
-FIXTURE_TEARDOWN(switching)
-{
-	if (self->fd >= 0)
-		close(self->fd);
-}
+DIE_FIXTURE(switching, O_RDWR)
 
 /*
  * mod_ref_rolls() - @n rolls (0: until EAGAIN) from the module and from the
@@ -865,20 +816,7 @@ TEST_F(switching, source_discards_bits)
 
 /* ---- the written source's rules ------------------------------------------ */
 
-FIXTURE(rules) {
-	int fd;
-};
-
-FIXTURE_SETUP(rules)
-{
-	self->fd = open_die(_metadata, O_RDWR);
-}
-
-FIXTURE_TEARDOWN(rules)
-{
-	if (self->fd >= 0)
-		close(self->fd);
-}
+DIE_FIXTURE(rules, O_RDWR)
 
 /* No written bits: EAGAIN at once, blocking file or not, any format. */
 TEST_F(rules, empty_eagain)
@@ -1091,9 +1029,7 @@ TEST_F(rules, fair_only_methods)
 
 /* ---- Viglietta's flips --------------------------------------------------- */
 
-FIXTURE(viglietta) {
-	int fd;
-};
+DIE_FIXTURE(viglietta, O_RDWR)
 
 FIXTURE_VARIANT(viglietta) {
 	__u64 sides;
@@ -1106,17 +1042,6 @@ FIXTURE_VARIANT_ADD(viglietta, d6) {
 FIXTURE_VARIANT_ADD(viglietta, d1000003) {
 	.sides = 1000003,
 };
-
-FIXTURE_SETUP(viglietta)
-{
-	self->fd = open_die(_metadata, O_RDWR);
-}
-
-FIXTURE_TEARDOWN(viglietta)
-{
-	if (self->fd >= 0)
-		close(self->fd);
-}
 
 /*
  * With the kernel's bits, N rolls cost exactly N (3 floor(log2 n) + 1) fair

@@ -15,8 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <dice.h>
-#include <linux/dice.h>
+#include <dice.h>	/* and through it the uapi, <libdice/uapi.h> */
 
 static const char *const names[] = {
 	[DICE_METHOD_RECYCLE] = "recycle", [DICE_METHOD_VIGLIETTA] = "viglietta",
