@@ -257,6 +257,15 @@ static char cur(const struct parser *ps)
 	return ps->s[ps->p];
 }
 
+/* Step over @c if it comes next. */
+static bool skip(struct parser *ps, char c)
+{
+	if (cur(ps) != c)
+		return false;
+	ps->p++;
+	return true;
+}
+
 static char peek(const struct parser *ps, size_t ahead)
 {
 	size_t i;
@@ -383,19 +392,11 @@ static bool compare(struct parser *ps, struct cmp *c, const char *after)
 		break;
 	case '<':
 		ps->p++;
-		c->op = CMP_LT;
-		if (cur(ps) == '=') {
-			c->op = CMP_LE;
-			ps->p++;
-		}
+		c->op = skip(ps, '=') ? CMP_LE : CMP_LT;
 		break;
 	case '>':
 		ps->p++;
-		c->op = CMP_GT;
-		if (cur(ps) == '=') {
-			c->op = CMP_GE;
-			ps->p++;
-		}
+		c->op = skip(ps, '=') ? CMP_GE : CMP_GT;
 		break;
 	default:
 		if (!isdigit((unsigned char)cur(ps))) {
@@ -630,25 +631,39 @@ static bool note(struct parser *ps, struct mods *m, enum check_kind kind,
 	return true;
 }
 
+/*
+ * Step over a modifier of @len characters that a group may have once;
+ * false, with the message, if @taken says it has it already.
+ */
+static bool modifier_once(struct parser *ps, size_t len, bool taken,
+			  const char *name)
+{
+	size_t start = ps->p;
+
+	ps->p += len;
+	if (taken) {
+		fail(ps, start, "more than one '%s' modifier in a dice group",
+		     name);
+		return false;
+	}
+	return true;
+}
+
+/* A comparison (or a bare number) follows the modifier. */
+static bool cmp_follows(const struct parser *ps)
+{
+	return is_cmp_start(cur(ps)) || isdigit((unsigned char)cur(ps));
+}
+
 static bool explode(struct parser *ps, struct group *g, struct mods *m)
 {
 	size_t start = ps->p;
 
-	ps->p++;
-	if (g->explode != EXPLODE_NONE) {
-		fail(ps, start, "more than one '!' modifier in a dice group");
+	if (!modifier_once(ps, 1, g->explode != EXPLODE_NONE, "!"))
 		return false;
-	}
-	g->explode = EXPLODE_SEPARATE;
-	if (cur(ps) == '!') {
-		g->explode = EXPLODE_COMPOUND;
-		ps->p++;
-	}
-	if (cur(ps) == 'p') {
-		g->penetrate = true;
-		ps->p++;
-	}
-	if (is_cmp_start(cur(ps)) || isdigit((unsigned char)cur(ps))) {
+	g->explode = skip(ps, '!') ? EXPLODE_COMPOUND : EXPLODE_SEPARATE;
+	g->penetrate = skip(ps, 'p');
+	if (cmp_follows(ps)) {
 		if (!compare(ps, &g->ex, g->explode == EXPLODE_COMPOUND ?
 			     (g->penetrate ? "!!p" : "!!") :
 			     (g->penetrate ? "!p" : "!")))
@@ -690,16 +705,9 @@ static bool unique(struct parser *ps, struct group *g, struct mods *m)
 {
 	size_t start = ps->p;
 
-	ps->p++;
-	if (g->unique != UNIQUE_NONE) {
-		fail(ps, start, "more than one 'u' modifier in a dice group");
+	if (!modifier_once(ps, 1, g->unique != UNIQUE_NONE, "u"))
 		return false;
-	}
-	g->unique = UNIQUE_ALWAYS;
-	if (cur(ps) == 'o') {
-		g->unique = UNIQUE_ONCE;
-		ps->p++;
-	}
+	g->unique = skip(ps, 'o') ? UNIQUE_ONCE : UNIQUE_ALWAYS;
 	return note(ps, m, CK_UNIQUE, start, 0);
 }
 
@@ -709,12 +717,9 @@ static bool min_max(struct parser *ps, struct group *g)
 	bool is_min = looking_at(ps, "min");
 	int64_t v;
 
-	ps->p += 3;
-	if (is_min ? g->has_min : g->has_max) {
-		fail(ps, start, "more than one '%s' modifier in a dice group",
-		     is_min ? "min" : "max");
+	if (!modifier_once(ps, 3, is_min ? g->has_min : g->has_max,
+			   is_min ? "min" : "max"))
 		return false;
-	}
 	if (!integer(ps, &v, is_min ? "min" : "max"))
 		return false;
 	if (is_min) {
@@ -736,16 +741,10 @@ static bool match(struct parser *ps, struct group *g, struct mods *m)
 	size_t start = ps->p;
 	uint64_t n = 2;
 
-	ps->p++;
-	if (g->match) {
-		fail(ps, start, "more than one 'm' modifier in a dice group");
+	if (!modifier_once(ps, 1, g->match, "m"))
 		return false;
-	}
 	g->match = true;
-	if (cur(ps) == 't') {
-		g->match_count = true;
-		ps->p++;
-	}
+	g->match_count = skip(ps, 't');
 	if (isdigit((unsigned char)cur(ps))) {
 		if (!number(ps, &n))
 			return false;
@@ -765,13 +764,9 @@ static bool crit(struct parser *ps, struct group *g, struct mods *m)
 	bool success = peek(ps, 1) == 's';
 	struct cmp *c = success ? &g->crit_success : &g->crit_failure;
 
-	ps->p += 2;
-	if (c->op != CMP_NONE) {
-		fail(ps, start, "more than one '%s' modifier in a dice group",
-		     success ? "cs" : "cf");
+	if (!modifier_once(ps, 2, c->op != CMP_NONE, success ? "cs" : "cf"))
 		return false;
-	}
-	if (is_cmp_start(cur(ps)) || isdigit((unsigned char)cur(ps))) {
+	if (cmp_follows(ps)) {
 		if (!compare(ps, c, success ? "cs" : "cf"))
 			return false;
 	} else {
