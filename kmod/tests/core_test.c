@@ -526,7 +526,7 @@ static unsigned int exhaustive_loaded(const u32 *w, u32 n, unsigned int width,
 
 static void test_exhaustive_loaded(void)
 {
-	static const u32 seed[] = { 2, 2, 6, 1, 1 };	/* the seed's synopsis */
+	static const u32 synopsis[] = { 2, 2, 6, 1, 1 };	/* Games::Dice::Loaded's */
 	static const u32 gap[] = { 1, 0, 3 };
 	static const u32 flat[] = { 1, 1, 1, 1 };
 	static const u32 spike[] = { 20, 1, 1, 1, 1, 1, 1 };
@@ -536,7 +536,7 @@ static void test_exhaustive_loaded(void)
 	static const u32 first[] = { 1, 0, 0 }, pair[] = { 1, 1 };
 
 	for (whole = 0; whole < 2; whole++) {
-		exhaustive_loaded(seed, 5, 7, 14, whole);
+		exhaustive_loaded(synopsis, 5, 7, 14, whole);
 		exhaustive_loaded(gap, 3, 5, 14, whole);
 		exhaustive_loaded(flat, 4, 5, 14, whole);
 		exhaustive_loaded(spike, 7, 9, 14, whole);
@@ -547,7 +547,7 @@ static void test_exhaustive_loaded(void)
 	EXPECT(exhaustive_loaded(first, 3, 8, 14, true) == 2);
 	EXPECT(exhaustive_loaded(pair, 2, 8, 14, true) == 2);
 	/* Too many cells to group: one draw a roll, at larger widths. */
-	EXPECT(exhaustive_loaded(seed, 5, 11, 14, true) == 1);
+	EXPECT(exhaustive_loaded(synopsis, 5, 11, 14, true) == 1);
 	EXPECT(exhaustive_loaded(spike, 7, 12, 14, false) == 1);
 }
 
@@ -1297,7 +1297,7 @@ static void bits_loaded(const char *name, const u32 *w, u32 n)
 	}
 	b = (double)dice_pool_used(&die.pool) / 1e6;
 	/* Waste is measured against the information of the faces rolled, so
-	 * the faces' own sampling noise (about 0.05% for the seed's die) does
+	 * the faces' own sampling noise (about 0.05% for Games::Dice::Loaded's die) does
 	 * not count; that information must itself be near H.
 	 */
 	printf("#   %s: %.6f bits/roll, H %.6f, rolled faces' information %.6f, waste %.2e\n",
@@ -1309,10 +1309,10 @@ static void bits_loaded(const char *name, const u32 *w, u32 n)
 
 static void test_bits_loaded(void)
 {
-	static const u32 seed[] = { 2, 2, 6, 1, 1 };
+	static const u32 synopsis[] = { 2, 2, 6, 1, 1 };
 	u32 *w = malloc((1U << 20) * sizeof(*w)), i;
 
-	bits_loaded("{2,2,6,1,1}", seed, 5);
+	bits_loaded("{2,2,6,1,1}", synopsis, 5);
 	for (i = 0; i < 1000; i++)
 		w[i] = (u32)(1000000.0 / (i + 1) + 0.5);
 	bits_loaded("zipf-1000", w, 1000);

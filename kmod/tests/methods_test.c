@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * methods_test.c - the seeds' methods: exhaustive exactness and bits a roll
+ * methods_test.c - the source documents' methods: exhaustive exactness and bits a roll
  *
  * Every method is enumerated over all bit strings of a length: the tuples of
  * faces decided within them must have masses exactly proportional to their
