@@ -20,6 +20,7 @@
  * and a broken loop bound forget the recycled state (dice_die_forget()); a
  * failed roll restores what it saved.  dice_die_invalid() checks it all.
  */
+#include <linux/gcd.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -447,17 +448,6 @@ void dice_die_stats(const struct dice_die *die, struct dice_stats *stats)
 	stats->coin_bits = die->coin_bits;
 }
 
-static u64 dice_gcd(u64 a, u64 b)
-{
-	while (b) {
-		u64 t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /**
  * dice_die_masses() - the die's distribution in lowest terms
  * @die: the die
@@ -483,7 +473,7 @@ int dice_die_masses(const struct dice_die *die, u64 *unit, u64 *total)
 		return 0;
 	}
 	for (i = 0; i < table->sides; i++)
-		g = dice_gcd(g, dice_table_share(table, i));
+		g = gcd(g, dice_table_share(table, i));
 	sum = table->total;
 	dice_div128(&sum, g);
 	if (sum >> 64)
