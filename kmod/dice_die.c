@@ -175,7 +175,6 @@ void dice_die_settle(struct dice_die *die)
 
 /**
  * dice_die_set_widths() - shrink the recycler, for exhaustive tests
- * (a DICE_TEST_WIDTHS build only)
  * @die: the die
  * @narrow: bits m is topped up to for draws below @narrow_limit (63, at
  *	most 63: dice_divide() takes dividends below 2^63)
@@ -183,7 +182,6 @@ void dice_die_settle(struct dice_die *die)
  * @narrow_limit: 2^32, or 0 to take the wide path always
  * @whole_limit: 2^40, or 0 to draw loaded dice by column and height
  */
-#ifdef DICE_TEST_WIDTHS
 void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
 			 unsigned int wide, u64 narrow_limit, u64 whole_limit)
 {
@@ -194,7 +192,6 @@ void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
 	die->rec.widths.whole_limit = whole_limit;
 	dice_die_plan(die);
 }
-#endif
 
 /*
  * DICE_METHOD_BATCH's state (1 KiB and more) exists only while that is the

@@ -52,10 +52,8 @@ void dice_die_init(struct dice_die *die, dice_fill_fn fill, void *ctx);
 int dice_die_set_format(struct dice_die *die, u32 format);
 void dice_die_set_source(struct dice_die *die, dice_fill_fn fill, void *ctx);
 void dice_die_drop_random(struct dice_die *die);
-#ifdef DICE_TEST_WIDTHS
 void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
 			 unsigned int wide, u64 narrow_limit, u64 whole_limit);
-#endif
 void dice_die_settle(struct dice_die *die);
 const char *dice_die_invalid(const struct dice_die *die);
 int dice_die_failed(struct dice_die *die, int err);

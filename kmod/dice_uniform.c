@@ -88,12 +88,10 @@ void dice_recycler_init(struct dice_recycler *rec)
 	rec->m = 1;
 	rec->held = 0;
 	rec->held_size = 1;
-#ifdef DICE_TEST_WIDTHS
 	rec->widths.narrow_limit = DICE_NARROW_LIMIT;
 	rec->widths.whole_limit = DICE_WHOLE_LIMIT;
 	rec->widths.narrow_width = DICE_NARROW_WIDTH;
 	rec->widths.wide_width = DICE_WIDE_WIDTH;
-#endif
 }
 
 static inline unsigned int dice_fls128(u128 v)
