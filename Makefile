@@ -13,7 +13,12 @@
 # The kernel is Debian's linux-image-amd64, found at build time.
 
 TOP := $(CURDIR)
-KVER ?= $(shell $(TOP)/scripts/kver.sh)
+# The default kernel: the one Debian's linux-image-amd64 points to
+# (scripts/kernels.sh 6.1), or else the newest installed headers; "make
+# kver" prints it.
+KVER ?= $(or $(shell $(TOP)/scripts/kernels.sh 6.1 2>/dev/null),$(lastword \
+	$(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | \
+		sed 's|/lib/modules/||;s|/build||')))
 KDIR ?= /lib/modules/$(KVER)/build
 KIMAGE ?= /boot/vmlinuz-$(KVER)
 B ?= $(TOP)/build
@@ -38,6 +43,9 @@ all: module core libdice cli
 kmod-files:
 	@printf 'Kbuild\n'; printf 'kmod/%s\n' $(DICE_KMOD_FILES)
 
+kver:
+	@echo $(KVER)
+
 deps:
 	@$(TOP)/scripts/deps.sh
 
@@ -60,12 +68,51 @@ libdice:
 cli: libdice
 	$(MAKE) -C tools O=$(B)/tools
 
-# Tests that need no VM; the VM tiers come from scripts/check.sh.
+# Tests that need no VM (the VM ones: vmtest, vmfork, vmtest-kernels,
+# vmtest-debug below); make check runs every tier (scripts/check.sh).
 sparse:
 	$(MAKE) -C $(KDIR) M=$(TOP) C=2 CHECK="sparse -Wbitwise" modules
 
+# checkpatch --strict on the module's C and the uapi header: ERROR and
+# WARNING fail, CHECK lines are shown for review only.  Documented
+# exceptions, for the compat header alone (*compat.h): it typedefs u128,
+# which Linux 6.1 lacks (NEW_TYPEDEFS), and it is where the out-of-tree
+# module meets the kernels it builds for, with shims keyed on
+# LINUX_VERSION_CODE < KERNEL_VERSION(...) (LINUX_VERSION_CODE,
+# CONSTANT_COMPARISON), so that no other file needs one.
+KMOD_C_H = $(filter %.c %.h,$(DICE_KMOD_FILES:%=kmod/%))
+KMOD_COMPAT_H = $(filter %compat.h,$(KMOD_C_H))
+CHECKPATCH = perl $(LINUX_SRC)/scripts/checkpatch.pl --no-tree --strict \
+	--terse --show-types
+CHECKPATCH_COMPAT = --ignore NEW_TYPEDEFS,LINUX_VERSION_CODE,CONSTANT_COMPARISON
 checkpatch: linux-src
-	$(TOP)/scripts/checkpatch.sh
+	@out=$$(cd $(TOP) && \
+		$(CHECKPATCH) -f $(filter-out $(KMOD_COMPAT_H),$(KMOD_C_H)) 2>&1; \
+		$(if $(KMOD_COMPAT_H),$(CHECKPATCH) $(CHECKPATCH_COMPAT) \
+			-f $(KMOD_COMPAT_H) 2>&1)); \
+	printf '%s\n' "$$out" | grep -v '^total:'; \
+	if printf '%s\n' "$$out" | grep -qE ': (ERROR|WARNING):'; then \
+		echo "checkpatch: errors or warnings"; exit 1; fi; \
+	echo "checkpatch: no errors or warnings ($$(printf '%s\n' "$$out" | \
+		grep -c ': CHECK:') checks)"
+
+# kernel-doc on the module's C reports nothing, and cppcheck is clean on
+# the core as userspace builds it, libdice and the CLI.  TAP.  cppcheck
+# cannot evaluate the __has_include_next() of userspace/include's headers;
+# the system headers it would pull in are ones cppcheck does not read.
+static: linux-src
+	@cd $(TOP) && fail=0; \
+	out=$$(perl $(LINUX_SRC)/scripts/kernel-doc -none $(KMOD_C_H) 2>&1); \
+	[ -z "$$out" ] || { printf '%s\n' "$$out"; fail=1; printf 'not '; }; \
+	echo "ok 1 - static: kernel-doc -none reports nothing"; \
+	cppcheck --quiet --enable=warning,portability,performance \
+		--error-exitcode=1 --inline-suppr \
+		--suppress=missingIncludeSystem $(DICE_CORE_CPPFLAGS) \
+		'-D__has_include_next(x)=0' -D__SIZEOF_INT128__=16 \
+		-D__x86_64__ -Ilibdice \
+		libdice/*.c tools/*.c $(DICE_CORE_SRCS) || { fail=1; printf 'not '; }; \
+	echo "ok 2 - static: cppcheck on the core, libdice and the CLI"; \
+	exit $$fail
 
 selftests: linux-src
 	$(MAKE) -C selftests/dice LINUX_SRC=$(LINUX_SRC) O=$(B)/selftests
@@ -77,8 +124,18 @@ fuzz:
 kunit: linux-src
 	LINUX_SRC=$(LINUX_SRC) $(TOP)/selftests/kunit/run.sh
 
+# The VM harness, one runner for every VM tier (selftests/qemu/vmtest.sh):
+# make vmtest [VM_KERNEL=debug|6.12|6.1-rt|...] [VM_TESTS="dice_test quality"]
+# builds the module for that kernel (in a private copy but for the default
+# kernel), boots it in QEMU with the tests and prints TAP.
+VMTEST = $(TOP)/selftests/qemu/vmtest.sh
+VM_KERNEL ?= default
 vmtest: module selftests
-	$(TOP)/scripts/vmtest.sh
+	$(VMTEST) --kernel $(VM_KERNEL) $(VM_TESTS)
+
+# Two clones of one saved VM must roll different dice (the vmfork tier).
+vmfork: module
+	$(VMTEST) --kernel $(VM_KERNEL) vmfork
 
 # The kernels the module is built and tested for (scripts/kernels.sh):
 # Debian 12's 6.1 and 6.12, each also PREEMPT_RT.  make check runs a VM
@@ -91,16 +148,16 @@ kernels:
 	done
 vmtest-kernels: selftests
 	@for k in $(filter-out 6.1,$(KERNELS)); do \
-		$(TOP)/scripts/vmtest-kernel.sh $$k || exit 1; \
+		$(VMTEST) --kernel $$k $(VM_TESTS) || exit 1; \
 	done
 
 # The debug kernel (KASAN, UBSAN, lockdep, kmemleak, KUnit): built once into
 # $(DICE_CACHE)/debug-kernel/, reused until its version or config changes.
 debug-kernel: linux-src
-	@$(TOP)/scripts/debug-kernel.sh
+	@$(TOP)/selftests/qemu/debug-kernel.sh
 
 vmtest-debug: linux-src selftests
-	$(TOP)/scripts/vmtest-debug.sh
+	$(VMTEST) --kernel debug $(VM_TESTS)
 
 # Targets that install packages first go on in a fresh make: on a new
 # machine the kernel version, headers and source tarball only exist after
@@ -170,16 +227,14 @@ deb:
 deb-check:
 	$(TOP)/scripts/deb-check.sh
 
-# An interactive VM with the module loaded and the CLI at hand (^A x quits).
+# An interactive VM with the module loaded and the CLI at hand (^A x
+# quits), on VM_KERNEL.
 shell: module cli
 	rm -rf $(B)/shell-extra && mkdir -p $(B)/shell-extra
 	cp $(B)/tools/dice $(B)/shell-extra/
 	cc -static -O2 -I$(TOP)/kmod/include/uapi -o $(B)/shell-extra/dicectl \
 		$(TOP)/selftests/qemu/dicectl.c -lm
-	$(TOP)/selftests/qemu/mkinitramfs.sh --out $(B)/initrd-shell.gz \
-		--module $(TOP)/kmod/dice.ko --extra $(B)/shell-extra --shell
-	$(TOP)/selftests/qemu/run.sh --kernel $(KIMAGE) \
-		--initrd $(B)/initrd-shell.gz --shell
+	$(VMTEST) --kernel $(VM_KERNEL) --extra $(B)/shell-extra --shell
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean
@@ -187,5 +242,5 @@ clean:
 
 export TOP KVER KDIR KIMAGE B LINUX_SRC DICE_CACHE KERNELS
 .PHONY: all deps linux-src module core libdice cli sparse checkpatch \
-	selftests fuzz kunit vmtest kmod-files kernels vmtest-kernels debug-kernel vmtest-debug check check-tiers demo demo-run bench bench-run install uninstall dkms \
+	selftests fuzz kunit vmtest vmfork kmod-files kver static kernels vmtest-kernels debug-kernel vmtest-debug check check-tiers demo demo-run bench bench-run install uninstall dkms \
 	dkms-source dkms-install dkms-uninstall deb deb-check shell clean

@@ -5,8 +5,26 @@
 # to build/logs/TIER.log and is echoed; TAP "ok"/"not ok" lines are counted
 # (a tier that produces none counts as one test, passed if it exited 0).
 # Ends with "N passed, N failed[, N skipped]"; exit 1 on any failure.
+#
+#   scripts/check.sh [TIER...]     (or make check TIERS="TIER...")
+#
+# runs only the tiers named (shell patterns: kernel-*); every tier without.
+# The VM tiers all go through the one VM runner, selftests/qemu/vmtest.sh.
 set -uo pipefail
 : "${TOP:?run from make}" "${B:?}"
+VMTEST=$TOP/selftests/qemu/vmtest.sh
+WANT=${*:-${TIERS:-}}
+
+# selected NAME: is tier NAME to run?
+selected() {
+	local w
+	[ -n "$WANT" ] || return 0
+	for w in $WANT; do
+		# shellcheck disable=SC2254 # a pattern on purpose
+		case $1 in $w) return 0 ;; esac
+	done
+	return 1
+}
 
 LOGS=$B/logs
 mkdir -p "$LOGS"
@@ -26,6 +44,7 @@ count() {
 tier() {
 	local name=$1 log=$LOGS/$1.log rc p f s start
 	shift
+	selected "$name" || return 0
 	start=$(date +%s)
 	echo "=== $name: $*"
 	"$@" >"$log" 2>&1
@@ -54,12 +73,13 @@ no_warnings() {
 
 cd "$TOP" || exit 1
 make -s linux-src >/dev/null || { echo "cannot unpack linux-source"; exit 1; }
-make -s -C "$KDIR" M="$TOP" clean >/dev/null 2>&1
+# Cleaned first, so that every file is compiled at W=1.
+selected module-w1 && make -s -C "$KDIR" M="$TOP" clean >/dev/null 2>&1
 
 tier module-w1 no_warnings make -C "$KDIR" M="$TOP" W=1 modules
 tier sparse no_warnings make -C "$KDIR" M="$TOP" C=2 CHECK="sparse -Wbitwise" modules
 tier checkpatch make -s checkpatch
-tier static "$TOP"/scripts/static-check.sh
+tier static make -s static
 tier core make -s -C kmod/tests O="$B/core" check
 [ -f libdice/Makefile ] && tier libdice make -s -C libdice O="$B/libdice" check
 [ -f tools/Makefile ] && tier cli make -s -C tools O="$B/tools" check
@@ -69,17 +89,18 @@ tier dkms "$TOP"/scripts/dkms-check.sh
 tier deb "$TOP"/scripts/deb-check.sh
 tier kunit make -s kunit
 tier selftests-build make -s selftests
-tier vm "$TOP"/scripts/vmtest.sh
+tier vm "$VMTEST" --kernel default
+# Two clones of one saved VM must roll different dice.
+tier vmfork "$VMTEST" --kernel default vmfork
 # The other kernels of the set (KERNELS): module build, sparse and the
 # device's kselftests on each; the default kernel had the full tier above.
-# Two clones of one saved VM must roll different dice.
-tier vmfork "$TOP"/scripts/vmfork-check.sh
 for k in ${KERNELS:-6.1 6.12 6.1-rt 6.12-rt}; do
 	[ "$k" = 6.1 ] && continue
-	tier "kernel-$k" "$TOP"/scripts/vmtest-kernel.sh "$k"
+	tier "kernel-$k" "$VMTEST" --kernel "$k"
 done
-tier debug-kernel "$TOP"/scripts/debug-kernel.sh
-tier vm-debug "$TOP"/scripts/vmtest-debug.sh
+# The vm tier again in the debug kernel (built once, then cached).
+tier debug-kernel "$TOP"/selftests/qemu/debug-kernel.sh
+tier vm-debug "$VMTEST" --kernel debug
 
 echo
 if [ ${#failed_tiers[@]} -gt 0 ]; then

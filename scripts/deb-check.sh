@@ -22,7 +22,7 @@
 # Root, and the network for the root's first making (Debian's archive).
 set -uo pipefail
 : "${TOP:?run from make}" "${B:?}"
-kver=${KVER:-$("$TOP"/scripts/kver.sh)}
+kver=${KVER:-$(make -s --no-print-directory -C "$TOP" kver)}
 cache=${DICE_CACHE:-/var/tmp/dice}
 ver=$(cat "$TOP/VERSION")
 prev=$ver~prev1

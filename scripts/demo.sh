@@ -2,17 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # make demo: boot Debian's kernel with the module and show it at work.
 set -eu
-: "${TOP:?run from make}" "${B:?}" "${KIMAGE:?}"
+: "${TOP:?run from make}" "${B:?}"
 extra=$B/demo-extra
 rm -rf "$extra"
 mkdir -p "$extra"
 cc -static -O2 -Wall -I"$TOP/kmod/include/uapi" -o "$extra/dicectl" \
 	"$TOP/selftests/qemu/dicectl.c" -lm
-"$TOP"/selftests/qemu/mkinitramfs.sh --out "$B/initrd-demo.gz" \
-	--module "$TOP/kmod/dice.ko" --extra "$extra" \
-	--script "$TOP/selftests/qemu/demo.sh"
-"$TOP"/selftests/qemu/run.sh --kernel "$KIMAGE" --initrd "$B/initrd-demo.gz" \
-	--log "$B/demo-console.log" --timeout 600 >"$B/demo-verdict.log" || {
+# The VM harness, in script mode (VM_KERNEL picks another kernel).
+"$TOP"/selftests/qemu/vmtest.sh --kernel "${VM_KERNEL:-default}" \
+	--extra "$extra" --script "$TOP/selftests/qemu/demo.sh" \
+	--test-timeout 120 --log "$B/demo-console.log" --timeout 600 \
+	>"$B/demo-verdict.log" || {
 	cat "$B/demo-verdict.log"
 	exit 1
 }

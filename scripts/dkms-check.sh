@@ -8,8 +8,8 @@
 # temporary directory), never in /var/lib/dkms or /usr/src: nothing is
 # registered on this machine at any moment, so a failed, interrupted or
 # killed run cannot leave an entry behind that a later kernel install
-# would try to rebuild.  Only what dkms.conf names is copied, as a user's
-# /usr/src/dice-VERSION would hold it.
+# would try to rebuild.  Only dkms.conf and the files "make kmod-files"
+# names are copied, as a user's /usr/src/dice-VERSION would hold them.
 set -uo pipefail
 : "${TOP:?run from make}"
 ver=$(cat "$TOP/VERSION")
@@ -30,11 +30,16 @@ tap() { # ok|fail NAME [LOG]
 }
 
 src=$T/src/dice-$ver
-mkdir -p "$src/kmod" "$T/dkms" "$T/install"
-cp "$TOP/dkms.conf" "$TOP/Kbuild" "$src/"
-sed -i "s/#MODULE_VERSION#/$ver/" "$src/dkms.conf"	# as make dkms-source does
-(cd "$TOP/kmod" && cp -r Kbuild Kconfig include ./*.h "$src/kmod/" &&
-	find . -maxdepth 1 -name '*.c' ! -name '*.mod.c' -exec cp {} "$src/kmod/" \;)
+mkdir -p "$src" "$T/dkms" "$T/install"
+sed "s/#MODULE_VERSION#/$ver/" "$TOP/dkms.conf" >"$src/dkms.conf"	# as make dkms-source does
+# The files a module build needs, from the one source list.
+if files=$(make -s --no-print-directory -C "$TOP" kmod-files) &&
+	[ -n "$files" ] &&
+	printf '%s\n' "$files" | (cd "$TOP" && cpio --quiet -pdm "$src"); then
+	tap ok "the module's files copied (make kmod-files)"
+else
+	tap fail "the module's files copied (make kmod-files)"
+fi
 if "${DKMS[@]}" add -m dice -v "$ver" >"$T/add.log" 2>&1; then
 	tap ok "add dice/$ver (private tree)"
 else

@@ -7,7 +7,7 @@
 # Debian's meta-package, never from this file, so the newest one the
 # archive offers is taken:
 #
-#   6.1      linux-image-amd64          (the default kernel: scripts/kver.sh)
+#   6.1      linux-image-amd64          (the default kernel: make kver)
 #   6.12     linux-image-6.12-amd64
 #   6.1-rt   linux-image-rt-amd64       (PREEMPT_RT)
 #   6.12-rt  linux-image-6.12-rt-amd64  (PREEMPT_RT)

@@ -5,9 +5,10 @@
 #
 #   scripts/module-build.sh KVER DIR
 #
-# DIR gets a tree of symbolic links to the module's sources (Kbuild and
-# kmod/), so builds for several kernels never share objects with each other
-# or with the in-tree "make module".  The module is built at W=1, then
+# DIR gets a tree of symbolic links to the files a module build needs, as
+# "make kmod-files" names them (Kbuild and kmod/...), so builds for several
+# kernels never share objects with each other or with the in-tree "make
+# module".  The module is built at W=1, then
 # checked with sparse; any warning or error fails.  TAP lines, one per
 # step; the module ends up in DIR/kmod/dice.ko.
 set -uo pipefail
@@ -37,13 +38,14 @@ make_clean() {
 }
 
 [ -d "$KDIR" ] || { tap fail "headers in $KDIR (make deps)"; exit 1; }
+if ! files=$(make -s --no-print-directory -C "$TOP" kmod-files) ||
+	[ -z "$files" ]; then
+	tap fail "the module's files (make kmod-files)"
+	exit 1
+fi
 rm -rf "$DIR"
-mkdir -p "$DIR/kmod"
-ln -s "$TOP/Kbuild" "$DIR/Kbuild"
-for f in "$TOP"/kmod/Kbuild "$TOP"/kmod/Kconfig "$TOP"/kmod/*.[ch] \
-	 "$TOP"/kmod/include; do
-	case $f in *.mod.c) continue ;; esac
-	ln -s "$f" "$DIR/kmod/"
+for f in $files; do
+	mkdir -p "$DIR/$(dirname "$f")" && ln -s "$TOP/$f" "$DIR/$f" || exit 1
 done
 
 if make_clean "$DIR/build.log" W=1 modules && [ -f "$DIR/kmod/dice.ko" ]; then

@@ -156,8 +156,11 @@ for f in "$D"/*; do	# a source that is gone, or another checkout's
 	t=$(readlink "$f") || continue
 	[ -e "$f" ] && [ "${t%/*}" = "$KMOD" ] || rm -f "$f"
 done
-for f in "$KMOD"/dice_*.c "$KMOD"/*.h; do
-	[ -f "$f" ] && link "$f" "$D/${f##*/}"
+# The module's files as the one source list names them (kmod/dice-core.mk).
+for f in $(make -s --no-print-directory -C "$REPO" kmod-files); do
+	case $f in
+	kmod/*.[ch]) [ "${f#kmod/*/}" = "$f" ] && link "$REPO/$f" "$D/${f#kmod/}" ;;
+	esac
 done
 link "$KMOD/Kconfig" "$D/Kconfig"
 cat >"$D/Makefile.new" <<EOF

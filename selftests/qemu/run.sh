@@ -4,7 +4,9 @@
 # Boot the dice test VM (an initramfs from mkinitramfs.sh) under QEMU and
 # turn its verdict into TAP on stdout: one line per module load, test and
 # module unload, then "vm: verdict received" and "vm: kernel log clean",
-# then a "vm: N passed, N failed" line.  Exit 0 only when all passed.
+# then a "vm: N passed, N failed" line ("vm" is --name).  Exit 0 only when
+# all passed.  selftests/qemu/vmtest.sh, the runner of every VM tier, calls
+# it; an interrupt or SIGTERM ends QEMU with it.
 #
 # A kernel loop that never yields or a task blocked for good panics the
 # guest at once (softlockup_panic=1 with watchdog_thresh=VM_WATCHDOG_THRESH,
@@ -25,12 +27,13 @@ ME=${0##*/}
 usage() {
 	cat <<EOF
 Usage: $ME --kernel BZIMAGE --initrd FILE [options]
-  --kernel FILE     kernel to boot, e.g. /boot/vmlinuz-\$(scripts/kver.sh)
+  --kernel FILE     kernel to boot, e.g. /boot/vmlinuz-\$(scripts/kernels.sh 6.1)
   --initrd FILE     initramfs built by mkinitramfs.sh
   --timeout SECS    kill the VM after SECS seconds (default 900)
   --log FILE        write the guest console log there (default: a temp file,
                     kept and named on failure)
   --append ARGS     more kernel command line (also: APPEND_EXTRA env)
+  --name PREFIX     the prefix of every TAP name (default vm)
   -v, --verbose     also stream the guest console to stdout
   --shell           interactive: console on this terminal, no verdict
                     (initramfs built with --shell; quit with ^A x)
@@ -44,7 +47,7 @@ bad_usage() {
 	exit 2
 }
 
-KERNEL='' INITRD='' TIMEOUT=900 LOG='' SHELL_MODE='' VERBOSE=''
+KERNEL='' INITRD='' TIMEOUT=900 LOG='' SHELL_MODE='' VERBOSE='' NAME=vm
 APPEND=${APPEND_EXTRA:-}
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -53,11 +56,13 @@ while [ $# -gt 0 ]; do
 	--timeout) TIMEOUT=${2:?}; shift ;;
 	--log) LOG=${2:?}; shift ;;
 	--append) APPEND="$APPEND ${2:?}"; shift ;;
+	--name) NAME=${2:?}; shift ;;
 	--kernel=*) KERNEL=${1#*=} ;;
 	--initrd=*) INITRD=${1#*=} ;;
 	--timeout=*) TIMEOUT=${1#*=} ;;
 	--log=*) LOG=${1#*=} ;;
 	--append=*) APPEND="$APPEND ${1#*=}" ;;
+	--name=*) NAME=${1#*=} ;;
 	-v | --verbose) VERBOSE=1 ;;
 	--shell) SHELL_MODE=1 ;;
 	-h | --help) usage; exit 0 ;;
@@ -75,8 +80,9 @@ command -v qemu-system-x86_64 >/dev/null ||
 
 ACCEL=(-accel tcg)
 # QEMU_CPU=max gives the guest RDRAND, so its CRNG is seeded at boot, before
-# any test runs (scripts/vmtest-kernel.sh: under TCG a test woken by the
-# CRNG becoming ready can race the kernel's patching of its static key).
+# any test runs (vmtest.sh sets it for the extra kernels: under TCG a test
+# woken by the CRNG becoming ready can race the kernel's patching of its
+# static key).
 [ -n "${QEMU_CPU:-}" ] && ACCEL+=(-cpu "$QEMU_CPU")
 [ "${KVM:-0}" = 1 ] && ACCEL=(-accel kvm -cpu host)
 # oops=panic and panic=-1: a crash ends the VM at once (-no-reboot turns
@@ -113,20 +119,34 @@ if [ -n "$VERBOSE" ]; then
 else
 	show=(cat)
 fi
-timeout --foreground -k 10 "$TIMEOUT" "${QEMU[@]}" -display none -vga none -monitor none \
-	-serial stdio -serial "file:$VERDICT" </dev/null 2>&1 |
-	tr -d '\r' | "${show[@]}" >"$LOG"
-status=("${PIPESTATUS[@]}")
-qemu_rc=${status[0]}
+# QEMU runs in the background so that an interrupt or SIGTERM, trapped
+# here, can end it rather than leave it running to its timeout.
+stop_qemu() {
+	[ -s "$WORK/qemu.pid" ] && kill -TERM "$(cat "$WORK/qemu.pid")" 2>/dev/null
+	[ "$KEEP_LOG" = temp ] && rm -f "$LOG"
+	exit "$1"
+}
+trap 'stop_qemu 130' INT
+trap 'stop_qemu 143' TERM
+{
+	timeout --foreground -k 10 "$TIMEOUT" "${QEMU[@]}" -display none -vga none \
+		-monitor none -serial stdio -serial "file:$VERDICT" </dev/null 2>&1 &
+	echo $! >"$WORK/qemu.pid"
+	wait $!
+	{ echo $? >"$WORK/qemu.rc"; } 2>/dev/null	# gone if interrupted
+} | tr -d '\r' | "${show[@]}" >"$LOG" &
+wait $!
+trap - INT TERM
+qemu_rc=$(cat "$WORK/qemu.rc" 2>/dev/null || echo 1)
 elapsed=$(($(date +%s) - start))
 
 n=0 passed=0 failed=0 skipped=0
 tap() { # ok|fail|skip NAME [DETAIL]
 	n=$((n + 1))
 	case $1 in
-	ok) passed=$((passed + 1)); echo "ok $n - vm: $2" ;;
-	skip) skipped=$((skipped + 1)); echo "ok $n - vm: $2 # SKIP" ;;
-	*) failed=$((failed + 1)); echo "not ok $n - vm: $2${3:+ # $3}" ;;
+	ok) passed=$((passed + 1)); echo "ok $n - $NAME: $2" ;;
+	skip) skipped=$((skipped + 1)); echo "ok $n - $NAME: $2 # SKIP" ;;
+	*) failed=$((failed + 1)); echo "not ok $n - $NAME: $2${3:+ # $3}" ;;
 	esac
 }
 
@@ -184,20 +204,20 @@ fi
 BAD='WARNING:|BUG:|Oops|KASAN|UBSAN|INFO: possible|possible circular locking|possible recursive locking|inconsistent lock state|unreferenced object|Kernel panic|Call Trace:|general protection fault|list_add corruption|list_del corruption'
 if grep -E "$BAD" "$WORK/klog" >"$WORK/bad"; then
 	tap fail "kernel log clean" "from $src"
-	echo "# vm: offending lines in the $src:"
+	echo "# $NAME: offending lines in the $src:"
 	head -n 40 "$WORK/bad" | sed 's/^/#   /'
 else
 	tap ok "kernel log clean"
 fi
 
 if [ "$failed" -gt 0 ]; then
-	echo "# vm: last 60 lines of the guest console ($LOG):"
+	echo "# $NAME: last 60 lines of the guest console ($LOG):"
 	tail -n 60 "$LOG" | sed 's/^/# /'
 elif [ "$KEEP_LOG" = temp ]; then
 	rm -f "$LOG"
 	LOG="(removed)"
 fi
-echo "# vm: ${elapsed}s, console log $LOG"
-[ "$skipped" -gt 0 ] && echo "# vm: $skipped skipped"
-echo "vm: $passed passed, $failed failed"
+echo "# $NAME: ${elapsed}s, console log $LOG"
+[ "$skipped" -gt 0 ] && echo "# $NAME: $skipped skipped"
+echo "$NAME: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

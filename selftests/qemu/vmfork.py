@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Clone a running VM twice and check that /dev/dice's clones diverge.
 
-    vmfork.py --kernel VMLINUZ --initrd INITRD [--timeout SECS]
+    vmfork.py --kernel VMLINUZ --initrd INITRD [--timeout SECS] [--name NAME]
 
 The initramfs runs vmfork_guest (selftests/qemu/vmfork_guest.c), which
 buffers CRNG bits in an open /dev/dice file and says "vmfork ready".  This
@@ -15,7 +15,9 @@ then reads 32 rolls.  The clones must print different rolls and each must
 count the bits it had buffered as discarded; without the module's
 notifier both would serve the same rolls from the same buffer.
 
-Prints TAP; exit 0 when every check passed.  Works under TCG.
+Prints TAP, every name prefixed "NAME: " (default vmfork); exit 0 when
+every check passed.  Works under TCG; QEMU_CPU, as for run.sh, sets -cpu.
+selftests/qemu/vmtest.sh runs it for the test "vmfork" (the vmfork tier).
 """
 import argparse
 import json
@@ -40,6 +42,8 @@ class Vm:
         args = ["qemu-system-x86_64", "-accel", "tcg", "-m", "512",
                 "-smp", "2", "-no-reboot", "-kernel", kernel,
                 "-initrd", initrd, "-append", "console=ttyS0 panic=-1",
+                *(["-cpu", os.environ["QEMU_CPU"]]
+                  if os.environ.get("QEMU_CPU") else []),
                 "-device", "vmgenid,id=vmgen0,guid=auto",
                 "-qmp", "unix:%s,server=on,wait=off" % qmp,
                 "-display", "none", "-vga", "none", "-monitor", "none",
@@ -91,6 +95,7 @@ def main():
     ap.add_argument("--kernel", required=True)
     ap.add_argument("--initrd", required=True)
     ap.add_argument("--timeout", type=int, default=180)
+    ap.add_argument("--name", default="vmfork")
     opts = ap.parse_args()
     n = 0
     failed = 0
@@ -99,9 +104,9 @@ def main():
         nonlocal n, failed
         n += 1
         failed += not ok
-        print("%s %d - vmfork: %s%s" % ("ok" if ok else "not ok", n, what,
-                                        " # " + why if why and not ok
-                                        else ""))
+        print("%s %d - %s: %s%s" % ("ok" if ok else "not ok", n, opts.name,
+                                    what, " # " + why if why and not ok
+                                    else ""))
         sys.stdout.flush()
 
     with tempfile.TemporaryDirectory(prefix="dice-vmfork.",
@@ -161,7 +166,7 @@ def main():
         finally:
             for vm in vms:
                 vm.kill()
-    print("vmfork: %d passed, %d failed" % (n - failed, failed))
+    print("%s: %d passed, %d failed" % (opts.name, n - failed, failed))
     return 1 if failed else 0
 
 

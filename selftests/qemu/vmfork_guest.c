@@ -88,6 +88,14 @@ int main(void)
 		fprintf(port, "vmfork no-interrupt\n");
 		return 1;
 	}
+	/*
+	 * The interrupt is counted before the kernel handles it: the ACPI
+	 * notify runs later, from a workqueue, and calls the VM-fork
+	 * notifiers.  A read right away could beat it (one clone in a few
+	 * dozen runs under TCG on a loaded host read its old bits); a
+	 * second is plenty.
+	 */
+	sleep(1);
 	if (read(fd, rolls, sizeof(rolls)) != sizeof(rolls) ||
 	    discarded(fd, &after)) {
 		perror("vmfork_guest: read");

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build (once) the dice debug kernel: the unpacked linux-source tree,
+# Build (once) the dice debug kernel, which vmtest.sh --kernel debug boots
+# (the vm-debug tier): the unpacked linux-source tree,
 # "make tinyconfig" plus selftests/qemu/debug.config (KASAN generic inline,
 # UBSAN, PROVE_LOCKING, DEBUG_ATOMIC_SLEEP, DEBUG_KMEMLEAK, KUNIT and what
 # the test VM needs), built with O= outside the source tree, which is only
@@ -24,8 +25,7 @@ set -euo pipefail
 
 ME=${0##*/}
 HERE=$(cd "$(dirname "$0")" && pwd)
-REPO=$(cd "$HERE/.." && pwd)
-FRAGMENT=$REPO/selftests/qemu/debug.config
+FRAGMENT=$HERE/debug.config
 
 usage() {
 	cat <<EOF
