@@ -1468,6 +1468,25 @@ static void unexpected(struct parser *ps, const char *expected)
 	     what(ps, at, buf, sizeof(buf)), expected, hint);
 }
 
+/*
+ * The closing @c of what opened at @open: stepped over, and the nesting
+ * left; or false, with the message.
+ */
+static bool closing(struct parser *ps, char c, size_t open,
+		    const char *expected)
+{
+	if (skip(ps, c)) {
+		leave(ps);
+		return true;
+	}
+	if (!cur(ps))
+		fail(ps, open, "missing '%c' for this '%c'", c,
+		     c == ')' ? '(' : '{');
+	else
+		unexpected(ps, expected);
+	return false;
+}
+
 static bool count_dice(struct parser *ps, struct group *g)
 {
 	struct expr *e = ps->e;
@@ -1588,20 +1607,12 @@ static struct node *brace(struct parser *ps)
 			goto bad;
 		add_kid(n, k, ',');
 		skip_space(ps);
-		if (cur(ps) == ',') {
-			ps->p++;
+		if (skip(ps, ','))
 			continue;
-		}
-		if (cur(ps) == '}')
-			break;
-		if (!cur(ps))
-			fail(ps, start, "missing '}' for this '{'");
-		else
-			unexpected(ps, "an operator, ',' or '}'");
-		goto bad;
+		if (!closing(ps, '}', start, "an operator, ',' or '}'"))
+			goto bad;
+		break;
 	}
-	ps->p++;
-	leave(ps);
 	br->mods = ps->p;
 
 	/* one element made of dice groups and constants joined by '+' */
@@ -1747,19 +1758,14 @@ static struct node *func(struct parser *ps, unsigned int which)
 		add_kid(n, k, 0);
 	}
 	skip_space(ps);
-	if (cur(ps) != ')') {
-		if (!cur(ps))
-			fail(ps, open, "missing ')' for this '('");
-		else if (cur(ps) == '/')
-			fail(ps, ps->p,
-			     "division must be the whole argument of %s(): write %s(A/B), with A in parentheses if it is a sum",
-			     funcs[which].name, funcs[which].name);
-		else
-			unexpected(ps, "an operator or ')'");
+	if (cur(ps) == '/') {
+		fail(ps, ps->p,
+		     "division must be the whole argument of %s(): write %s(A/B), with A in parentheses if it is a sum",
+		     funcs[which].name, funcs[which].name);
 		goto bad;
 	}
-	ps->p++;
-	leave(ps);
+	if (!closing(ps, ')', open, "an operator or ')'"))
+		goto bad;
 	n->end = ps->p;
 	node_bounds(n);
 	return n;
@@ -1783,16 +1789,10 @@ static struct node *factor(struct parser *ps)
 		if (!n)
 			return NULL;
 		skip_space(ps);
-		if (cur(ps) != ')') {
-			if (!cur(ps))
-				fail(ps, start, "missing ')' for this '('");
-			else
-				unexpected(ps, "an operator or ')'");
+		if (!closing(ps, ')', start, "an operator or ')'")) {
 			free_node(n);
 			return NULL;
 		}
-		ps->p++;
-		leave(ps);
 		n->paren = 1;
 		n->start = start;
 		n->end = ps->p;
