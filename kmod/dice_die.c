@@ -40,9 +40,9 @@ static bool dice_table_narrow(const struct dice_die *die)
 
 	if (dice_loaded_one_draw(die))
 		return true;
-	return table->sides < dice_narrow_limit(&die->rec) &&
-	       table->mass < dice_narrow_limit(&die->rec) &&
-	       ((table->mass << table->spread) >> 8) < dice_narrow_limit(&die->rec);
+	return table->sides < die->rec.narrow_limit &&
+	       table->mass < die->rec.narrow_limit &&
+	       ((table->mass << table->spread) >> 8) < die->rec.narrow_limit;
 }
 
 /*
@@ -55,12 +55,12 @@ static bool dice_table_narrow(const struct dice_die *die)
 static void dice_digits_plan(struct dice_die *die)
 {
 	struct dice_digits *dg = &die->digits;
-	u64 cap = 1ULL << ((dice_narrow_width(&die->rec) + 1) / 2), base = 0, span;
+	u64 cap = 1ULL << ((die->rec.narrow_width + 1) / 2), base = 0, span;
 	unsigned int per = 1;
 
 	/* A group is one narrow draw: below narrow_limit, or no group. */
-	if (cap >= dice_narrow_limit(&die->rec))
-		cap = dice_narrow_limit(&die->rec) ? dice_narrow_limit(&die->rec) - 1 : 0;
+	if (cap >= die->rec.narrow_limit)
+		cap = die->rec.narrow_limit ? die->rec.narrow_limit - 1 : 0;
 
 	if (die->table) {
 		/* A loaded die's cells, when it is drawn whole. */
@@ -94,7 +94,7 @@ static bool dice_die_narrow(const struct dice_die *die)
 {
 	if (die->table)
 		return die->narrow_table;
-	return die->digits.span.d < dice_narrow_limit(&die->rec);
+	return die->digits.span.d < die->rec.narrow_limit;
 }
 
 /*
@@ -186,10 +186,10 @@ void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
 			 unsigned int wide, u64 narrow_limit, u64 whole_limit)
 {
 	dice_die_settle(die);
-	die->rec.widths.narrow_width = narrow;
-	die->rec.widths.wide_width = wide;
-	die->rec.widths.narrow_limit = narrow_limit;
-	die->rec.widths.whole_limit = whole_limit;
+	die->rec.narrow_width = narrow;
+	die->rec.wide_width = wide;
+	die->rec.narrow_limit = narrow_limit;
+	die->rec.whole_limit = whole_limit;
 	dice_die_plan(die);
 }
 
@@ -407,11 +407,11 @@ const char *dice_die_invalid(const struct dice_die *die)
 		return "pool positions out of order";
 	if (!dice_die_narrow(die))
 		return NULL;
-	if (rec->m >> dice_narrow_width(rec))
+	if (rec->m >> rec->narrow_width)
 		return "a narrow die's m is wide";
 	for (i = 0; i < dg->left; i++)
 		bound *= dg->base;
-	if (bound >> dice_narrow_width(rec))
+	if (bound >> rec->narrow_width)
 		return "m times the waiting faces is wide";
 	return NULL;
 }

@@ -44,7 +44,7 @@ struct dice_die {
 /* A loaded die small enough to draw its cells in one narrow draw. */
 static inline bool dice_loaded_one_draw(const struct dice_die *die)
 {
-	return die->table->total < dice_whole_limit(&die->rec);
+	return die->table->total < die->rec.whole_limit;
 }
 
 /* The public functions are in dice_core.h; these are the core's own. */

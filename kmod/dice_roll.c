@@ -83,7 +83,7 @@ static __always_inline void dice_draw_plan(const struct dice_die *die,
 	plan->whole = table->whole;
 	plan->height = table->height;
 	plan->cols = table->cols;
-	plan->width = dice_narrow_width(&die->rec);
+	plan->width = die->rec.narrow_width;
 	plan->height_width = plan->width - table->spread;
 }
 
@@ -123,7 +123,7 @@ static __always_inline int dice_loaded_draw(struct dice_reader *rd,
 static bool dice_loaded_in_registers(const struct dice_die *die)
 {
 	return die->method == DICE_METHOD_RECYCLE && die->table &&
-	       die->narrow_table && !(die->rec.m >> dice_narrow_width(&die->rec));
+	       die->narrow_table && !(die->rec.m >> die->rec.narrow_width);
 }
 
 /*
@@ -182,9 +182,9 @@ static bool dice_fair_in_registers(const struct dice_die *die)
 	u64 n = die->sides;
 
 	return die->method == DICE_METHOD_RECYCLE && !die->table &&
-	       !(die->rec.m >> dice_narrow_width(&die->rec)) && n > 2 &&
+	       !(die->rec.m >> die->rec.narrow_width) && n > 2 &&
 	       (n & (n - 1)) &&
-	       die->digits.span.d < dice_narrow_limit(&die->rec);
+	       die->digits.span.d < die->rec.narrow_limit;
 }
 
 /* A roll that draws: kept out of line so the common roll stays light. */
@@ -300,7 +300,7 @@ dice_roll_fair_digits(struct dice_die *die, void *out, unsigned int count,
 {
 	struct dice_digits *dg = &die->digits;
 	const struct dice_divisor span = dg->span;
-	const unsigned int width = dice_narrow_width(&die->rec);
+	const unsigned int width = die->rec.narrow_width;
 	u64 n = die->sides, x = (u64)die->rec.x, m = (u64)die->rec.m, u, f;
 	struct dice_reader rd;
 	unsigned int i = 0, k;
@@ -408,7 +408,7 @@ dice_roll_loaded_cells(struct dice_die *die, u64 *faces, unsigned int count,
 	const struct dice_column *col = table->col;
 	struct dice_digits *dg = &die->digits;
 	const struct dice_divisor span = dg->span;
-	const unsigned int width = dice_narrow_width(&die->rec);
+	const unsigned int width = die->rec.narrow_width;
 	u64 x = (u64)die->rec.x, m = (u64)die->rec.m, n = table->sides;
 	u64 d = table->mass, f = dg->frac, u, c, y, off, size;
 	unsigned int i = 0, left = dg->left;

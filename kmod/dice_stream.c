@@ -285,13 +285,13 @@ size_t dice_stream_whole(const struct dice_stream *stream, size_t len)
  */
 int dice_stream_read_size(struct dice_stream *stream, size_t *len)
 {
-	unsigned int width = dice_format_width(stream->die.format);
+	size_t whole = dice_stream_whole(stream, *len);
 
-	if (!width || stream->out_start != stream->out_end)
+	if (stream->out_start != stream->out_end)
 		return 0;
-	if (*len < width)
+	if (*len && !whole)
 		return -EINVAL;
-	*len -= *len % width;
+	*len = whole;
 	return 0;
 }
 
@@ -427,7 +427,7 @@ int dice_stream_read(struct dice_stream *stream, u8 *buf, size_t len,
 	return err;
 }
 
-/* ---- writing: bits for DICE_SRC_WRITTEN ------------------------------------ */
+/* ---- writing: bits for DICE_SRC_WRITTEN ---------------------------------- */
 
 /**
  * dice_stream_room() - whole bytes the bit buffer takes now

@@ -11,8 +11,9 @@
  *
  * Dice below 2^32 sides top m up to 63 bits and use 64-bit arithmetic
  * (dice_narrow_draw()); larger ones top it up to 128 bits.  Either way the
- * chance of a rejection is below 2^-31 per draw.  Any width would be exact as long as the topped
- * up m is at least the number of outcomes; tests use small ones.
+ * chance of a rejection is below 2^-31 per draw.  Any width would be
+ * exact as long as the topped up m is at least the number of outcomes;
+ * tests use small ones.
  */
 #include <linux/kernel.h>
 
@@ -88,10 +89,10 @@ void dice_recycler_init(struct dice_recycler *rec)
 	rec->m = 1;
 	rec->held = 0;
 	rec->held_size = 1;
-	rec->widths.narrow_limit = DICE_NARROW_LIMIT;
-	rec->widths.whole_limit = DICE_WHOLE_LIMIT;
-	rec->widths.narrow_width = DICE_NARROW_WIDTH;
-	rec->widths.wide_width = DICE_WIDE_WIDTH;
+	rec->narrow_limit = DICE_NARROW_LIMIT;
+	rec->whole_limit = DICE_WHOLE_LIMIT;
+	rec->narrow_width = DICE_NARROW_WIDTH;
+	rec->wide_width = DICE_WIDE_WIDTH;
 }
 
 static inline unsigned int dice_fls128(u128 v)
@@ -170,15 +171,15 @@ int dice_uniform_div(struct dice_recycler *rec, struct dice_pool *pool,
 	unsigned int rejects = 0;
 	int err;
 
-	if (n < dice_narrow_limit(rec)) {
+	if (n < rec->narrow_limit) {
 		u64 x = (u64)rec->x, m = (u64)rec->m;
 		struct dice_reader rd;
 
 		/* The die invariant: a narrow die's m is narrow. */
-		if (WARN_ON_ONCE(rec->m >> dice_narrow_width(rec)))
+		if (WARN_ON_ONCE(rec->m >> rec->narrow_width))
 			return -EUCLEAN;
 		dice_reader_open(&rd, pool);
-		err = dice_narrow_draw(&rd, dv, dice_narrow_width(rec), &x, &m, out);
+		err = dice_narrow_draw(&rd, dv, rec->narrow_width, &x, &m, out);
 		dice_reader_close(&rd);
 		rec->x = x;
 		rec->m = m;
@@ -192,8 +193,8 @@ int dice_uniform_div(struct dice_recycler *rec, struct dice_pool *pool,
 		u128 q, xq, lim;
 		u64 rem;
 
-		if ((rec->m >> (dice_wide_width(rec) / 2)) < n) {
-			err = dice_recycler_fill(rec, pool, dice_wide_width(rec));
+		if ((rec->m >> (rec->wide_width / 2)) < n) {
+			err = dice_recycler_fill(rec, pool, rec->wide_width);
 			if (err)
 				return err;
 		}
@@ -241,8 +242,8 @@ int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 	for (;;) {
 		u128 q, lim, x;
 
-		if ((rec->m >> (dice_wide_width(rec) / 2)) < total) {
-			err = dice_recycler_fill(rec, pool, dice_wide_width(rec));
+		if ((rec->m >> (rec->wide_width / 2)) < total) {
+			err = dice_recycler_fill(rec, pool, rec->wide_width);
 			if (err)
 				return err;
 		}
@@ -306,10 +307,10 @@ void dice_recycler_release(struct dice_recycler *rec)
  */
 void dice_recycler_narrow(struct dice_recycler *rec)
 {
-	u128 p = (u128)1 << (dice_narrow_width(rec) - 1);
+	u128 p = (u128)1 << (rec->narrow_width - 1);
 	u128 lim = rec->m & ~(p - 1);
 
-	if (!(rec->m >> dice_narrow_width(rec)))
+	if (!(rec->m >> rec->narrow_width))
 		return;
 	if (rec->x < lim) {
 		rec->x &= p - 1;

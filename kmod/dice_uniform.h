@@ -21,19 +21,20 @@
  *	[0, @held_size) and independent of @x and of every face served; it
  *	joins @x one roll late (see dice_roll_loaded_columns())
  * @held_size: that share, 1 when nothing is held
- * @widths: the widths of its arithmetic, below
+ * @narrow_limit: DICE_NARROW_LIMIT, or less in exhaustive tests
+ * @whole_limit: DICE_WHOLE_LIMIT, or less
+ * @narrow_width: DICE_NARROW_WIDTH, or less
+ * @wide_width: DICE_WIDE_WIDTH, or less
  */
 struct dice_recycler {
 	u128 x;
 	u128 m;
 	u64 held;
 	u64 held_size;
-	struct dice_widths {
-		u64 narrow_limit;
-		u64 whole_limit;
-		unsigned int narrow_width;
-		unsigned int wide_width;
-	} widths;
+	u64 narrow_limit;
+	u64 whole_limit;
+	unsigned int narrow_width;
+	unsigned int wide_width;
 };
 
 /*
@@ -57,11 +58,6 @@ struct dice_recycler {
 #define DICE_WHOLE_LIMIT	(1ULL << 40)
 #define DICE_NARROW_WIDTH	63U
 #define DICE_WIDE_WIDTH		128U
-
-#define dice_narrow_limit(rec)	((rec)->widths.narrow_limit)
-#define dice_whole_limit(rec)	((rec)->widths.whole_limit)
-#define dice_narrow_width(rec)	((rec)->widths.narrow_width)
-#define dice_wide_width(rec)	((rec)->widths.wide_width)
 
 /**
  * struct dice_divisor - division by a fixed divisor as a multiplication
