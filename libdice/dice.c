@@ -37,7 +37,7 @@ static int dice_new(struct dice **out)
 		return -ENOMEM;
 	d->fd = -1;
 	d->format = DICE_FMT_TEXT;
-	d->dev_format = DICE_FMT_TEXT;
+	d->file_format = DICE_FMT_TEXT;
 	d->source = DICE_SRC_KERNEL;
 	*out = d;
 	return 0;
@@ -56,7 +56,7 @@ static int dice_open_device(struct dice *d)
 	if (err)
 		return err;
 	d->format = info.format;
-	d->dev_format = info.format;
+	d->file_format = info.format;
 	return 0;
 }
 
@@ -160,31 +160,31 @@ static int dice_check(struct dice *d)
 }
 
 /*
- * libdice owns the format of its file: the device is in DICE_FMT_U64 after
- * dice_roll(), and in the caller's format for dice_read() and whenever the
- * die changes, so that the module checks a new die against the format the
- * caller will read it in.  Switching drops nothing but bytes of a partly
- * read text line.
+ * libdice owns the format of its file, the device's or the engine's stream:
+ * it is in DICE_FMT_U64 after dice_roll(), and in the caller's format for
+ * dice_read() and whenever the die changes, so that the core checks a new
+ * die against the format the caller will read it in.  Switching drops
+ * nothing but bytes of a partly read text line.
  */
-int dice_device_format(struct dice *d, uint32_t format)
+int dice_file_format(struct dice *d, uint32_t format)
 {
 	int err;
 
-	if (d->dev_format == format)
+	if (d->file_format == format)
 		return 0;
 	if (d->eng)
 		err = dice_engine_set_format(d, format);
 	else
 		err = dice_ioctl(d, DICE_IOC_SET_FORMAT, &format);
 	if (!err)
-		d->dev_format = format;
+		d->file_format = format;
 	return err;
 }
 
 /* Before a new die: back to the caller's format, see above. */
-static int dice_device_die(struct dice *d)
+static int dice_file_die(struct dice *d)
 {
-	return dice_device_format(d, d->format);
+	return dice_file_format(d, d->format);
 }
 
 DICE_EXPORT int dice_set_sides(struct dice *d, uint64_t sides)
@@ -195,7 +195,7 @@ DICE_EXPORT int dice_set_sides(struct dice *d, uint64_t sides)
 		return err;
 	if (!sides)
 		return -EINVAL;
-	err = dice_device_die(d);
+	err = dice_file_die(d);
 	if (err)
 		return err;
 	if (d->eng)
@@ -217,7 +217,7 @@ DICE_EXPORT int dice_set_weights(struct dice *d, const uint32_t *weights,
 		return err;
 	if (!weights || !sides)
 		return -EINVAL;
-	err = dice_device_die(d);
+	err = dice_file_die(d);
 	if (err)
 		return err;
 	if (!d->eng)
@@ -250,7 +250,7 @@ DICE_EXPORT int dice_set_alias(struct dice *d, const uint64_t *thresholds,
 		return err;
 	if (!thresholds || !aliases || !sides || !mass)
 		return -EINVAL;
-	err = dice_device_die(d);
+	err = dice_file_die(d);
 	if (err)
 		return err;
 	if (!d->eng)
@@ -298,7 +298,7 @@ DICE_EXPORT int dice_set_format(struct dice *d, uint32_t format)
 
 	if (err)
 		return err;
-	err = dice_device_format(d, format);
+	err = dice_file_format(d, format);
 	if (err)
 		return err;
 	d->format = format;
@@ -389,13 +389,13 @@ static long dice_file_read(struct dice *d, void *buf, size_t len)
 	return n < 0 ? -errno : n;
 }
 
-static int dice_device_roll(struct dice *d, uint64_t *faces, size_t count,
+static int dice_file_roll(struct dice *d, uint64_t *faces, size_t count,
 			    size_t *done)
 {
 	size_t want = count * sizeof(*faces), got = 0, i;
 	int err;
 
-	err = dice_device_format(d, DICE_FMT_U64);
+	err = dice_file_format(d, DICE_FMT_U64);
 	while (!err && got < want) {
 		long n = dice_file_read(d, (char *)faces + got, want - got);
 
@@ -433,7 +433,7 @@ DICE_EXPORT int dice_roll(struct dice *d, uint64_t *faces, size_t count,
 		return -EOVERFLOW;
 	if (!count)
 		return 0;
-	return dice_device_roll(d, faces, count, done);
+	return dice_file_roll(d, faces, count, done);
 }
 
 DICE_EXPORT long dice_read(struct dice *d, void *buf, size_t len)
@@ -446,7 +446,7 @@ DICE_EXPORT long dice_read(struct dice *d, void *buf, size_t len)
 		return -EINVAL;
 	if (!len)
 		return 0;
-	err = dice_device_format(d, d->format);
+	err = dice_file_format(d, d->format);
 	if (err)
 		return err;
 	return dice_file_read(d, buf, len);

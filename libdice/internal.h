@@ -45,7 +45,7 @@ struct dice_engine {
  * @fd: the open /dev/dice, or -1 for an engine
  * @format: the format set with dice_set_format(), which dice_read() uses
  *	and dice_get_info() reports
- * @dev_format: the format the file (device or engine) is in now: @format,
+ * @file_format: the format the file (device or engine) is in now: @format,
  *	or DICE_FMT_U64 after dice_roll() (libdice owns the format of its file)
  * @source: DICE_SRC_* (engine; the device keeps its own)
  * @ring: the ring open on this handle, if any; configuration is refused
@@ -55,7 +55,7 @@ struct dice_engine {
 struct dice {
 	int fd;
 	uint32_t format;
-	uint32_t dev_format;
+	uint32_t file_format;
 	uint32_t source;
 	struct dice_ring *ring;
 	struct dice_engine *eng;

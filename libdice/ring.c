@@ -183,7 +183,7 @@ DICE_EXPORT int dice_ring_open(struct dice *d, unsigned int depth,
 		return err;
 	if (info.source != DICE_SRC_KERNEL)
 		return -EINVAL;
-	err = dice_device_format(d, DICE_FMT_U64);
+	err = dice_file_format(d, DICE_FMT_U64);
 	if (err)
 		return err;
 

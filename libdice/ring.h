@@ -18,7 +18,7 @@ struct dice;
 struct dice_ring;
 
 /* dice.c: the handle's file (or engine) in @format, a no-op when it is */
-int dice_device_format(struct dice *d, uint32_t format);
+int dice_file_format(struct dice *d, uint32_t format);
 
 /* ring.c: @r's handle is being closed; dice_ring_close() must not touch it */
 void dice_ring_detach(struct dice_ring *r);
