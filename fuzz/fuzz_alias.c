@@ -61,24 +61,6 @@ int dice_die_roll_many(struct dice_die *die, u64 *faces,
 		       unsigned int count) __weak;
 
 
-/* A cursor over the input: reads past the end give zeros. */
-struct in {
-	const uint8_t *p;
-	size_t len;
-	size_t pos;
-};
-
-static u64 get(struct in *in, unsigned int bytes)
-{
-	u64 v = 0;
-	unsigned int i;
-
-	for (i = 0; i < bytes; i++, in->pos++)
-		if (in->pos < in->len)
-			v |= (u64)in->p[in->pos] << (8 * i);
-	return v;
-}
-
 static u64 ones(unsigned int bytes)
 {
 	return bytes >= 8 ? U64_MAX : ((u64)1 << (8 * bytes)) - 1;

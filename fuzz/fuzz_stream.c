@@ -138,23 +138,6 @@ static const struct preset preset_weights[] = {
 
 /* ---- input ----------------------------------------------------------------- */
 
-struct in {
-	const uint8_t *p;
-	size_t len;
-	size_t pos;
-};
-
-static u64 get(struct in *in, unsigned int bytes)
-{
-	u64 v = 0;
-	unsigned int i;
-
-	for (i = 0; i < bytes; i++, in->pos++)
-		if (in->pos < in->len)
-			v |= (u64)in->p[in->pos] << (8 * i);
-	return v;
-}
-
 static u64 mix(u64 *s)
 {
 	u64 x = (*s += 0x9e3779b97f4a7c15ULL);
