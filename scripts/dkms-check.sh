@@ -8,15 +8,15 @@
 # temporary directory), never in /var/lib/dkms or /usr/src: nothing is
 # registered on this machine at any moment, so a failed, interrupted or
 # killed run cannot leave an entry behind that a later kernel install
-# would try to rebuild.  Only dkms.conf and the files "make kmod-files"
-# names are copied, as a user's /usr/src/dice-VERSION would hold them.
+# would try to rebuild.  The source tree is what "make dkms-source" lays
+# out, the one the dice-dkms package and make dkms-install ship.
 set -uo pipefail
 : "${TOP:?run from make}"
 ver=$(cat "$TOP/VERSION")
 T=$(mktemp -d "${TMPDIR:-/tmp}/dice-dkms.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
-DKMS=(dkms --dkmstree "$T/dkms" --sourcetree "$T/src" --installtree "$T/install")
+DKMS=(dkms --dkmstree "$T/dkms" --sourcetree "$T/root/usr/src" --installtree "$T/install")
 n=0 bad=0
 tap() { # ok|fail NAME [LOG]
 	n=$((n + 1))
@@ -29,16 +29,13 @@ tap() { # ok|fail NAME [LOG]
 	fi
 }
 
-src=$T/src/dice-$ver
-mkdir -p "$src" "$T/dkms" "$T/install"
-sed "s/#MODULE_VERSION#/$ver/" "$TOP/dkms.conf" >"$src/dkms.conf"	# as make dkms-source does
-# The files a module build needs, from the one source list.
-if files=$(make -s --no-print-directory -C "$TOP" kmod-files) &&
-	[ -n "$files" ] &&
-	printf '%s\n' "$files" | (cd "$TOP" && cpio --quiet -pdm "$src"); then
-	tap ok "the module's files copied (make kmod-files)"
+mkdir -p "$T/dkms" "$T/install"
+# The source tree the dice-dkms package and make dkms-install ship.
+if make -s --no-print-directory -C "$TOP" dkms-source DESTDIR="$T/root" \
+	>"$T/source.log" 2>&1; then
+	tap ok "make dkms-source: dkms.conf and the module's files"
 else
-	tap fail "the module's files copied (make kmod-files)"
+	tap fail "make dkms-source: dkms.conf and the module's files" "$T/source.log"
 fi
 if "${DKMS[@]}" add -m dice -v "$ver" >"$T/add.log" 2>&1; then
 	tap ok "add dice/$ver (private tree)"
