@@ -69,39 +69,15 @@ typedef unsigned __int128 u128;
 
 /* ---- helpers (beyond those of dice_common.h) ---------------------------- */
 
-/*
- * try_set_*() and set_*() here return the errno, for the threads, which
- * must not assert; dice_common.h's set_sides() and set_format() assert.
- */
-static int try_set_sides(int fd, __u64 sides)
-{
-	return ioctl_errno(fd, DICE_IOC_SET_SIDES, &sides);
-}
-
-static int try_set_format(int fd, __u32 fmt)
-{
-	return ioctl_errno(fd, DICE_IOC_SET_FORMAT, &fmt);
-}
-
-static int set_method(int fd, __u32 method)
-{
-	return ioctl_errno(fd, DICE_IOC_SET_METHOD, &method);
-}
-
-static int set_source(int fd, __u32 source)
-{
-	return ioctl_errno(fd, DICE_IOC_SET_SOURCE, &source);
-}
-
 /* A d6 in text from the kernel: the file works. */
 static void expect_d6_line(struct __test_metadata *_metadata, int fd)
 {
 	char line[2];
 
-	ASSERT_EQ(0, try_set_format(fd, DICE_FMT_TEXT));
-	ASSERT_EQ(0, set_source(fd, DICE_SRC_KERNEL));
-	ASSERT_EQ(0, set_method(fd, DICE_METHOD_RECYCLE));
-	ASSERT_EQ(0, try_set_sides(fd, 6));
+	ASSERT_EQ(0, set_u32(fd, DICE_IOC_SET_FORMAT, DICE_FMT_TEXT));
+	ASSERT_EQ(0, set_u32(fd, DICE_IOC_SET_SOURCE, DICE_SRC_KERNEL));
+	ASSERT_EQ(0, set_u32(fd, DICE_IOC_SET_METHOD, DICE_METHOD_RECYCLE));
+	ASSERT_EQ(0, set_u64(fd, DICE_IOC_SET_SIDES, 6));
 	ASSERT_EQ(2, read(fd, line, 2)) TH_LOG("read: %s", strerror(errno));
 	EXPECT_TRUE(line[0] >= '1' && line[0] <= '6' && line[1] == '\n')
 		TH_LOG("line %#x %#x", line[0], line[1]);
@@ -234,11 +210,13 @@ static void reconfigure(struct worker *w)
 	switch (splitmix(&w->rng) % 6) {
 	case 0:
 		what = "SET_SIDES";
-		err = try_set_sides(sh->fd, sides[splitmix(&w->rng) % 8]);
+		err = set_u64(sh->fd, DICE_IOC_SET_SIDES,
+			      sides[splitmix(&w->rng) % 8]);
 		break;
 	case 1:
 		what = "SET_FORMAT";
-		err = try_set_format(sh->fd, formats[splitmix(&w->rng) % 6]);
+		err = set_u32(sh->fd, DICE_IOC_SET_FORMAT,
+			      formats[splitmix(&w->rng) % 6]);
 		break;
 	case 2:
 		what = "SET_WEIGHTS";
@@ -261,12 +239,14 @@ static void reconfigure(struct worker *w)
 		break;
 	case 4:
 		what = "SET_METHOD";
-		err = set_method(sh->fd, splitmix(&w->rng) % 5);
+		err = set_u32(sh->fd, DICE_IOC_SET_METHOD,
+			      splitmix(&w->rng) % 5);
 		break;
 	default:
 		what = "SET_SOURCE";
 		/* Mostly kernel bits, so that the readers get to read. */
-		err = set_source(sh->fd, splitmix(&w->rng) % 4 == 0);
+		err = set_u32(sh->fd, DICE_IOC_SET_SOURCE,
+			      splitmix(&w->rng) % 4 == 0);
 	}
 	/* EOVERFLOW: faces that do not fit the format; EINVAL: a method
 	 * that cannot roll a loaded die, either way round.
@@ -489,11 +469,11 @@ static void *one_file(void *arg)
 	if (loaded) {
 		for (i = 0; i < sides; i++)
 			w[i] = i % 2 ? 0 : 1 + i;	/* faces 1, 3, 5, ... */
-		err = try_set_format(of->fd, fmt) ?:
+		err = set_u32(of->fd, DICE_IOC_SET_FORMAT, fmt) ?:
 		      set_weights(of->fd, w, sides);
 	} else {
-		err = try_set_format(of->fd, fmt) ?:
-		      try_set_sides(of->fd, sides);
+		err = set_u32(of->fd, DICE_IOC_SET_FORMAT, fmt) ?:
+		      set_u64(of->fd, DICE_IOC_SET_SIDES, sides);
 	}
 	if (err)
 		failed(&sh->f, "file %d: configure: %s", of->index, strerror(err));
@@ -614,7 +594,8 @@ static void *churn(void *arg)
 			err = set_weights(fd, weights, 1000);
 			break;
 		default:	/* bits for release to wipe */
-			err = set_source(fd, DICE_SRC_WRITTEN);
+			err = set_u32(fd, DICE_IOC_SET_SOURCE,
+				      DICE_SRC_WRITTEN);
 			if (!err && write(fd, buf, sizeof(buf)) != sizeof(buf))
 				err = errno;
 		}
@@ -736,7 +717,7 @@ TEST_F(limit, max_sides_applies_to_open_files)
 	EXPECT_EQ(0, set_weights(self->fd, w, 1001));
 	ASSERT_TRUE(set_param(&self->max_sides, "1"));
 	/* The table installed under the old limit stays usable. */
-	ASSERT_EQ(0, try_set_format(self->fd, DICE_FMT_U16));
+	ASSERT_EQ(0, set_u32(self->fd, DICE_IOC_SET_FORMAT, DICE_FMT_U16));
 	ASSERT_EQ(2, read(self->fd, w, 2));
 	EXPECT_GE(1001, w[0] & 0xffff);
 	EXPECT_EQ(E2BIG, set_weights(self->fd, w, 2));
@@ -778,8 +759,8 @@ TEST_F_TIMEOUT(limit, table_at_max_sides, 300)
 	ASSERT_TRUE(w && masses && thr && alias && buf);
 
 	t0 = now();
-	ASSERT_EQ(0, try_set_format(self->fd,
-				    DICE_FMT_U32 | DICE_FMT_ZERO_BASED));
+	ASSERT_EQ(0, set_u32(self->fd, DICE_IOC_SET_FORMAT,
+			     DICE_FMT_U32 | DICE_FMT_ZERO_BASED));
 	ASSERT_EQ(0, set_weights(self->fd, w, n));
 	TH_LOG("SET_WEIGHTS of %u sides: %.3f s", n, now() - t0);
 	ASSERT_EQ(0, get_masses(self->fd, masses, n, &dm));
@@ -987,7 +968,7 @@ TEST_F_TIMEOUT(limit, memcg_limit_gives_enomem, 120)
 		if (!write_file(path, me))
 			_exit(10);
 		dfd = open(DICE_PATH, O_RDWR | O_CLOEXEC);
-		if (dfd < 0 || try_set_format(dfd, DICE_FMT_U32))
+		if (dfd < 0 || set_u32(dfd, DICE_IOC_SET_FORMAT, DICE_FMT_U32))
 			_exit(11);
 		/* Bigger and bigger tables until the limit says no. */
 		for (n = 1024; n <= max && !err; n *= 2) {
@@ -1079,8 +1060,10 @@ FIXTURE_SETUP(huge)
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->buf);
 	if (self->fd >= 0) {
-		ASSERT_EQ(0, try_set_format(self->fd, variant->format));
-		ASSERT_EQ(0, try_set_sides(self->fd, variant->sides));
+		ASSERT_EQ(0, set_u32(self->fd, DICE_IOC_SET_FORMAT,
+				     variant->format));
+		ASSERT_EQ(0, set_u64(self->fd, DICE_IOC_SET_SIDES,
+				     variant->sides));
 	}
 }
 
@@ -1162,7 +1145,7 @@ TEST_F_TIMEOUT(huge, written_bits_run_out, 60)
 	ssize_t ret;
 
 	REQUIRE_DIE(self->fd);
-	ASSERT_EQ(0, set_source(self->fd, DICE_SRC_WRITTEN));
+	ASSERT_EQ(0, set_u32(self->fd, DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN));
 	EXPECT_EQ(-1, read(self->fd, self->buf, HUGE));
 	EXPECT_EQ(EAGAIN, errno);
 	memset(bits, 0x5a, sizeof(bits));
@@ -1203,7 +1186,8 @@ TEST_F(stress, release_forgets_state)
 		/* A file with bits, a table, rolls and a partial line... */
 		fa = open(DICE_PATH, O_RDWR | O_CLOEXEC);
 		ASSERT_LE(0, fa);
-		ASSERT_EQ(0, set_source(fa, DICE_SRC_WRITTEN));
+		ASSERT_EQ(0, set_u32(fa, DICE_IOC_SET_SOURCE,
+				     DICE_SRC_WRITTEN));
 		ASSERT_EQ(0, set_weights(fa, w, 5));
 		ASSERT_EQ((ssize_t)sizeof(bits), write(fa, bits, sizeof(bits)));
 		ASSERT_EQ(1, read(fa, a, 1));
@@ -1218,7 +1202,8 @@ TEST_F(stress, release_forgets_state)
 		EXPECT_EQ(6, info.sides);
 		EXPECT_EQ(DICE_KIND_FAIR, info.kind);
 		EXPECT_EQ(DICE_SRC_KERNEL, info.source);
-		ASSERT_EQ(0, set_source(fb, DICE_SRC_WRITTEN));
+		ASSERT_EQ(0, set_u32(fb, DICE_IOC_SET_SOURCE,
+				     DICE_SRC_WRITTEN));
 		EXPECT_EQ(-1, read(fb, a, 1));
 		EXPECT_EQ(EAGAIN, errno);
 		close(fb);
@@ -1234,9 +1219,10 @@ TEST_F(stress, release_forgets_state)
 	for (k = 0; k < 2; k++) {
 		int fd = k ? fb : fa;
 
-		ASSERT_EQ(0, try_set_format(fd, DICE_FMT_U8));
+		ASSERT_EQ(0, set_u32(fd, DICE_IOC_SET_FORMAT, DICE_FMT_U8));
 		ASSERT_EQ(0, set_weights(fd, w, 5));
-		ASSERT_EQ(0, set_source(fd, DICE_SRC_WRITTEN));
+		ASSERT_EQ(0, set_u32(fd, DICE_IOC_SET_SOURCE,
+				     DICE_SRC_WRITTEN));
 		ASSERT_EQ((ssize_t)sizeof(bits), write(fd, bits, sizeof(bits)));
 	}
 	na = read(fa, a, sizeof(a));
@@ -1245,9 +1231,9 @@ TEST_F(stress, release_forgets_state)
 	close(fb);
 	fc = open(DICE_PATH, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fc);
-	ASSERT_EQ(0, try_set_format(fc, DICE_FMT_U8));
+	ASSERT_EQ(0, set_u32(fc, DICE_IOC_SET_FORMAT, DICE_FMT_U8));
 	ASSERT_EQ(0, set_weights(fc, w, 5));
-	ASSERT_EQ(0, set_source(fc, DICE_SRC_WRITTEN));
+	ASSERT_EQ(0, set_u32(fc, DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN));
 	ASSERT_EQ((ssize_t)sizeof(bits), write(fc, bits, sizeof(bits)));
 	nc = read(fc, c, sizeof(c));
 	close(fc);
