@@ -48,9 +48,9 @@
 # KVER and KIMAGE for the default kernel; LINUX_SRC, DICE_CACHE and JOBS
 # for debug-kernel.sh; QEMU_MEM (default 1024, 2048 for debug), QEMU_SMP,
 # QEMU_CPU, KVM, APPEND_EXTRA, VM_WATCHDOG_THRESH and VM_HUNG_TASK_SECS as
-# for run.sh; DEBUG_TEST_TIMEOUT, DEBUG_VM_TIMEOUT and DEBUG_EXTRA_MODULES
-# (modules built against the debug kernel, loaded after dice.ko, to prove
-# that the checks catch a bad module) for the debug kernel.
+# for run.sh; DEBUG_TEST_TIMEOUT and DEBUG_VM_TIMEOUT for the debug kernel
+# (--module loads a module built against it after dice.ko, to prove that
+# the checks catch a bad one).
 #
 # An interrupt or SIGTERM ends the build or the VM under way and removes
 # the private copy of the module; nothing is ever installed or loaded on
@@ -187,8 +187,6 @@ on_signal() {
 }
 trap 'on_signal 130' INT
 trap 'on_signal 143' TERM
-MOD=
-trap '[ -z "$MOD" ] || rm -rf "$MOD"' EXIT
 
 # TAP: every line goes to stdout and to $TAPF; n numbers them all.
 n=0
@@ -246,9 +244,6 @@ debug)
 	: "${TEST_TIMEOUT:=${DEBUG_TEST_TIMEOUT:-900}}"
 	export QEMU_MEM=${QEMU_MEM:-2048}
 	APPEND="$APPEND panic_on_warn=1 kmemleak=on"
-	for ko in ${DEBUG_EXTRA_MODULES:-}; do
-		MORE_MODULES+=("$ko")
-	done
 	# Built once, then reused from the cache.
 	if run_child "$HERE"/debug-kernel.sh >"$W/kdir" &&
 		KDIR=$(cat "$W/kdir") && [ -n "$KDIR" ]; then
@@ -261,20 +256,19 @@ debug)
 	CONFIG=$KDIR/.config
 	# The module, built against that kernel in a private copy of the
 	# files a module build needs (make kmod-files): building in kmod/
-	# would replace kmod/dice.ko, built for the default kernel.
-	mkdir -p "${DICE_CACHE:-/var/tmp/dice}/debug-module"
-	MOD=$(mktemp -d "${DICE_CACHE:-/var/tmp/dice}/debug-module/build.XXXXXX") ||
-		{ MOD=; tap fail "private copy of the module's sources"; give_up; }
-	if ! files=$(make -s --no-print-directory -C "$TOP" kmod-files) ||
+	# would replace kmod/dice.ko, built for the default kernel.  The copy
+	# lives in $W, under build/, made afresh by every run.
+	MOD=$W/mod
+	if ! mkdir -p "$MOD" ||
+		! files=$(make -s --no-print-directory -C "$TOP" kmod-files) ||
 		[ -z "$files" ] ||
 		! printf '%s\n' "$files" | (cd "$TOP" && cpio --quiet -pdm "$MOD"); then
 		tap fail "private copy of the module's sources" "make kmod-files failed"
 		give_up
 	fi
 	# With CONFIG_DICE_KUNIT_TEST=y (a bool in kmod/Kconfig), kmod/Kbuild
-	# links the KUnit suite "dice" into dice.ko (or, in a layout with a
-	# module of its own, builds dice_kunit.ko, loaded after dice.ko): it
-	# runs as the module loads.  If the suite does not build, dice.ko is built without it so
+	# links the KUnit suite "dice" into dice.ko: it runs as the module
+	# loads.  If the suite does not build, dice.ko is built without it so
 	# the binaries still run, and the suite counts as failed.
 	mod_make() { # LOG [VAR=VALUE...]
 		local log=$1
@@ -298,8 +292,6 @@ debug)
 		fi
 	fi
 	KO=$MOD/kmod/dice.ko
-	[ -n "$KUNIT" ] && [ -f "$MOD/kmod/dice_kunit.ko" ] &&
-		MORE_MODULES=("$MOD/kmod/dice_kunit.ko" "${MORE_MODULES[@]}")
 	;;
 *)
 	if ! KVER=$("$TOP"/scripts/kernels.sh "$KERNEL"); then
