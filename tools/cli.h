@@ -24,7 +24,6 @@ struct options {
 	uint64_t histogram;	/* 0: off */
 	bool bits;
 	bool userspace;
-	const char *engine_from;	/* what chose the userspace engine */
 	bool seeded;
 	uint64_t seed;
 	const char *method_name;

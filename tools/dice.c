@@ -522,7 +522,11 @@ static int roll_error(int err)
 	die_fail("%s: %s", src.what[0] ? src.what : "cannot roll", strerror(-err));
 }
 
-/* A loaded die needs a method that rolls loaded dice (exit 2 if not). */
+/*
+ * A loaded die needs a method that rolls loaded dice (exit 2 if not).
+ * Once per expression: main() checks the arguments before rolling any,
+ * run_one() each line read.
+ */
 static int check_method(const struct expr *e)
 {
 	unsigned int i;
@@ -530,18 +534,9 @@ static int check_method(const struct expr *e)
 	if (!o.method_name || !e->loaded)
 		return 0;
 	for (i = 0; i < ARRAY_SIZE(methods); i++) {
-		if (!strcmp(methods[i].name, o.method_name) && !methods[i].loaded) {
-			fflush(stdout);
-			fprintf(stderr, "dice: ");
-			if (line_mode)
-				fprintf(stderr, "line %lu: ", line_no);
-			fprintf(stderr, "--method %s rolls fair dice only, and %s has a loaded die (weights): use --method recycle or --method alias\n",
-				o.method_name, e->text);
-			if (!line_mode)
-				exit(2);
-			worst = worst > 2 ? worst : 2;
-			return 2;
-		}
+		if (!strcmp(methods[i].name, o.method_name) && !methods[i].loaded)
+			return expr_fail(2, "--method %s rolls fair dice only, and %s has a loaded die (weights): use --method recycle or --method alias",
+					 o.method_name, e->text);
 	}
 	return 0;
 }
@@ -612,8 +607,6 @@ static int roll_one_expr(const struct expr *e)
 	uint64_t i;
 	int err;
 
-	if (check_method(e))
-		return 2;
 	open_source();
 	roll_init(&r, e, o.breakdown || o.json);
 	if (o.bits)
@@ -669,7 +662,7 @@ static int compute_dist(const struct expr *e, struct dist *d,
 			struct dist_report *rep, const char *for_what)
 {
 	struct dist_limits lim = { DIST_DEFAULT_MAX_VALUES, DIST_DEFAULT_MAX_WORK,
-				   DIST_DEFAULT_MAX_LEAVES };
+				   DIST_DEFAULT_MAX_LEAVES, false };
 	char msg[512], hint[128] = "";
 	int err = dist_expr_report(e, &lim, d, rep);
 
@@ -721,8 +714,6 @@ static int histogram_one_expr(const struct expr *e)
 	char head[256], tail[256] = "";
 	int err;
 
-	if (check_method(e))
-		return 2;
 	if (o.histogram > MAX_HISTOGRAM_ROLLS / e->repeat)
 		return expr_fail(2, "--histogram %llu with %llu repeats is more than %llu rolls",
 				 (unsigned long long)o.histogram,
@@ -820,6 +811,8 @@ static int run_one(const struct expr *e)
 {
 	if (o.dist)
 		return dist_exprs((struct expr **)&e, 1);
+	if (check_method(e))
+		return 2;
 	if (o.histogram)
 		return histogram_one_expr(e);
 	return roll_one_expr(e);
@@ -960,10 +953,8 @@ static void set_engine(const char *name, const char *from)
 {
 	if (!strcmp(name, "userspace")) {
 		o.userspace = true;
-		o.engine_from = from;
 	} else if (!strcmp(name, "device")) {
 		o.userspace = false;
-		o.engine_from = NULL;
 	} else {
 		bad_usage("%s '%s': expected device or userspace", from, name);
 	}

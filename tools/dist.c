@@ -57,7 +57,6 @@ struct ctx {
 	size_t at;		/* offset of the node in hand */
 	unsigned int cap;	/* estimate: explode cap to assume (0: own) */
 	double est;		/* estimated work so far */
-	bool estimating;
 	long double cap_prob;
 };
 
@@ -76,7 +75,6 @@ static void infeasible(struct ctx *x, const char *fmt, ...)
 	vsnprintf(x->rep->why, sizeof(x->rep->why), fmt, ap);
 	va_end(ap);
 	x->rep->offset = x->at;
-	x->rep->estimated = x->estimating;
 	x->err = -E2BIG;
 	longjmp(x->jb, 1);
 }
@@ -211,38 +209,28 @@ static void conv_into(struct ctx *x, struct dist *a, struct dist *b)
 	*a = r;
 }
 
-enum binop { OP_MUL, OP_MOD, OP_FLOOR, OP_CEIL, OP_ROUND };
+enum binop { OP_MUL, OP_MOD, OP_DIV };
 
-static __int128 floor_div(__int128 a, __int128 b)
+/*
+ * The value of a OP b, OP_DIV rounding by @f; b != 0 for all but OP_MUL
+ * (values below 2^62, so div_round() cannot fail).
+ */
+static __int128 apply(enum binop op, enum func_type f, __int128 a,
+		      __int128 b)
 {
-	__int128 q = a / b;
+	val_t q;
 
-	if (a % b && ((a < 0) != (b < 0)))
-		q--;
-	return q;
-}
-
-/* The value of a OP b; b != 0 for all but OP_MUL (values below 2^62). */
-static __int128 apply(enum binop op, __int128 a, __int128 b)
-{
 	if (op == OP_MUL)
 		return a * b;
 	if (op == OP_MOD)
 		return a % b;
-	if (b < 0) {
-		a = -a;
-		b = -b;
-	}
-	if (op == OP_CEIL)
-		return -floor_div(-a, b);
-	if (op == OP_ROUND)
-		return floor_div(2 * a + b, 2 * b);
-	return floor_div(a, b);
+	div_round(f, a, b, &q);
+	return q;
 }
 
 /* r = the distribution of A op B (independent), by pairing values. */
 static void pairwise(struct ctx *x, struct dist *r, const struct dist *a,
-		     const struct dist *b, enum binop op)
+		     const struct dist *b, enum binop op, enum func_type f)
 {
 	size_t na, nb, i, j, *ia = nonzero(a, &na), *ib = nonzero(b, &nb);
 	__int128 lo = VALUE_LIMIT, hi = -VALUE_LIMIT;
@@ -254,7 +242,7 @@ static void pairwise(struct ctx *x, struct dist *r, const struct dist *a,
 		__int128 va = (__int128)a->lo + ia[i];
 
 		for (j = 0; j < nb; j++) {
-			__int128 v = apply(op, va, (__int128)b->lo + ib[j]);
+			__int128 v = apply(op, f, va, (__int128)b->lo + ib[j]);
 
 			lo = v < lo ? v : lo;
 			hi = v > hi ? v : hi;
@@ -265,7 +253,7 @@ static void pairwise(struct ctx *x, struct dist *r, const struct dist *a,
 		__int128 va = (__int128)a->lo + ia[i];
 
 		for (j = 0; j < nb; j++) {
-			__int128 v = apply(op, va, (__int128)b->lo + ib[j]);
+			__int128 v = apply(op, f, va, (__int128)b->lo + ib[j]);
 
 			big_addmul(&r->c[v - r->lo], &a->c[ia[i]], &b->c[ib[j]]);
 		}
@@ -342,11 +330,7 @@ static val_t score(const struct scorer *sc, val_t v)
 {
 	if (!sc || sc->success->op == CMP_NONE)
 		return v;
-	if (cmp_match(sc->success, v))
-		return 1;
-	if (cmp_match(sc->failure, v))
-		return -1;
-	return 0;
+	return cmp_score(sc->success, sc->failure, v);
 }
 
 /*
@@ -407,17 +391,6 @@ static void base_law(struct ctx *x, struct dist *d, const struct group *g)
 	trim(d);
 }
 
-static bool rerolled(const struct group *g, val_t v)
-{
-	unsigned int i;
-
-	for (i = 0; i < g->nrr; i++) {
-		if (cmp_match(&g->rr[i], v))
-			return true;
-	}
-	return false;
-}
-
 static void apply_rerolls(struct dist *law, const struct group *g)
 {
 	struct big wr = { 0 }, t = { 0 };
@@ -426,19 +399,19 @@ static void apply_rerolls(struct dist *law, const struct group *g)
 	if (g->reroll == REROLL_NONE)
 		return;
 	for (i = 0; i < law->n; i++) {
-		if (rerolled(g, law->lo + (int64_t)i))
+		if (cmp_any(g->rr, g->nrr, law->lo + (int64_t)i))
 			big_add(&wr, &law->c[i]);
 	}
 	if (g->reroll == REROLL_ALWAYS) {
 		for (i = 0; i < law->n; i++) {
-			if (rerolled(g, law->lo + (int64_t)i))
+			if (cmp_any(g->rr, g->nrr, law->lo + (int64_t)i))
 				law->c[i].n = 0;
 		}
 		big_sub(&law->den, &wr);
 	} else {
 		for (i = 0; i < law->n; i++) {
 			t.n = 0;
-			if (!rerolled(g, law->lo + (int64_t)i))
+			if (!cmp_any(g->rr, g->nrr, law->lo + (int64_t)i))
 				big_addmul(&t, &law->c[i], &law->den);
 			big_addmul(&t, &law->c[i], &wr);
 			big_swap(&t, &law->c[i]);
@@ -1235,7 +1208,7 @@ static void enumerate(struct ctx *x, struct dist *out, const struct group *g,
 		val_t v = group_face(g, s);
 
 		p.w[s] = g->die.weights ? g->die.weights[s] : 1;
-		if (g->reroll == REROLL_ALWAYS && rerolled(g, v))
+		if (g->reroll == REROLL_ALWAYS && cmp_any(g->rr, g->nrr, v))
 			p.w[s] = 0;
 		p.wsum += p.w[s];
 	}
@@ -1321,12 +1294,10 @@ static void enumerate(struct ctx *x, struct dist *out, const struct group *g,
 
 static void node_dist(struct ctx *x, struct dist *out, const struct node *n);
 
-bool dist_enumerate_all;
-
 /* 'u' never: it may reroll for ever, and unique_dp() knows it. */
-static bool needs_enumeration(const struct group *g)
+static bool needs_enumeration(const struct ctx *x, const struct group *g)
 {
-	if (dist_enumerate_all && g->unique != UNIQUE_ALWAYS)
+	if (x->lim->enumerate_all && g->unique != UNIQUE_ALWAYS)
 		return true;
 	return g->unique == UNIQUE_ONCE ||
 	       (g->match_count && g->unique == UNIQUE_NONE &&
@@ -1347,7 +1318,7 @@ static void group_n(struct ctx *x, struct dist *out, const struct group *g,
 		point(x, out, 0);	/* distinct values never match */
 		return;
 	}
-	if (needs_enumeration(g)) {
+	if (needs_enumeration(x, g)) {
 		enumerate(x, out, g, n);
 		return;
 	}
@@ -1639,7 +1610,8 @@ static void node_dist(struct ctx *x, struct dist *out, const struct node *n)
 		for (i = 1; i < n->nkids; i++) {
 			node_dist(x, &b, n->kids[i]);
 			x->at = n->start;
-			pairwise(x, out, &a, &b, n->ops[i] == '%' ? OP_MOD : OP_MUL);
+			pairwise(x, out, &a, &b,
+				 n->ops[i] == '%' ? OP_MOD : OP_MUL, FUNC_FLOOR);
 			dist_free(&a);
 			dist_free(&b);
 			a = *out;
@@ -1652,8 +1624,7 @@ static void node_dist(struct ctx *x, struct dist *out, const struct node *n)
 			a = *out;
 			node_dist(x, &b, n->kids[1]);
 			x->at = n->start;
-			pairwise(x, out, &a, &b, n->func == FUNC_CEIL ? OP_CEIL :
-				 n->func == FUNC_ROUND ? OP_ROUND : OP_FLOOR);
+			pairwise(x, out, &a, &b, OP_DIV, n->func);
 			dist_free(&a);
 			dist_free(&b);
 		} else if (n->func == FUNC_ABS) {
@@ -1774,10 +1745,10 @@ static void est_law(struct ctx *x, const struct group *g, struct shape *law,
 		lo = fmin(lo, (double)v);
 		hi = fmax(hi, (double)v);
 		if (!die_side_used(d, i) ||
-		    (g->reroll == REROLL_ALWAYS && rerolled(g, v)))
+		    (g->reroll == REROLL_ALWAYS && cmp_any(g->rr, g->nrr, v)))
 			continue;
 		t.sides++;
-		t.rr += g->reroll == REROLL_ONCE && rerolled(g, v);
+		t.rr += g->reroll == REROLL_ONCE && cmp_any(g->rr, g->nrr, v);
 		t.boom += g->explode != EXPLODE_NONE && cmp_match(&g->ex, v);
 	}
 	law->lo = lo;
@@ -1889,7 +1860,7 @@ static void est_group_n(struct ctx *x, const struct group *g, double n,
 		*out = (struct shape){ 0, 0, 1, 0 };
 		return;
 	}
-	if (needs_enumeration(g)) {
+	if (needs_enumeration(x, g)) {
 		unsigned int lim = g->explode != EXPLODE_NONE ? cap_of(x, g) : 0;
 		double faces = n * (1 + (g->reroll == REROLL_ONCE)) *
 			       (1 + (g->unique == UNIQUE_ONCE)) * (1 + lim);
@@ -1979,7 +1950,7 @@ static void est_group(struct ctx *x, const struct group *g, struct shape *out)
 
 	est_law(x, g, &law, &sd);
 	ch = law;
-	if (g->explode != EXPLODE_NONE && !needs_enumeration(g) &&
+	if (g->explode != EXPLODE_NONE && !needs_enumeration(x, g) &&
 	    !(g->explode == EXPLODE_SEPARATE && g->keep.mode != KEEP_ALL))
 		est_chain(x, g, &law, &sd, g->explode == EXPLODE_SEPARATE &&
 			  g->success.op != CMP_NONE, &ch);
@@ -2223,7 +2194,7 @@ static unsigned int max_cap(const struct expr *e)
 static int estimate(const struct expr *e, const struct dist_limits *lim,
 		    struct dist_report *rep, unsigned int cap)
 {
-	struct ctx x = { .lim = lim, .rep = rep, .estimating = true, .cap = cap };
+	struct ctx x = { .lim = lim, .rep = rep, .cap = cap };
 	struct shape s;
 
 	if (setjmp(x.jb))

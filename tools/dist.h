@@ -28,11 +28,15 @@ struct dist {
  * @max_work: most 64-bit limb products for the whole computation
  * @max_leaves: most outcomes enumerated one by one for a group that has
  *	no faster exact method ('uo', 'mt' with keep/drop); 0: @max_work / 64
+ * @enumerate_all: for tests: compute every dice group that can be
+ *	enumerated (all but 'u') outcome by outcome through roll.c, instead
+ *	of by its faster method, so that the two can be compared
  */
 struct dist_limits {
 	size_t max_values;
 	uint64_t max_work;
 	uint64_t max_leaves;
+	bool enumerate_all;
 };
 
 #define DIST_DEFAULT_MAX_VALUES	(1U << 20)
@@ -45,7 +49,6 @@ struct dist_limits {
  * @offset: -E2BIG: byte offset of the part of the expression at fault
  * @explode_fit: -E2BIG: the largest --max-explode under which it would
  *	fit (0: none, or nothing explodes)
- * @estimated: -E2BIG: refused by the estimate, before any work
  * @explode_limit: the cap on explosions in force (0: nothing explodes)
  * @cap_prob: the largest probability that one die explodes up to the cap
  * @estimate: the limb products the estimate foresaw
@@ -55,7 +58,6 @@ struct dist_report {
 	char why[256];
 	size_t offset;
 	unsigned int explode_fit;
-	bool estimated;
 	unsigned int explode_limit;
 	long double cap_prob;
 	double estimate;
@@ -73,13 +75,6 @@ int dist_expr_report(const struct expr *e, const struct dist_limits *lim,
 int dist_expr(const struct expr *e, const struct dist_limits *lim,
 	      struct dist *out, char *why, size_t whylen);
 void dist_free(struct dist *d);
-
-/*
- * For tests: compute every dice group that can be enumerated (all but 'u')
- * outcome by outcome through roll.c, instead of by its faster method, so
- * that the two can be compared.
- */
-extern bool dist_enumerate_all;
 
 /* The mean as a fraction in lowest terms: (*neg ? -1 : 1) * num / den. */
 void dist_mean(const struct dist *d, struct big *num, struct big *den,

@@ -103,7 +103,16 @@ int cmp_match(const struct cmp *c, val_t v)
 	}
 }
 
-static bool any_rule(const struct cmp *c, unsigned int n, val_t v)
+int cmp_score(const struct cmp *success, const struct cmp *failure, val_t v)
+{
+	if (cmp_match(success, v))
+		return 1;
+	if (cmp_match(failure, v))
+		return -1;
+	return 0;
+}
+
+bool cmp_any(const struct cmp *c, unsigned int n, val_t v)
 {
 	unsigned int i;
 
@@ -116,7 +125,7 @@ static bool any_rule(const struct cmp *c, unsigned int n, val_t v)
 
 /*
  * Is there a face of @d (after @g's min/max when @g is given) for which
- * any_rule() is @want?  The faces of a fair die form an interval, and so
+ * cmp_any() is @want?  The faces of a fair die form an interval, and so
  * do they after min/max; the faces that match a set of compare points form
  * a union of intervals whose ends lie next to the points' numbers; so for
  * a fair die it is enough to look at both ends and the neighbours of each
@@ -134,20 +143,20 @@ static bool scan(const struct die *d, const struct group *g,
 		for (i = 0; i < d->sides; i++) {
 			val_t v = g ? group_face(g, i) : die_face(d, i);
 
-			if (die_side_used(d, i) && any_rule(c, n, v) == want)
+			if (die_side_used(d, i) && cmp_any(c, n, v) == want)
 				return true;
 		}
 		return false;
 	}
 	lo = g ? clamp(g, 1) : 1;
 	hi = g ? clamp(g, (val_t)d->sides) : (val_t)d->sides;
-	if (any_rule(c, n, lo) == want || any_rule(c, n, hi) == want)
+	if (cmp_any(c, n, lo) == want || cmp_any(c, n, hi) == want)
 		return true;
 	for (k = 0; k < n; k++) {
 		for (delta = -1; delta <= 1; delta++) {
 			val_t v = c[k].n + delta;
 
-			if (v >= lo && v <= hi && any_rule(c, n, v) == want)
+			if (v >= lo && v <= hi && cmp_any(c, n, v) == want)
 				return true;
 		}
 	}
@@ -178,13 +187,12 @@ static bool group_all(const struct group *g, const struct cmp *c,
 
 static val_t group_min(const struct group *g)
 {
-	return g->die.type == DIE_FAIR ? clamp(g, 1) : clamp(g, die_min(&g->die));
+	return clamp(g, die_min(&g->die));
 }
 
 static val_t group_max(const struct group *g)
 {
-	return g->die.type == DIE_FAIR ? clamp(g, (val_t)g->die.sides) :
-					 clamp(g, die_max(&g->die));
+	return clamp(g, die_max(&g->die));
 }
 
 void cmp_str(const struct cmp *c, char *buf, size_t len)
@@ -671,7 +679,6 @@ static bool explode(struct parser *ps, struct group *g, struct mods *m)
 	} else {
 		g->ex.op = CMP_NONE;	/* the highest face, once min/max are known */
 	}
-	ps->e->explodes = true;
 	return note(ps, m, CK_EXPLODE, start, 0);
 }
 
@@ -881,7 +888,7 @@ static uint64_t distinct_values(const struct group *g, uint64_t enough)
 			}
 		}
 		for (a = 0; a + 1 < nc && n < enough; a++) {
-			if (cuts[a] < cuts[a + 1] && !any_rule(rr, nrr, cuts[a]))
+			if (cuts[a] < cuts[a + 1] && !cmp_any(rr, nrr, cuts[a]))
 				n += (uint64_t)(cuts[a + 1] - cuts[a]);
 		}
 		return n;
@@ -890,7 +897,7 @@ static uint64_t distinct_values(const struct group *g, uint64_t enough)
 		val_t v = group_face(g, i);
 		bool seen = false;
 
-		if (!die_side_used(d, i) || any_rule(rr, nrr, v))
+		if (!die_side_used(d, i) || cmp_any(rr, nrr, v))
 			continue;
 		for (j = 0; j < i && !seen; j++)
 			seen = die_side_used(d, j) && group_face(g, j) == v;

@@ -264,7 +264,6 @@ struct node {
  * @ndice: dice rolled per repetition, before rerolls and explosions
  *	(computed counts at their most)
  * @uses_custom: the expression uses dW
- * @explodes: some group explodes
  * @loaded: some die has weights (it is rolled as a loaded die)
  */
 struct expr {
@@ -279,7 +278,6 @@ struct expr {
 	unsigned int nnodes;
 	uint64_t ndice;
 	int uses_custom;
-	bool explodes;
 	bool loaded;
 };
 
@@ -316,6 +314,15 @@ val_t group_face(const struct group *g, uint64_t i);
 /* Side @i of @d can come up (custom sides may weigh zero). */
 bool die_side_used(const struct die *d, uint64_t i);
 int cmp_match(const struct cmp *c, val_t v);
+/*
+ * What @v scores against a success target: +1 when it matches @success,
+ * else -1 when it matches @failure, else 0.  A CMP_NONE point matches
+ * nothing; callers that count values themselves when there is no success
+ * target check @success->op first.
+ */
+int cmp_score(const struct cmp *success, const struct cmp *failure, val_t v);
+/* @v matches any of @c[0..n-1]? */
+bool cmp_any(const struct cmp *c, unsigned int n, val_t v);
 /* A face of @d matches any of @c[0..n-1]? / Every face matches? */
 int die_any_match(const struct die *d, const struct cmp *c, unsigned int n);
 int die_all_match(const struct die *d, const struct cmp *c, unsigned int n);

@@ -51,7 +51,6 @@ void roll_init(struct roll_result *r, const struct expr *e, int detail)
 	for (i = 0; i < e->nbraces; i++) {
 		const struct brace *b = e->braces[i];
 
-		r->braces[i].b = b;
 		for (j = 0; b->pooled && j < b->ngroups; j++)
 			r->groups[b->groups[j]->index].need_pool = true;
 	}
@@ -152,7 +151,6 @@ static int roll_sum(struct group_roll *gr, const struct roll_source *src)
 		for (i = 0; i < n; i++)
 			sum += group_face(g, buf[i] - 1);
 		left -= n;
-		gr->rolled += n;
 	}
 	free(buf);
 	gr->value = sum;
@@ -314,12 +312,14 @@ static int score(struct group_roll *gr)
 		if (g->success.op == CMP_NONE) {
 			if (__builtin_add_overflow(v, p->value, &v))
 				return -EOVERFLOW;
-		} else if (cmp_match(&g->success, p->value)) {
-			p->flags |= POOL_SUCCESS;
-			v++;
-		} else if (cmp_match(&g->failure, p->value)) {
-			p->flags |= POOL_FAILURE;
-			v--;
+		} else {
+			int s = cmp_score(&g->success, &g->failure, p->value);
+
+			if (s > 0)
+				p->flags |= POOL_SUCCESS;
+			else if (s < 0)
+				p->flags |= POOL_FAILURE;
+			v += s;
 		}
 	}
 	if (g->match) {
@@ -402,17 +402,6 @@ static void vset_add(struct vset *s, val_t v)
 	}
 }
 
-static bool rerolled(const struct group *g, val_t f)
-{
-	unsigned int k;
-
-	for (k = 0; k < g->nrr; k++) {
-		if (cmp_match(&g->rr[k], f))
-			return true;
-	}
-	return false;
-}
-
 /* Unique dice, one after another (they cannot explode). */
 static int roll_unique(struct group_roll *gr, const struct roll_source *src)
 {
@@ -431,9 +420,9 @@ static int roll_unique(struct group_roll *gr, const struct roll_source *src)
 			err = get_sides(src, &g->die, &side, 1);
 			if (err)
 				goto out;
-			gr->rolled++;
 			f = group_face(g, side - 1);
-			if (g->reroll != REROLL_NONE && !ro_used && rerolled(g, f)) {
+			if (g->reroll != REROLL_NONE && !ro_used &&
+			    cmp_any(g->rr, g->nrr, f)) {
 				add_event(gr, f, slot, EV_REROLLED);
 				ro_used = g->reroll == REROLL_ONCE;
 				continue;
@@ -469,7 +458,6 @@ int roll_group_count(struct group_roll *gr, const struct roll_source *src,
 	gr->nev = 0;
 	gr->npool = 0;
 	gr->value = 0;
-	gr->rolled = 0;
 	gr->count = count;
 	if (!detail && !gr->need_pool && plain(g))
 		return roll_sum(gr, src);
@@ -500,7 +488,6 @@ int roll_group_count(struct group_roll *gr, const struct roll_source *src,
 			err = get_sides(src, &g->die, sides, n);
 			if (err)
 				goto out;
-			gr->rolled += n;
 			for (i = 0; i < n; i++) {
 				uint32_t slot = pending[done + i];
 				val_t f = group_face(g, sides[i] - 1);
@@ -508,7 +495,7 @@ int roll_group_count(struct group_roll *gr, const struct roll_source *src,
 					       EV_PENETRATED : 0;
 
 				if (g->reroll != REROLL_NONE && !ro_used[slot] &&
-				    rerolled(g, f)) {
+				    cmp_any(g->rr, g->nrr, f)) {
 					add_event(gr, f, slot, EV_REROLLED);
 					if (g->reroll == REROLL_ONCE)
 						ro_used[slot] = 1;
@@ -566,8 +553,7 @@ static int floor_div(val_t a, val_t b, val_t *q)
 	return 0;
 }
 
-/* @f of a / b: floor, ceil, or round (halves up, as Roll20). */
-static int div_round(enum func_type f, val_t a, val_t b, val_t *q)
+int div_round(enum func_type f, val_t a, val_t b, val_t *q)
 {
 	val_t t;
 
@@ -634,13 +620,14 @@ static int eval_brace(const struct node *n, struct roll_result *r, val_t *v)
 			uint32_t fl = tmp[i].flags & POOL_DROPPED ? ELEM_DROPPED : 0;
 
 			if (!fl && b->success.op != CMP_NONE) {
-				if (cmp_match(&b->success, tmp[i].value)) {
+				int s = cmp_score(&b->success, &b->failure,
+						  tmp[i].value);
+
+				if (s > 0)
 					fl = ELEM_SUCCESS;
-					sum++;
-				} else if (cmp_match(&b->failure, tmp[i].value)) {
+				else if (s < 0)
 					fl = ELEM_FAILURE;
-					sum--;
-				}
+				sum += s;
 			} else if (!fl && __builtin_add_overflow(sum, tmp[i].value, &sum)) {
 				free(tmp);
 				free(order);
@@ -683,13 +670,14 @@ static int eval_brace(const struct node *n, struct roll_result *r, val_t *v)
 			if (p->flags & POOL_DROPPED)
 				continue;
 			if (b->success.op != CMP_NONE) {
-				if (cmp_match(&b->success, p->value)) {
+				int s = cmp_score(&b->success, &b->failure,
+						  p->value);
+
+				if (s > 0)
 					p->flags |= POOL_SUCCESS;
-					sum++;
-				} else if (cmp_match(&b->failure, p->value)) {
+				else if (s < 0)
 					p->flags |= POOL_FAILURE;
-					sum--;
-				}
+				sum += s;
 			} else if (__builtin_add_overflow(sum, p->value, &sum)) {
 				free(order);
 				return -EOVERFLOW;

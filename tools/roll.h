@@ -77,7 +77,6 @@ struct pool_die {
  * @npool: number of @pool
  * @value: the group's value: the sum of the kept dice, or the count of
  *	successes less failures
- * @rolled: sides asked of the source for this group
  * @count: dice rolled (a computed count's value)
  * @need_pool: keep @pool even without detail (a pooled {...} needs it)
  */
@@ -88,7 +87,6 @@ struct group_roll {
 	struct pool_die *pool;
 	size_t npool, cap_pool;
 	val_t value;
-	uint64_t rolled;
 	uint64_t count;
 	bool need_pool;
 };
@@ -100,14 +98,12 @@ struct group_roll {
 
 /**
  * struct brace_roll - the outcome of a grouped roll {...}
- * @b: the brace
  * @values: not pooled: the value of each element
  * @flags: not pooled: ELEM_* of each element (pooled: see the pool dice)
  * @n: number of @values
  * @value: its value
  */
 struct brace_roll {
-	const struct brace *b;
 	val_t *values;
 	uint32_t *flags;
 	unsigned int n;
@@ -149,5 +145,12 @@ int roll_expr(const struct expr *e, const struct roll_source *src,
  */
 int roll_group_count(struct group_roll *gr, const struct roll_source *src,
 		     uint64_t count, int detail);
+
+/*
+ * *@q = @f of @a / @b: floor, ceil, or round (halves up, as Roll20).  0,
+ * -EDOM when @b is 0, -EOVERFLOW when a step does not fit 128 bits (never
+ * for |@a|, |@b| below 2^125).
+ */
+int div_round(enum func_type f, val_t a, val_t b, val_t *q);
 
 #endif /* _DICE_TOOLS_ROLL_H */

@@ -21,8 +21,8 @@
  *    denominator, trimmed, a positive count) or -E2BIG with a reason that
  *    points inside the text;
  *  - the same distribution again with every dice group enumerated outcome
- *    by outcome through roll.c (dist_enumerate_all), when small enough:
- *    the two must be equal, count for count;
+ *    by outcome through roll.c (dist_limits.enumerate_all), when small
+ *    enough: the two must be equal, count for count;
  *  - roll_expr() with a pseudo-random source succeeds, or reports an
  *    overflow, a division by zero or its budget of sides running out;
  *    when the distribution is known, the total has positive probability
@@ -51,9 +51,10 @@
 
 static uint64_t rng_state;
 
-static uint64_t rnd(void)
+/* One SplitMix64 step of the state @s. */
+static uint64_t splitmix(uint64_t *s)
 {
-	uint64_t x = (rng_state += 0x9e3779b97f4a7c15ULL);
+	uint64_t x = (*s += 0x9e3779b97f4a7c15ULL);
 
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
@@ -62,7 +63,7 @@ static uint64_t rnd(void)
 
 static unsigned int below(unsigned int n)
 {
-	return (unsigned int)(rnd() % n);
+	return (unsigned int)(splitmix(&rng_state) % n);
 }
 
 /* ---- a growing string ---------------------------------------------------- */
@@ -383,15 +384,6 @@ struct prng {
 	uint64_t budget;
 };
 
-static uint64_t next(struct prng *p)
-{
-	uint64_t x = (p->s += 0x9e3779b97f4a7c15ULL);
-
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
 static int prng_roll(void *ctx, const struct die *d, uint64_t *out,
 		     size_t count)
 {
@@ -405,7 +397,7 @@ static int prng_roll(void *ctx, const struct die *d, uint64_t *out,
 		uint64_t s;
 
 		do {
-			s = next(p) % d->sides;
+			s = splitmix(&p->s) % d->sides;
 		} while (d->weights && !d->weights[s]);
 		out[i] = s + 1;
 	}
@@ -471,12 +463,11 @@ static void *one_case(void *arg)
 	if (j->have_dist && e->ngroups) {
 		const struct dist_limits elim = { .max_values = 4096,
 						  .max_work = 2000000,
-						  .max_leaves = 5000 };
+						  .max_leaves = 5000,
+						  .enumerate_all = true };
 		struct dist d2;
 
-		dist_enumerate_all = true;
 		ret = dist_expr_report(e, &elim, &d2, &rep);
-		dist_enumerate_all = false;
 		if (!ret) {
 			bool same = d2.lo == d.lo && d2.n == d.n &&
 				    !big_cmp(&d2.den, &d.den);
