@@ -117,8 +117,8 @@ fi
 
 # ---- 3: what the packages say ----------------------------------------------------
 one_version() {
-	local d=$B/deb x
-	x=$(mktemp -d)
+	local d=$B/deb x=$logs/version.d
+	rm -rf "$x" && mkdir -p "$x" || return 1
 	for p in "$d"/*.deb; do dpkg-deb -x "$p" "$x"; done
 	echo "VERSION $ver"
 	(cd "$TOP" && dpkg-parsechangelog -SVersion) | tee /dev/stderr | grep -qx "$ver-[^-]*" &&
@@ -135,8 +135,8 @@ else
 fi
 
 source_package() { # dpkg-source -x gives back the tree git knows
-	local x rc
-	x=$(mktemp -d)
+	local x=$logs/source.d rc
+	rm -rf "$x" && mkdir -p "$x" || return 1
 	dpkg-source -x "$B"/deb/dice_"$ver"-*.dsc "$x/src" >/dev/null &&
 		(cd "$x/src" && find . -type f ! -path './.pc/*' | sed 's|^\./||' |
 			LC_ALL=C sort) >"$x/got" &&
