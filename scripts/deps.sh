@@ -13,7 +13,7 @@ PKGS="
 	linux-image-rt-amd64 linux-headers-rt-amd64
 	linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64
 	flex bison bc libelf-dev libssl-dev
-	libsodium-dev liburing-dev
+	libsodium-dev liburing-dev libgsl-dev
 	dieharder ent
 	debhelper dh-dkms dpkg-dev lintian debootstrap
 "
