@@ -95,11 +95,17 @@ static int dice_table_finish(struct dice_table *table)
 	u64 d = table->mass, most = 0;
 	u32 n = table->sides, c;
 
-	for (c = 0; c < n; c++)
+	for (c = 0; c < n; c++) {
+		if (dice_yield_or_stop(c))
+			return -ERESTARTSYS;
 		table->share[c] = table->thr[c];
+	}
 	for (c = 0; c < n; c++) {
 		u32 a = table->alias[c];
 		u64 piece = d - table->thr[c];
+
+		if (dice_yield_or_stop(c))
+			return -ERESTARTSYS;
 
 		table->adj[c] = table->share[a] - table->thr[c];
 		if (piece &&
@@ -107,9 +113,11 @@ static int dice_table_finish(struct dice_table *table)
 				       &table->share[a]))
 			return -EOVERFLOW;
 	}
-	for (c = 0; c < n; c++)
+	for (c = 0; c < n; c++) {
+		dice_yield(c);
 		if (table->share[c] > most)
 			most = table->share[c];
+	}
 	table->spread = 0;
 	while (((u128)d << table->spread) < most)
 		table->spread++;
@@ -131,23 +139,29 @@ static int dice_table_finish(struct dice_table *table)
  * Runs in O(n) with integers only; side i's share is exactly n * w_i out of
  * n * W.
  *
- * Return: 0, or -EINVAL if every weight is zero.
+ * Return: 0, -EINVAL if every weight is zero, or -ERESTARTSYS if a signal
+ * came (dice_yield_or_stop()).
  */
 int dice_table_from_weights(struct dice_table *table, const u32 *weights)
 {
-	u32 n = table->sides, i, nsmall = 0, nlarge = 0;
+	u32 n = table->sides, i, step = 0, nsmall = 0, nlarge = 0;
 	/* The share array is free until dice_table_finish(): use it as the
 	 * two work stacks, short bars from the bottom, tall ones from the top.
 	 */
 	u32 *stack = (u32 *)table->share;
 	u64 w = 0;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (dice_yield_or_stop(i))
+			return -ERESTARTSYS;
 		w += weights[i];	/* n < 2^32 weights < 2^32: no overflow */
+	}
 	if (!w)
 		return -EINVAL;
 	table->mass = w;
 	for (i = 0; i < n; i++) {
+		if (dice_yield_or_stop(i))
+			return -ERESTARTSYS;
 		table->thr[i] = (u64)n * weights[i];
 		table->alias[i] = i;
 		if (table->thr[i] < w)
@@ -159,6 +173,8 @@ int dice_table_from_weights(struct dice_table *table, const u32 *weights)
 		u32 s = stack[--nsmall];
 		u32 l = stack[2 * n - nlarge];
 
+		if (dice_yield_or_stop(++step))
+			return -ERESTARTSYS;
 		table->alias[s] = l;
 		table->thr[l] -= w - table->thr[s];
 		if (table->thr[l] < w) {
@@ -180,7 +196,8 @@ int dice_table_from_weights(struct dice_table *table, const u32 *weights)
  * @mass: the mass of every column
  *
  * Return: 0, -EINVAL for a zero mass, a threshold above it or an alias out
- * of range, -EOVERFLOW if a side's share does not fit 64 bits.
+ * of range, -EOVERFLOW if a side's share does not fit 64 bits, or
+ * -ERESTARTSYS if a signal came (dice_yield_or_stop()).
  */
 int dice_table_from_alias(struct dice_table *table, u64 mass)
 {
@@ -189,6 +206,8 @@ int dice_table_from_alias(struct dice_table *table, u64 mass)
 	if (!mass)
 		return -EINVAL;
 	for (c = 0; c < table->sides; c++) {
+		if (dice_yield_or_stop(c))
+			return -ERESTARTSYS;
 		if (table->thr[c] > mass || table->alias[c] >= table->sides)
 			return -EINVAL;
 		/* A full column never uses its alias: make it harmless. */
@@ -238,15 +257,18 @@ struct dice_table *dice_table_pack(struct dice_table *table)
 
 	if (table->col || table->packed)
 		return table;
-	for (c = 0; c < n; c++)
+	for (c = 0; c < n; c++) {
+		dice_yield(c);
 		if (table->share[c] > most)
 			most = table->share[c];
+	}
 	if (table->mass <= U32_MAX && most <= U32_MAX) {
 		copy = dice_table_repack(table, sizeof(*copy->col));
 		if (!copy)
 			return table;
 		copy->col = (struct dice_column *)(copy + 1);
 		for (c = 0; c < n; c++) {
+			dice_yield(c);
 			copy->col[c].thr = (u32)table->thr[c];
 			copy->col[c].adj = (u32)table->adj[c];
 			copy->col[c].alias = table->alias[c];
@@ -269,6 +291,7 @@ struct dice_table *dice_table_pack(struct dice_table *table)
 	for (c = 0; c < n; c++) {
 		u64 mask = U64_MAX >> (64 - s);
 
+		dice_yield(c);
 		copy->packed[c] = table->thr[c] |
 				  (u128)(table->adj[c] & mask) << t |
 				  (u128)table->share[c] << (t + s) |

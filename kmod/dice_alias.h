@@ -9,8 +9,34 @@
 #define _DICE_ALIAS_H
 
 #include <linux/gfp.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
 
 #include "dice_uniform.h"
+
+/*
+ * Loops over the sides of a table run in the ioctl of a caller who may be
+ * hostile, up to 2^32 steps (a 2^20-side build is 0.6 s under QEMU's TCG):
+ * every DICE_YIELD_STEPS steps they give the CPU to whoever needs it, so
+ * that one user's table never holds up another user's rolls on a kernel
+ * without full preemption, and those that may fail stop for a signal.
+ */
+#define DICE_YIELD_STEPS	4096
+
+static inline void dice_yield(u32 step)
+{
+	if (!(step % DICE_YIELD_STEPS))
+		cond_resched();
+}
+
+/* dice_yield(), then -ERESTARTSYS if a signal is pending. */
+static inline int dice_yield_or_stop(u32 step)
+{
+	if (step % DICE_YIELD_STEPS)
+		return 0;
+	cond_resched();
+	return signal_pending(current) ? -ERESTARTSYS : 0;
+}
 
 /**
  * struct dice_column - one column of a table whose masses fit 32 bits

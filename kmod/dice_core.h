@@ -44,6 +44,22 @@ struct dice_stream;
  */
 typedef int (*dice_fill_fn)(void *ctx, u64 *words, unsigned int nwords);
 
+/**
+ * struct dice_read - one read() of a stream, for dice_stream_read_chunk()
+ * @len: bytes the read serves (dice_stream_read_size() cuts it)
+ * @done: bytes served so far
+ * @torn: after a short copy, bytes delivered that are no whole roll
+ * @copy: copies @len bytes out; returns how many it could
+ * @ctx: argument for @copy
+ */
+struct dice_read {
+	size_t len;
+	size_t done;
+	size_t torn;
+	size_t (*copy)(void *ctx, const u8 *bytes, size_t len);
+	void *ctx;
+};
+
 /* ---- alias tables (dice_alias.c) ---------------------------------------- */
 
 struct dice_table *dice_table_alloc(u32 sides);
@@ -75,6 +91,9 @@ struct dice_stream *dice_stream_alloc(dice_fill_fn fill, void *ctx);
 void dice_stream_free(struct dice_stream *stream);
 struct dice_die *dice_stream_die(struct dice_stream *stream);
 int dice_stream_set_format(struct dice_stream *stream, u32 format);
+int dice_stream_set_sides(struct dice_stream *stream, u64 sides);
+int dice_stream_set_table(struct dice_stream *stream, struct dice_table *table);
+int dice_stream_set_method(struct dice_stream *stream, u32 method);
 void dice_stream_set_source(struct dice_stream *stream, dice_fill_fn fill,
 			    void *ctx);
 void dice_stream_drop_random(struct dice_stream *stream);
@@ -85,6 +104,7 @@ int dice_stream_produce(struct dice_stream *stream, size_t want);
 const u8 *dice_stream_bytes(const struct dice_stream *stream, size_t *len);
 size_t dice_stream_consume(struct dice_stream *stream, size_t copied,
 			   size_t offered);
+int dice_stream_read_chunk(struct dice_stream *stream, struct dice_read *read);
 int dice_stream_read(struct dice_stream *stream, u8 *buf, size_t len,
 		     size_t *done);
 

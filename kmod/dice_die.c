@@ -454,8 +454,9 @@ void dice_die_stats(const struct dice_die *die, struct dice_stats *stats)
  * Lowest terms keep a loaded die's total within 64 bits: n * w_i over n * W
  * is w_i / gcd(w) over W / gcd(w).
  *
- * Return: 0, or -EOVERFLOW if even the reduced total needs more than 64 bits
- * (possible only for an alias table given by userspace).
+ * Return: 0, -EOVERFLOW if even the reduced total needs more than 64 bits
+ * (possible only for an alias table given by userspace), or -ERESTARTSYS if
+ * a signal came (dice_yield_or_stop()).
  */
 int dice_die_masses(const struct dice_die *die, u64 *unit, u64 *total)
 {
@@ -469,8 +470,11 @@ int dice_die_masses(const struct dice_die *die, u64 *unit, u64 *total)
 		*total = die->sides;
 		return 0;
 	}
-	for (i = 0; i < table->sides; i++)
+	for (i = 0; i < table->sides; i++) {
+		if (dice_yield_or_stop(i))
+			return -ERESTARTSYS;
 		g = gcd(g, dice_table_share(table, i));
+	}
 	sum = table->total;
 	dice_div128(&sum, g);
 	if (sum >> 64)

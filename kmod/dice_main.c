@@ -30,6 +30,7 @@
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/percpu.h>
+#include <linux/pipe_fs_i.h>
 #include <linux/poll.h>
 #include <linux/random.h>
 #include <linux/sched.h>
@@ -93,6 +94,8 @@ struct dice_counters {
 
 static struct dice_counters __percpu *dice_counters;
 static atomic_long_t dice_open_count = ATOMIC_LONG_INIT(0);
+/* Bytes of rolls spliced into a pipe and released from it unread. */
+static atomic64_t dice_spliced_unread = ATOMIC64_INIT(0);
 
 static void dice_report(struct dice_file *df)
 {
@@ -152,6 +155,15 @@ static ssize_t open_dice_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(open_dice);
 
+/* Root's too: in text, the bytes a sendfile() left follow the faces. */
+static ssize_t spliced_unread_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  (long long)atomic64_read(&dice_spliced_unread));
+}
+static DEVICE_ATTR_ADMIN_RO(spliced_unread);
+
 static atomic_long_t dice_tables_held = ATOMIC_LONG_INIT(0);
 
 static ssize_t table_bytes_show(struct device *dev,
@@ -167,6 +179,7 @@ static struct attribute *dice_attrs[] = {
 	&dev_attr_bits_drawn.attr,
 	&dev_attr_open_dice.attr,
 	&dev_attr_table_bytes.attr,
+	&dev_attr_spliced_unread.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(dice);
@@ -355,9 +368,11 @@ static struct notifier_block dice_vmfork_nb = {
 };
 
 /*
- * Under the lock, before a read serves anything.  Written bits belong to
- * the user and stay; of the rolls encoded, the rest of a text line already
- * partly read is kept (dice_stream_drop_random()).
+ * Under the lock, before each chunk a read produces and copies, so that a
+ * read in flight when the VM forks serves nothing made before the fork
+ * after the chunk it was copying.  Written bits belong to the user and
+ * stay; of the rolls encoded, only the rest of a text line already partly
+ * read is kept (dice_stream_drop_random()).
  */
 static void dice_check_fork(struct dice_file *df)
 {
@@ -507,6 +522,11 @@ static int dice_lock_read(struct dice_file *df, struct kiocb *iocb,
 	}
 }
 
+static size_t dice_copy_to_iter(void *ctx, const u8 *bytes, size_t len)
+{
+	return copy_to_iter(bytes, len, ctx);
+}
+
 static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct file *file = iocb->ki_filp;
@@ -514,42 +534,35 @@ static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	struct dice_stream *stream = df->stream;
 	bool nowait = (iocb->ki_flags & IOCB_NOWAIT) ||
 		      (file->f_flags & O_NONBLOCK);
-	size_t want = iov_iter_count(to), done = 0;
-	__poll_t wake = 0;
+	struct dice_read read = {
+		.len = iov_iter_count(to),
+		.copy = dice_copy_to_iter,
+		.ctx = to,
+	};
+	/* Bits a read spends make room for more. */
+	__poll_t spent = DICE_POLL_OUT;
 	ssize_t err;
 
-	if (!want)
+	if (!read.len)
 		return 0;
 	err = dice_lock_read(df, iocb, nowait);
 	if (err)
 		return err;
 	dice_check_fork(df);
-	err = dice_stream_read_size(stream, &want);
-	if (err)
-		goto out_unlock;
-	while (done < want) {
-		size_t chunk, copied, kept;
-		const u8 *bytes;
-
-		err = dice_stream_produce(stream, want - done);
-		if (err)
-			break;
-		bytes = dice_stream_bytes(stream, &chunk);
-		chunk = min(chunk, want - done);
-		copied = copy_to_iter(bytes, chunk, to);
-		kept = dice_stream_consume(stream, copied, chunk);
-		done += kept;
-		if (copied != chunk) {
+	err = dice_stream_read_size(stream, &read.len);
+	while (!err && read.done < read.len) {
+		dice_check_fork(df);
+		err = dice_stream_read_chunk(stream, &read);
+		if (err) {
 			/*
 			 * A binary read returns whole rolls only: the bytes
 			 * of a torn roll are taken back (a pipe of splice()
 			 * gives them up) and not counted.
 			 */
-			iov_iter_revert(to, copied - kept);
-			err = -EFAULT;
+			iov_iter_revert(to, read.torn);
 			break;
 		}
-		if (done == want)
+		if (read.done == read.len)
 			break;
 		if (signal_pending(current)) {
 			err = -ERESTARTSYS;
@@ -559,21 +572,60 @@ static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 			if (iocb->ki_flags & IOCB_NOWAIT)
 				break;
 			dice_report(df);
-			mutex_unlock(&df->lock);
+			dice_unlock(df, df->source == DICE_SRC_WRITTEN ?
+				    spent : 0);
 			cond_resched();
 			if (mutex_lock_interruptible(&df->lock))
-				return done ? done : -ERESTARTSYS;
+				return read.done ? read.done : -ERESTARTSYS;
 			/* The format may have changed while we slept. */
-			want = done + dice_stream_whole(stream, want - done);
+			read.len = read.done + dice_stream_whole(stream,
+						read.len - read.done);
 		}
 	}
 	dice_report(df);
-	/* Bits spent make room for more. */
-	if (df->source == DICE_SRC_WRITTEN)
-		wake = DICE_POLL_OUT;
-out_unlock:
-	dice_unlock(df, wake);
-	return done ? done : err;
+	dice_unlock(df, df->source == DICE_SRC_WRITTEN ? spent : 0);
+	return read.done ? read.done : err;
+}
+
+/* ---- splice ------------------------------------------------------------------- */
+
+/*
+ * splice() and sendfile() read rolls into pipe buffers (copy_splice_read()),
+ * whole binary rolls as read() serves them.  What the pipe's reader takes
+ * of them is up to it: a short write at the other end (a file at its size
+ * limit, a full socket) may end inside a roll, and splice_direct_to_actor()
+ * (sendfile(), copy_file_range()) then releases the rest unread.  Neither
+ * is the device's to prevent; what it can do is count: every byte of rolls
+ * released from a pipe unread is added to spliced_unread (sysfs), so that
+ * a roll made is either served or counted.
+ */
+static void dice_pipe_buf_release(struct pipe_inode_info *pipe,
+				  struct pipe_buffer *buf)
+{
+	if (buf->len)
+		atomic64_add(buf->len, &dice_spliced_unread);
+	put_page(buf->page);
+}
+
+/* copy_splice_read()'s buffers: pages of their own, released unread counted */
+static const struct pipe_buf_operations dice_pipe_buf_ops = {
+	.release = dice_pipe_buf_release,
+	.get = generic_pipe_buf_get,
+};
+
+static ssize_t dice_file_splice_read(struct file *in, loff_t *ppos,
+				     struct pipe_inode_info *pipe, size_t len,
+				     unsigned int flags)
+{
+	__typeof__(pipe->head) head = pipe->head;
+	ssize_t ret;
+
+	ret = copy_splice_read(in, ppos, pipe, len, flags);
+	/* The caller holds the pipe: the new buffers are still ours alone. */
+	for (; head != pipe->head; head++)
+		pipe->bufs[head & (pipe->ring_size - 1)].ops =
+			&dice_pipe_buf_ops;
+	return ret;
 }
 
 /* ---- write: bits for DICE_SRC_WRITTEN --------------------------------------------- */
@@ -661,7 +713,7 @@ static long dice_ioctl_set_sides(struct dice_file *df, u64 __user *uarg)
 	err = mutex_lock_killable(&df->lock);
 	if (err)
 		return err;
-	err = dice_die_set_sides(dice_stream_die(df->stream), sides);
+	err = dice_stream_set_sides(df->stream, sides);
 	cost = dice_table_gone(df, &user);
 	dice_unlock(df, DICE_POLL_ANY);
 	dice_user_uncharge(user, cost);
@@ -691,7 +743,7 @@ static long dice_ioctl_set_u32(struct dice_file *df, unsigned int cmd,
 		err = dice_stream_set_format(df->stream, val);
 		break;
 	case DICE_IOC_SET_METHOD:
-		err = dice_die_set_method(dice_stream_die(df->stream), val);
+		err = dice_stream_set_method(df->stream, val);
 		break;
 	default:
 		dice_stream_set_source(df->stream, val == DICE_SRC_KERNEL ?
@@ -750,7 +802,7 @@ static long dice_install_table(struct dice_file *df, struct dice_table *table,
 		goto out_uncharge;
 	}
 	/* The die owns the table from here on, and frees it on error. */
-	err = dice_die_set_table(dice_stream_die(df->stream), table);
+	err = dice_stream_set_table(df->stream, table);
 	if (err) {
 		mutex_unlock(&df->lock);
 		goto out_uncharge;
@@ -969,7 +1021,7 @@ static const struct file_operations dice_fops = {
 	.read_iter = dice_file_read_iter,
 	.write_iter = dice_file_write_iter,
 	.poll = dice_file_poll,
-	.splice_read = copy_splice_read,
+	.splice_read = dice_file_splice_read,
 	.unlocked_ioctl = dice_file_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = dice_file_llseek,

@@ -201,11 +201,31 @@ struct dice_die *dice_stream_die(struct dice_stream *stream)
 	return &stream->die;
 }
 
-/* Rolls waiting to be read are stale: drop them. */
+/* Every byte waiting to be read is stale: drop them. */
 static void dice_stream_drop_bytes(struct dice_stream *stream)
 {
 	stream->out_start = 0;
 	stream->out_end = 0;
+}
+
+/*
+ * The die changed, or its random state went: drop every roll encoded for
+ * it but the rest of a text line a read has begun.  Dropping that would
+ * glue the line's first digits to the next die's first face and make a
+ * number neither die rolls ("1" of "17\n", then "3\n" of a d6: "13").
+ */
+static void dice_stream_drop_rolls(struct dice_stream *stream)
+{
+	unsigned int end = stream->out_start;
+
+	if (dice_format_width(stream->die.format) || !end ||
+	    stream->out[end - 1] == '\n') {
+		dice_stream_drop_bytes(stream);
+		return;
+	}
+	while (end < stream->out_end && stream->out[end] != '\n')
+		end++;
+	stream->out_end = min(end + 1, stream->out_end);
 }
 
 /**
@@ -213,7 +233,8 @@ static void dice_stream_drop_bytes(struct dice_stream *stream)
  * @stream: the stream
  * @format: DICE_FMT_* type or-ed with flags
  *
- * Bytes still buffered are in the old encoding and are dropped.
+ * Bytes still buffered are in the old encoding and are all dropped, the
+ * rest of a text line too: the reader asked for another encoding.
  *
  * Return: 0 or the error of dice_format_check(); on error nothing changes.
  */
@@ -227,19 +248,78 @@ int dice_stream_set_format(struct dice_stream *stream, u32 format)
 }
 
 /**
+ * dice_stream_set_sides() - make the die a fair die of @sides sides
+ * @stream: the stream
+ * @sides: 1 to 2^64 - 1
+ *
+ * Rolls of the old die waiting to be read are dropped
+ * (dice_stream_drop_rolls()).
+ *
+ * Return: 0 or the error of dice_die_set_sides(); on error nothing changes.
+ */
+int dice_stream_set_sides(struct dice_stream *stream, u64 sides)
+{
+	int err = dice_die_set_sides(&stream->die, sides);
+
+	if (!err)
+		dice_stream_drop_rolls(stream);
+	return err;
+}
+
+/**
+ * dice_stream_set_table() - make the die the loaded die of @table
+ * @stream: the stream
+ * @table: a built table; the die owns it from here on, even on error
+ *
+ * Rolls of the old die waiting to be read are dropped.
+ *
+ * Return: 0 or the error of dice_die_set_table(); on error the table is
+ * freed and nothing else changes.
+ */
+int dice_stream_set_table(struct dice_stream *stream, struct dice_table *table)
+{
+	int err = dice_die_set_table(&stream->die, table);
+
+	if (!err)
+		dice_stream_drop_rolls(stream);
+	return err;
+}
+
+/**
+ * dice_stream_set_method() - roll the same die another way
+ * @stream: the stream
+ * @method: DICE_METHOD_*
+ *
+ * Rolls made the old way are dropped: a reader who changes the method
+ * means the next roll to be made the new way.
+ *
+ * Return: 0 or the error of dice_die_set_method(); on error nothing
+ * changes.
+ */
+int dice_stream_set_method(struct dice_stream *stream, u32 method)
+{
+	int err = dice_die_set_method(&stream->die, method);
+
+	if (!err)
+		dice_stream_drop_rolls(stream);
+	return err;
+}
+
+/**
  * dice_stream_set_source() - take bits from elsewhere from now on
  * @stream: the stream
  * @fill: the new source, or NULL for bits given by dice_stream_write()
  * @ctx: argument for @fill
  *
- * Rolls waiting to be read came from the old source and are dropped, with
- * every bit the die holds (dice_die_set_source()).
+ * Rolls waiting to be read came from the old source and are dropped
+ * (dice_stream_drop_rolls()), with every bit the die holds
+ * (dice_die_set_source()).
  */
 void dice_stream_set_source(struct dice_stream *stream, dice_fill_fn fill,
 			    void *ctx)
 {
 	dice_die_set_source(&stream->die, fill, ctx);
-	dice_stream_drop_bytes(stream);
+	dice_stream_drop_rolls(stream);
 }
 
 /**
@@ -247,15 +327,14 @@ void dice_stream_set_source(struct dice_stream *stream, dice_fill_fn fill,
  * @stream: the stream
  *
  * For a machine or process that may have been cloned (a VM fork, fork()):
- * the die's bits and state go (dice_die_drop_random()), and so do binary
- * rolls waiting to be read; the rest of a text line already partly read is
- * kept, so the reader never gets a broken line.
+ * the die's bits and state go (dice_die_drop_random()), and so does every
+ * roll encoded from them, binary or text, but the rest of a text line a
+ * read has begun (dice_stream_drop_rolls()).
  */
 void dice_stream_drop_random(struct dice_stream *stream)
 {
 	dice_die_drop_random(&stream->die);
-	if (dice_format_width(stream->die.format))
-		dice_stream_drop_bytes(stream);
+	dice_stream_drop_rolls(stream);
 }
 
 /* ---- reading ------------------------------------------------------------ */
@@ -395,6 +474,53 @@ size_t dice_stream_consume(struct dice_stream *stream, size_t copied,
 }
 
 /**
+ * dice_stream_read_chunk() - serve the next chunk of a read
+ * @stream: the stream
+ * @read: the read: what it wants, what it has, how to copy
+ *
+ * The one step of every read loop (the module's read_iter, and
+ * dice_stream_read() for memory): rolls are produced if none wait
+ * (dice_stream_produce()), the bytes waiting, no more than the read still
+ * wants, go to @read->copy, and what it delivered is booked
+ * (dice_stream_consume()).  Callers check signals, forks and the
+ * scheduler between steps.
+ *
+ * Return: 0 with @read->done advanced; -EFAULT when the copy came short,
+ * with @read->done advanced by the whole rolls it delivered and
+ * @read->torn set to the bytes of a torn roll the caller takes back; or the
+ * roll's error, nothing served.
+ */
+int dice_stream_read_chunk(struct dice_stream *stream, struct dice_read *read)
+{
+	size_t chunk, copied, kept;
+	const u8 *bytes;
+	int err;
+
+	read->torn = 0;
+	err = dice_stream_produce(stream, read->len - read->done);
+	if (err)
+		return err;
+	bytes = dice_stream_bytes(stream, &chunk);
+	chunk = min(chunk, read->len - read->done);
+	copied = read->copy(read->ctx, bytes, chunk);
+	kept = dice_stream_consume(stream, copied, chunk);
+	read->done += kept;
+	if (copied == chunk)
+		return 0;
+	read->torn = copied - kept;
+	return -EFAULT;
+}
+
+static size_t dice_copy_to_memory(void *ctx, const u8 *bytes, size_t len)
+{
+	u8 **to = ctx;
+
+	memcpy(*to, bytes, len);
+	*to += len;
+	return len;
+}
+
+/**
  * dice_stream_read() - read rolls into memory
  * @stream: the stream
  * @buf: where the bytes go
@@ -409,21 +535,17 @@ size_t dice_stream_consume(struct dice_stream *stream, size_t copied,
 int dice_stream_read(struct dice_stream *stream, u8 *buf, size_t len,
 		     size_t *done)
 {
-	const u8 *bytes;
-	size_t chunk;
+	struct dice_read read = {
+		.len = len,
+		.copy = dice_copy_to_memory,
+		.ctx = &buf,
+	};
 	int err;
 
-	*done = 0;
-	err = dice_stream_read_size(stream, &len);
-	while (!err && *done < len) {
-		err = dice_stream_produce(stream, len - *done);
-		if (err)
-			break;
-		bytes = dice_stream_bytes(stream, &chunk);
-		chunk = min(chunk, len - *done);
-		memcpy(buf + *done, bytes, chunk);
-		*done += dice_stream_consume(stream, chunk, chunk);
-	}
+	err = dice_stream_read_size(stream, &read.len);
+	while (!err && read.done < read.len)
+		err = dice_stream_read_chunk(stream, &read);
+	*done = read.done;
 	return err;
 }
 

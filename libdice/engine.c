@@ -170,18 +170,18 @@ static struct dice_die *dice_engine_die(struct dice *d)
 
 int dice_engine_set_sides(struct dice *d, uint64_t sides)
 {
-	return dice_die_set_sides(dice_engine_die(d), sides);
+	return dice_stream_set_sides(d->eng->stream, sides);
 }
 
 /* Takes @table, even on error. */
 int dice_engine_set_table(struct dice *d, struct dice_table *table)
 {
-	return dice_die_set_table(dice_engine_die(d), table);
+	return dice_stream_set_table(d->eng->stream, table);
 }
 
 int dice_engine_set_method(struct dice *d, uint32_t method)
 {
-	return dice_die_set_method(dice_engine_die(d), method);
+	return dice_stream_set_method(d->eng->stream, method);
 }
 
 int dice_engine_set_source(struct dice *d, uint32_t source)

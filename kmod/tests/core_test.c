@@ -919,6 +919,201 @@ static void test_drop_random(void)
 	}
 }
 
+/* ---- the stream after a faulting read ------------------------------------------- */
+
+/* A copy into a user buffer that faults after @room bytes. */
+struct short_copy {
+	u8 *to;
+	size_t room;
+};
+
+static size_t copy_short(void *ctx, const u8 *bytes, size_t len)
+{
+	struct short_copy *c = ctx;
+	size_t n = len < c->room ? len : c->room;
+
+	memcpy(c->to, bytes, n);
+	c->to += n;
+	c->room -= n;
+	return n;
+}
+
+/* read() of @len bytes into a buffer that faults after @room: served bytes */
+static size_t stream_read_short(struct dice_stream *s, u8 *buf, size_t len,
+				size_t room, int *err)
+{
+	struct short_copy c = { buf, room };
+	struct dice_read rd = { .len = len, .copy = copy_short, .ctx = &c };
+
+	*err = dice_stream_read_size(s, &rd.len);
+	while (!*err && rd.done < rd.len)
+		*err = dice_stream_read_chunk(s, &rd);
+	return rd.done;
+}
+
+enum change {
+	CHANGE_SIDES,		/* SET_SIDES 1 */
+	CHANGE_WEIGHTS,		/* SET_WEIGHTS: all weight on side 6 */
+	CHANGE_ALIAS,		/* SET_ALIAS: all mass on side 9 */
+	CHANGE_METHOD,		/* SET_METHOD: the same die rolled another way */
+	CHANGE_SOURCE,		/* SET_SOURCE: written bits, none written */
+	CHANGE_FORK,		/* a VM fork: dice_stream_drop_random() */
+	CHANGE_FORMAT,		/* SET_FORMAT, to the same format */
+	CHANGES
+};
+
+static const char *const change_name[CHANGES] = {
+	"sides", "weights", "alias", "method", "source", "fork", "format",
+};
+
+/* The one face (1-based) a die changed to can roll, or 0 if any. */
+static u64 change_apply(struct dice_stream *s, enum change c, u32 format)
+{
+	struct dice_table *t;
+	u32 w[20] = { 0 };
+	unsigned int i;
+
+	switch (c) {
+	case CHANGE_SIDES:
+		EXPECT(!dice_stream_set_sides(s, 1));
+		return 1;
+	case CHANGE_WEIGHTS:
+		t = dice_table_alloc(20);
+		w[5] = 1;
+		EXPECT(t && !dice_table_from_weights(t, w));
+		EXPECT(!dice_stream_set_table(s, t));
+		return 6;
+	case CHANGE_ALIAS:
+		t = dice_table_alloc(20);
+		EXPECT(t != NULL);
+		for (i = 0; i < 20; i++) {
+			dice_table_thresholds(t)[i] = i == 8;
+			dice_table_aliases(t)[i] = 8;
+		}
+		EXPECT(!dice_table_from_alias(t, 1));
+		EXPECT(!dice_stream_set_table(s, t));
+		return 9;
+	case CHANGE_METHOD:
+		EXPECT(!dice_stream_set_method(s, DICE_METHOD_REJECTION));
+		return 0;
+	case CHANGE_SOURCE:
+		dice_stream_set_source(s, NULL, NULL);
+		return 0;
+	case CHANGE_FORK:
+		dice_stream_drop_random(s);
+		return 0;
+	default:
+		EXPECT(!dice_stream_set_format(s, format));
+		return 0;
+	}
+}
+
+/* Face @i of @n bytes of @format, 1-based; *@at moves past it. */
+static u64 face_at(const u8 *buf, size_t n, size_t *at, u32 format)
+{
+	unsigned int width = dice_format_width(format), b;
+	u64 v = 0;
+
+	if (width) {
+		for (b = 0; b < width; b++)
+			v |= (u64)buf[*at + b] << (8 * b);
+		*at += width;
+		return v;
+	}
+	while (*at < n && buf[*at] != '\n')
+		v = 10 * v + (buf[(*at)++] - '0');
+	(*at)++;
+	return v;
+}
+
+/*
+ * A read that faults after @room bytes, a change, then a read of 4096
+ * bytes: only the rest of a text line the first read began may come from
+ * before the change (and not after a change of format); every other roll
+ * served is made after the change, and is a face of the new die.
+ */
+static void stream_change_case(u32 format, enum change c, size_t room)
+{
+	unsigned int width = dice_format_width(format);
+	u8 first[4096], next[4096 + DICE_OUT_BYTES];
+	struct dice_stream *s = dice_stream_alloc(prng_fill, NULL);
+	size_t got, n, at = 0, left, rest = 0, lines = 0;
+	struct dice_stats before, after;
+	u64 only, face;
+	const u8 *tail;
+	int err;
+
+	EXPECT(s && !dice_stream_set_sides(s, 20));
+	EXPECT(!dice_stream_set_format(s, format));
+	got = stream_read_short(s, first, sizeof(first), room, &err);
+	EXPECT(err == -EFAULT);
+	EXPECT(got == (width ? room - room % width : room));
+	dice_die_stats(dice_stream_die(s), &before);
+	only = change_apply(s, c, format);
+	dice_die_stats(dice_stream_die(s), &after);
+	if (c != CHANGE_METHOD && c != CHANGE_SOURCE && c != CHANGE_FORK)
+		before = after;	/* a change of die may settle state: not rolls */
+	EXPECT(after.rolls == before.rolls);
+	n = stream_read_short(s, next, 4096, 4096, &err);
+	/* The rest of a line begun before the change. */
+	if (!width && c != CHANGE_FORMAT && first[got - 1] != '\n') {
+		while (next[rest] != '\n')
+			rest++;
+		rest++;
+		memcpy(first + got, next, rest);
+		at = got;
+		while (at && first[at - 1] != '\n')
+			at--;
+		face = face_at(first, got + rest, &at, format);
+		EXPECT(face >= 1 && face <= 20);
+	}
+	if (c == CHANGE_SOURCE) {
+		EXPECT(err == -EAGAIN && n == rest);
+		goto out;
+	}
+	EXPECT(!err && n == 4096);
+	tail = dice_stream_bytes(s, &left);
+	memcpy(next + n, tail, left);
+	for (at = rest; at < n;) {
+		face = face_at(next, n, &at, format);
+		if (only && at <= n && face != only) {
+			tap_note("%s, format %u: face %llu of the old die served",
+				 change_name[c], format, (unsigned long long)face);
+			EXPECT(face == only);
+			break;
+		}
+	}
+	/* Every roll made since: the last text line may wait, its roll made. */
+	for (at = rest; at < n + left; at++)
+		lines += width ? !((at - rest) % width) : next[at] == '\n';
+	dice_die_stats(dice_stream_die(s), &after);
+	if (after.rolls - before.rolls != lines)
+		tap_note("%s, format %u, room %zu: %llu rolls, %zu served",
+			 change_name[c], format, room,
+			 (unsigned long long)(after.rolls - before.rolls), lines);
+	EXPECT(after.rolls - before.rolls == lines);
+out:
+	dice_stream_free(s);
+}
+
+static void test_stream_changes(void)
+{
+	static const u32 formats[] = {
+		DICE_FMT_TEXT, DICE_FMT_U8, DICE_FMT_U16, DICE_FMT_U32,
+		DICE_FMT_U64,
+	};
+	static const size_t rooms[] = { 1, 2, 3, 9, 17, 1500 };
+	unsigned int f, c, r;
+
+	for (f = 0; f < ARRAY_SIZE(formats); f++)
+		for (c = 0; c < CHANGES; c++)
+			for (r = 0; r < ARRAY_SIZE(rooms); r++) {
+				if (rooms[r] < dice_format_width(formats[f]))
+					continue;
+				stream_change_case(formats[f], c, rooms[r]);
+			}
+}
+
 /* ---- alias tables --------------------------------------------------------------------- */
 
 static void test_alias_build(void)
@@ -1351,6 +1546,8 @@ int main(void)
 		test_written_never_wedge);
 	tap_run("core: after dropping its random state a die uses only new bits",
 		test_drop_random);
+	tap_run("core: a change after a faulting read serves no stale roll",
+		test_stream_changes);
 	tap_run("core: alias construction invariants", test_alias_build);
 	tap_run("core: alias table validation", test_alias_validate);
 	tap_run("core: running out of bits rolls back", test_rollback);
