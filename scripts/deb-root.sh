@@ -3,14 +3,21 @@
 #
 # The throwaway Debian root the package tests install into, cached.
 #
-#   scripts/deb-root.sh KVER       print the cached root's directory,
-#                                  making it first if needed (root, network)
+#   scripts/deb-root.sh [options] KVER...
+#                        print the cached root's directory, making it first
+#                        if needed (root, network)
+#   --suite SUITE        the Debian release (default: the host's); its
+#                        -updates and -security suites come along
+#   --backports          SUITE-backports too (at apt's default priority,
+#                        100: only what is named from it comes from it)
+#   --packages "P..."    more packages
 #
-# A minimal Debian (debootstrap --variant=minbase, the host's release, from
-# Debian's archive) with what the tests need and what the packages depend
-# on: dkms, gcc and make, pkg-config, liburing-dev, libsodium-dev, and
-# linux-headers-KVER for the kernel the module is built for.  It has its
-# own dpkg database: nothing done in it touches the host's.
+# A minimal Debian (debootstrap --variant=minbase, from Debian's archive)
+# with what the tests need and what the packages depend on: dkms, gcc and
+# make, pkg-config, liburing-dev, libsodium-dev, and linux-headers-KVER for
+# each kernel the module is built for.  It has its own dpkg database:
+# nothing done in it touches the host's, and no package of another release
+# ever reaches the host (scripts/trixie.sh makes the Debian 13 root so).
 #
 # Cached in $DICE_CACHE/deb-root/KEY/root, KEY a hash of what it is made
 # from (release, mirrors, kernel and its headers' version, package list,
@@ -21,16 +28,31 @@
 # mounts debootstrap makes go away with it however it ends, and renamed
 # into place only when complete.
 set -euo pipefail
-kver=${1:?usage: deb-root.sh KVER}
+suite=$(. /etc/os-release && echo "${VERSION_CODENAME:?}")
+backports='' more=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	--suite) suite=${2:?}; shift ;;
+	--backports) backports=1 ;;
+	--packages) more=${2?}; shift ;;
+	-*) echo "deb-root.sh: unknown option $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+	shift
+done
+[ $# -gt 0 ] || { echo "usage: deb-root.sh [--suite S] [--backports] [--packages P] KVER..." >&2; exit 2; }
+kvers="$*"
 cache=${DICE_CACHE:-/var/tmp/dice}/deb-root
 mirror=${DEB_MIRROR:-http://deb.debian.org/debian}
 security=${DEB_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
-suite=$(. /etc/os-release && echo "${VERSION_CODENAME:?}")
-hdrver=$(dpkg-query -W -f='${Version}' "linux-headers-$kver" 2>/dev/null || true)
+# The host's headers' package versions, where the host has them (Debian 12).
+hdrver=$(for k in $kvers; do
+	dpkg-query -W -f='${Version} ' "linux-headers-$k" 2>/dev/null || true; done)
+# shellcheck disable=SC2086
 pkgs="dkms gcc make libc6-dev pkg-config liburing-dev libsodium-dev
-	kmod linux-headers-$kver"
+	kmod $more $(printf 'linux-headers-%s ' $kvers)"
 
-key=$( { echo "$suite $mirror $security $kver $hdrver"; echo $pkgs
+key=$( { echo "$suite $backports $mirror $security $kvers $hdrver"; echo $pkgs
 	cat "$0"; } | sha256sum | cut -c1-16)
 dir=$cache/$key
 if [ -f "$dir/done" ]; then
@@ -75,11 +97,11 @@ rm -rf --one-file-system "$cache"/.new.* 2>/dev/null || true
 mkdir -p "$new"
 
 start=$(date +%s)
-echo "deb-root: making a $suite root for $kver in $dir (once)" >&2
+echo "deb-root: making a $suite root for $kvers in $dir (once)" >&2
 # shellcheck disable=SC2016
 unshare --mount --propagation private --pid --fork --kill-child --mount-proc \
 	bash -euo pipefail -c '
-new=$1 suite=$2 mirror=$3 security=$4; shift 4
+new=$1 suite=$2 mirror=$3 security=$4 backports=$5; shift 5
 root=$new/root
 debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$new/debootstrap.log" 2>&1 || {
 	tail -n 30 "$new/debootstrap.log" >&2; exit 1; }
@@ -88,6 +110,7 @@ deb $mirror $suite main
 deb $mirror $suite-updates main
 deb $security $suite-security main
 EOF
+[ -z "$backports" ] || echo "deb $mirror $suite-backports main" >>"$root/etc/apt/sources.list"
 # No daemons start in the root; apt installs no recommends, keeps no debs.
 printf "#!/bin/sh\nexit 101\n" >"$root/usr/sbin/policy-rc.d"
 chmod 755 "$root/usr/sbin/policy-rc.d"
@@ -115,13 +138,15 @@ if chroot "$root" sh -c "command -v openssl" >/dev/null; then
 fi
 # depmod writes its indexes at the first module install: write them now.
 for k in $(ls "$root/lib/modules"); do chroot "$root" depmod "$k" 2>/dev/null; done
-' deb-root "$new" "$suite" "$mirror" "$security" $pkgs >&2 &
+' deb-root "$new" "$suite" "$mirror" "$security" "$backports" $pkgs >&2 &
 ns_pid=$!
 wait "$ns_pid" || exit 1
 ns_pid=
 
-test -d "$new/root/lib/modules/$kver/build/include" || {
-	echo "deb-root: no headers for $kver in the new root" >&2; exit 1; }
+for kver in $kvers; do
+	test -d "$new/root/lib/modules/$kver/build/include" || {
+		echo "deb-root: no headers for $kver in the new root" >&2; exit 1; }
+done
 find "$cache" -mindepth 2 -maxdepth 2 -name used -mmin +1440 -printf '%h\0' |
 	xargs -0 -r rm -rf --one-file-system
 mv "$new" "$dir"

@@ -18,7 +18,7 @@
 # Environment: KVM=1 uses -accel kvm instead of TCG (KVM hangs at boot on
 # some hosts); APPEND_EXTRA is added to the kernel command line (e.g.
 # panic_on_warn=1, DICE_TEST_TIMEOUT=SECS); QEMU_MEM (MiB, default 1024)
-# and QEMU_SMP (default 2); VM_WATCHDOG_THRESH and VM_HUNG_TASK_SECS as
+# and QEMU_SMP (default 2); QEMU_CPU (default max); VM_WATCHDOG_THRESH and VM_HUNG_TASK_SECS as
 # above (0 turns that detector off).
 set -uo pipefail
 
@@ -79,11 +79,11 @@ command -v qemu-system-x86_64 >/dev/null ||
 	{ echo "$ME: qemu-system-x86_64 not found (make deps)" >&2; exit 1; }
 
 ACCEL=(-accel tcg)
-# QEMU_CPU=max gives the guest RDRAND, so its CRNG is seeded at boot, before
-# any test runs (vmtest.sh sets it for the extra kernels: under TCG a test
-# woken by the CRNG becoming ready can race the kernel's patching of its
-# static key).
-[ -n "${QEMU_CPU:-}" ] && ACCEL+=(-cpu "$QEMU_CPU")
+# QEMU_CPU (default max) gives the guest RDRAND, so its CRNG is seeded at
+# boot, before any test runs: under TCG a task running when the CRNG
+# becomes ready can race the kernel's patching of its static key (oopses
+# on 6.12, 7.2 and 7.3 without it; Documentation/dice/kernels.rst).
+ACCEL+=(-cpu "${QEMU_CPU:-max}")
 [ "${KVM:-0}" = 1 ] && ACCEL=(-accel kvm -cpu host)
 # oops=panic and panic=-1: a crash ends the VM at once (-no-reboot turns
 # the reboot into an exit) instead of waiting for the timeout; so do a soft

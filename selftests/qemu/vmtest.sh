@@ -23,10 +23,13 @@
 #            (KASAN, UBSAN, lockdep, kmemleak, KUnit; built once, cached),
 #            booted with panic_on_warn=1 kmemleak=on, dice.ko built against
 #            it with the KUnit suite linked in; prefix "vm-debug"
-#   NAME     a kernel of scripts/kernels.sh (6.12, 6.1-rt, 6.12-rt, 6.1):
+#   NAME     a kernel of scripts/kernels.sh (6.12, 6.1-rt, 6.12-rt, 6.1,
+#            trixie-6.12, trixie-6.12-rt, trixie-bpo, trixie-bpo-rt):
 #            dice.ko built by scripts/module-build.sh into
-#            build/kernels/KVER (W=1 and sparse clean), booted with
-#            QEMU_CPU=max and DICE_FUZZ_SECONDS=20; prefix NAME
+#            build/kernels/KVER (W=1 and sparse clean; the Debian 13 ones
+#            in the cached trixie root), booted with
+#            DICE_FUZZ_SECONDS=20; prefix NAME
+# Every kernel boots with QEMU_CPU=max (see below).
 #
 # TEST: a binary of build/selftests (make selftests), or a group:
 #   selftests  every binary of build/selftests
@@ -67,7 +70,9 @@ usage() {
 	cat <<EOF
 Usage: $ME [options] [TEST...]
   --kernel KERNEL      default, debug, or a name of scripts/kernels.sh
-                       (6.12, 6.1-rt, 6.12-rt, 6.1); env VM_KERNEL
+                       (6.12, 6.1-rt, 6.12-rt, 6.1, trixie-6.12,
+                       trixie-6.12-rt, trixie-bpo, trixie-bpo-rt);
+                       env VM_KERNEL
   --name PREFIX        the prefix of every TAP name (default: see above)
   --module KO          one more module for that kernel, loaded after
                        dice.ko (repeatable)
@@ -294,22 +299,19 @@ debug)
 	KO=$MOD/kmod/dice.ko
 	;;
 *)
-	if ! KVER=$("$TOP"/scripts/kernels.sh "$KERNEL"); then
-		tap fail "kernel installed (make deps)"
+	# KVER, its image and config, and the root its headers are in: "/"
+	# for Debian 12's, a cached Debian 13 root for the trixie-* kernels
+	# (their images taken out of their .deb: scripts/trixie.sh).
+	if ! info=$("$TOP"/scripts/kernels.sh --info "$KERNEL"); then
+		tap fail "kernel $KERNEL there (make deps, make trixie)"
 		give_up
 	fi
-	IMAGE=/boot/vmlinuz-$KVER
-	CONFIG=/boot/config-$KVER
-	# -cpu max: the guest's CRNG is seeded from RDRAND at boot.  6.12
-	# flips a static key when the CRNG becomes ready, and under TCG a
-	# reader woken by that moment can hit the int3 of the half-patched
-	# branch (an oops in rng_is_initialized() seen here once); seeded at
-	# boot, no test waits.
-	export QEMU_CPU=${QEMU_CPU:-max}
+	read -r KVER IMAGE CONFIG KROOT <<<"$info"
+	tap ok "kernel $KVER"
 	APPEND="$APPEND DICE_FUZZ_SECONDS=${DICE_FUZZ_SECONDS:-20}"
 	# Its own build tree of the module: W=1 and sparse clean, vermagic.
 	run_child "$TOP"/scripts/module-build.sh "$KVER" "$B/kernels/$KVER" \
-		>"$W/module.tap"
+		"$KROOT" >"$W/module.tap"
 	build_rc=$?
 	renumber "$W/module.tap"
 	if [ $build_rc -ne 0 ]; then
@@ -320,6 +322,13 @@ debug)
 	KO=$B/kernels/$KVER/kmod/dice.ko
 	;;
 esac
+# -cpu max on every kernel: the guest's CRNG is seeded from RDRAND at
+# boot.  6.12 and 7.x flip a static key when the CRNG becomes ready, and
+# under TCG a task running at that moment can hit the int3 of the
+# half-patched branch (oopses in rng_is_initialized(), and on 7.3 in
+# sched_clock_cpu() with no module loaded; Documentation/dice/kernels.rst);
+# seeded at boot, the key flips before any test runs.
+export QEMU_CPU=${QEMU_CPU:-max}
 : "${VM_TIMEOUT:=1800}" "${TEST_TIMEOUT:=900}"
 MODULES=(--module "$KO")
 for ko in "${MORE_MODULES[@]}"; do

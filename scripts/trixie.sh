@@ -1,0 +1,182 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Debian 13 ("trixie") for the tests, without a trixie package on this
+# Debian 12 host:
+#
+#   scripts/trixie.sh            find the kernels, make what is missing
+#                                (root, network); print the state file
+#   scripts/trixie.sh --offline  the same from the index already here
+#
+# 1. The index: Debian's trixie, trixie-updates, trixie-security and
+#    trixie-backports package lists, fetched by the host's apt into a
+#    private directory ($DICE_CACHE/trixie/apt: its own sources, lists,
+#    cache and an empty dpkg status), refreshed at every run: about 11 MB,
+#    one second.  Nothing is ever installed from it on the host.
+# 2. The kernels, from the meta-packages, never from this file:
+#      trixie-6.12     linux-image-amd64 of trixie (apt's candidate: the
+#                      newest of trixie and trixie-security)
+#      trixie-6.12-rt  linux-image-rt-amd64, the same way
+#      trixie-bpo      linux-image-amd64 of trixie-backports (the newest
+#                      7.x today; the set follows when backports moves)
+#      trixie-bpo-rt   linux-image-rt-amd64 of trixie-backports
+#    each as the ABI name its meta-package depends on (linux-image-KVER).
+# 3. The root: scripts/deb-root.sh --suite trixie --backports with the
+#    headers of the four kernels, gcc-14 (the headers' compiler) and
+#    sparse: the kernels' module builds (scripts/in-root.sh) and the deb
+#    tier's Debian 13 installs run in it (an overlay over it for those).
+# 4. The images: vmlinuz and config of each kernel, taken out of their
+#    .deb with dpkg-deb -x (linux-image-KVER for 6.12; linux-binary-KVER
+#    and linux-base-KVER for 7.x, which put vmlinuz in usr/lib/modules/KVER)
+#    into $DICE_CACHE/trixie/kernels/KVER/, never installed.
+# 5. The newest source: linux-source-X.Y of the newest linux-source in
+#    trixie-backports, its .deb taken apart the same way and its tarball
+#    unpacked into $DICE_CACHE/linux-source-X.Y (make linux-src-newest).
+#
+# The state file, $DICE_CACHE/trixie/current, one "NAME VALUE" a line:
+# each kernel's name and KVER, "root DIR" and "source DIR";
+# scripts/kernels.sh reads it.
+set -euo pipefail
+cache=${DICE_CACHE:-/var/tmp/dice}
+T=$cache/trixie
+mirror=${DEB_MIRROR:-http://deb.debian.org/debian}
+security=${DEB_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+HERE=$(cd "$(dirname "$0")" && pwd)
+offline=
+[ "${1:-}" = --offline ] && offline=1
+say() { echo "trixie: $*" >&2; }
+
+mkdir -p "$T/apt/lists/partial" "$T/apt/archives/partial" "$T/kernels"
+exec 8>"$T/.lock"
+flock 8
+cat >"$T/apt/sources.list" <<EOF
+deb $mirror trixie main
+deb $mirror trixie-updates main
+deb $security trixie-security main
+deb $mirror trixie-backports main
+EOF
+: >"$T/apt/status"
+APT=(-o "Dir::Etc::SourceList=$T/apt/sources.list"
+	-o Dir::Etc::SourceParts=/dev/null/none
+	-o Dir::Etc::Preferences=/dev/null
+	-o Dir::Etc::PreferencesParts=/dev/null/none
+	-o "Dir::State=$T/apt" -o "Dir::State::Lists=$T/apt/lists"
+	-o "Dir::State::status=$T/apt/status"
+	-o "Dir::Cache=$T/apt" -o "Dir::Cache::Archives=$T/apt/archives"
+	-o Acquire::Languages=none -o APT::Architecture=amd64
+	-o APT::Architectures::=amd64 -o Debug::NoLocking=1
+	-o APT::Sandbox::User=root)
+acache() { apt-cache "${APT[@]}" "$@" 2>/dev/null; }
+
+# 1. the index
+if [ -z "$offline" ]; then
+	if ! apt-get "${APT[@]}" -q update >"$T/update.log" 2>&1; then
+		if ls "$T"/apt/lists/*_Packages* >/dev/null 2>&1; then
+			say "index not refreshed (network?), using the one of $(date -r "$T/apt/lists" '+%F %R')"
+		else
+			cat "$T/update.log" >&2
+			exit 1
+		fi
+	fi
+fi
+
+# 2. the kernels
+# version SUITE META: META's version in SUITE (trixie: apt's candidate)
+version() {
+	if [ "$1" = trixie ]; then
+		acache policy "$2" | sed -n 's/^  Candidate: //p'
+	else
+		acache madison "$2" | awk -F' *[|] *' -v s="$1/" \
+			'index($3, s) { print $2; exit }'
+	fi
+}
+# kver SUITE META: the ABI name META's version depends on
+kver() {
+	local v
+	v=$(version "$1" "$2")
+	[ -n "$v" ] && [ "$v" != "(none)" ] || return 1
+	acache show "$2=$v" | sed -n 's/^Depends:.*linux-image-\([0-9][^ ,]*\).*/\1/p' |
+		head -n 1 | grep .
+}
+names="trixie-6.12 trixie-6.12-rt trixie-bpo trixie-bpo-rt"
+declare -A K
+for n in $names; do
+	case $n in
+	trixie-6.12) K[$n]=$(kver trixie linux-image-amd64) ;;
+	trixie-6.12-rt) K[$n]=$(kver trixie linux-image-rt-amd64) ;;
+	trixie-bpo) K[$n]=$(kver trixie-backports linux-image-amd64) ;;
+	trixie-bpo-rt) K[$n]=$(kver trixie-backports linux-image-rt-amd64) ;;
+	esac || { say "no version for $n in the index"; exit 1; }
+done
+kvers=$(for n in $names; do echo "${K[$n]}"; done)
+
+# 3. the root (sparse from trixie itself; gcc-14 comes with the headers)
+# shellcheck disable=SC2086
+root=$("$HERE"/deb-root.sh --suite trixie --backports --packages "sparse bc" $kvers)
+
+# download PKG DIR: PKG's .deb (the candidate, or the only version) in DIR
+download() {
+	(cd "$2" && apt-get "${APT[@]}" -q download "$1" >/dev/null) &&
+		ls "$2"/*.deb >/dev/null
+}
+tmp=
+trap 'rm -rf "$tmp"' EXIT
+# 4. the images
+for n in $names; do
+	k=${K[$n]}
+	d=$T/kernels/$k
+	[ -f "$d/vmlinuz" ] && [ -f "$d/config" ] && continue
+	say "$n: kernel $k, from its .deb (once)"
+	tmp=$(mktemp -d "$T/.new.XXXXXX")
+	mkdir "$tmp/debs" "$tmp/x"
+	if acache show "linux-binary-$k" | grep -q '^Package:'; then
+		pkgs="linux-binary-$k linux-base-$k"
+	else
+		pkgs="linux-image-$k"
+	fi
+	for p in $pkgs; do
+		download "$p" "$tmp/debs" || { say "cannot download $p"; exit 1; }
+	done
+	for f in "$tmp"/debs/*.deb; do dpkg-deb -x "$f" "$tmp/x"; done
+	img=$(find "$tmp/x" -type f \( -name "vmlinuz-$k" -o -path "*/modules/$k/vmlinuz" \) | head -n 1)
+	cfg=$(find "$tmp/x" -type f \( -name "config-$k" -o -path "*/modules/$k/config" \) | head -n 1)
+	[ -n "$img" ] && [ -n "$cfg" ] || { say "no vmlinuz or config in $pkgs"; exit 1; }
+	mkdir -p "$tmp/k"
+	cp "$img" "$tmp/k/vmlinuz"
+	cp "$cfg" "$tmp/k/config"
+	(cd "$tmp/debs" && ls -- *.deb) >"$tmp/k/from"
+	rm -rf "$d"
+	mv "$tmp/k" "$d"
+	rm -rf "$tmp"
+	tmp=
+done
+
+# 5. the newest source tree
+srcpkg=$(acache show "linux-source=$(version trixie-backports linux-source)" |
+	sed -n 's/^Depends:.*\(linux-source-[0-9][0-9.]*\).*/\1/p' | head -n 1)
+[ -n "$srcpkg" ] || { say "no linux-source in trixie-backports"; exit 1; }
+srcver=$(version trixie-backports "$srcpkg")
+src=$cache/$srcpkg
+if [ ! -f "$src/.dice-version" ] || [ "$(cat "$src/.dice-version")" != "$srcver" ]; then
+	say "$srcpkg $srcver: unpacked into $src (once)"
+	tmp=$(mktemp -d "$T/.new.XXXXXX")
+	mkdir "$tmp/debs" "$tmp/x"
+	download "$srcpkg" "$tmp/debs" || { say "cannot download $srcpkg"; exit 1; }
+	dpkg-deb -x "$tmp"/debs/*.deb "$tmp/x"
+	tarball=$(ls "$tmp"/x/usr/src/linux-source-*.tar.* | head -n 1)
+	tar -C "$tmp" -xf "$tarball"
+	rm -rf "$src"
+	mv "$tmp/$(basename "${tarball%.tar.*}")" "$src"
+	echo "$srcver" >"$src/.dice-version"
+	rm -rf "$tmp"
+	tmp=
+fi
+
+{
+	for n in $names; do echo "$n ${K[$n]}"; done
+	echo "root $root"
+	echo "source $src"
+	echo "source-version $srcver"
+} >"$T/current.new"
+mv "$T/current.new" "$T/current"
+cat "$T/current"
