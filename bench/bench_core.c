@@ -16,6 +16,15 @@
  *    128-bit product for dice above 2^32 sides);
  *  - Lumbroso's Fast Dice Roller, one fair bit at a time.
  *
+ * and the peers a programmer would pick instead, written here too:
+ *
+ *  - batched ranged integers (Brackett-Rozinsky and Lemire 2024): k faces
+ *    of a fair die from one 64-bit word, every k with n^k <= 2^64 timed,
+ *    the fastest k in the table;
+ *  - an exact integer alias sampler (Vose) on 64-bit words;
+ *  - GSL's gsl_ran_discrete() (Walker's alias, doubles) fed by GSL's own
+ *    generators, as a user would call it, and by the same keystream.
+ *
  * For each die and method: ns per roll (best of 3 runs of at least 0.2 s),
  * bits per roll over 10^7 rolls, and the waste, bits per roll minus the
  * die's entropy H.  For DICE_METHOD_RECYCLE the waste is also measured
@@ -38,6 +47,8 @@
 #include <time.h>
 
 #include <sodium.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 
 #include <linux/kernel.h>
 
@@ -223,21 +234,34 @@ static inline u64 fdr128(struct bitsrc *b, u64 n)
 
 /* ---- dice and methods --------------------------------------------------------- */
 
+/*
+ * The core's methods first (below M_LEMIRE), then the baselines, then the
+ * peers (from M_BRL on).
+ */
 enum {
 	M_RECYCLE, M_MANY, M_VIGLIETTA, M_BATCH, M_ALIAS, M_REJECTION,
-	M_LEMIRE, M_FDR, M_COUNT
+	M_LEMIRE, M_FDR, M_BRL, M_VOSE, M_GSL_TAUS2, M_GSL_GFSR4, M_GSL_MT,
+	M_GSL_CHACHA, M_COUNT
 };
 
 /*
  * RECYCLE64 is RECYCLE through dice_die_roll_many(), 64 faces a call, as
- * the module's read path rolls.
+ * the module's read path rolls.  Batched is printed with its k.
  */
 static const char *const method_name[M_COUNT] = {
 	[M_RECYCLE] = "RECYCLE", [M_MANY] = "RECYCLE64",
 	[M_VIGLIETTA] = "VIGLIETTA", [M_BATCH] = "BATCH",
 	[M_ALIAS] = "ALIAS", [M_REJECTION] = "REJECTION",
 	[M_LEMIRE] = "Lemire", [M_FDR] = "FDR",
+	[M_BRL] = "Batched", [M_VOSE] = "Vose64",
+	[M_GSL_TAUS2] = "GSL-taus2", [M_GSL_GFSR4] = "GSL-gfsr4",
+	[M_GSL_MT] = "GSL-mt19937", [M_GSL_CHACHA] = "GSL-chacha",
 };
+
+static bool is_gsl(int m)
+{
+	return m >= M_GSL_TAUS2 && m <= M_GSL_CHACHA;
+}
 
 static const u32 method_uapi[M_LEMIRE] = {
 	[M_RECYCLE] = DICE_METHOD_RECYCLE, [M_MANY] = DICE_METHOD_RECYCLE,
@@ -287,8 +311,9 @@ static bool is_loaded(const struct bdie *d)
 static bool applies(const struct bdie *d, int m)
 {
 	if (is_loaded(d))
-		return m == M_RECYCLE || m == M_MANY || m == M_ALIAS;
-	return true;
+		return m == M_RECYCLE || m == M_MANY || m == M_ALIAS ||
+		       m == M_VOSE || is_gsl(m);
+	return m < M_VOSE;
 }
 
 static u64 splitmix(u64 *x)
@@ -343,11 +368,307 @@ struct roller {
 	struct dice_stream *st;	/* methods of the core: an open file */
 	struct dice_die *die;
 	struct bitsrc bs;	/* FDR */
-	u64 words;		/* Lemire: words drawn */
+	u64 words;		/* Lemire, Batched, Vose64: words drawn */
+	u64 rolled;		/* peers: faces rolled (Batched overshoots) */
+	int k;			/* Batched: faces a word */
+	u64 thresh;		/* Batched, Vose64: 2^64 mod the bounds' product */
+	u64 *cells;		/* Vose64: alias << tbits | threshold */
+	u64 total;		/* Vose64: the weights' sum W */
+	unsigned int tbits;
+	gsl_rng *rng;		/* GSL */
+	gsl_ran_discrete_t *gd;
 };
 
+/* ---- peers ------------------------------------------------------------------ */
+
+/*
+ * Batched ranged integers: Brackett-Rozinsky and Lemire, "Batched Ranged
+ * Random Integer Generation", Software: Practice and Experience 55(1),
+ * 2025 (arXiv 2408.06213).  k faces of an n-sided die from one 64-bit word
+ * r: for each face, the 128-bit product r * n gives the face (high word)
+ * and the next r (low word).  Together that is Lemire's method with the
+ * bound n^k: the batch is kept unless the last low word falls below
+ * 2^64 mod n^k, and is drawn again whole otherwise.  One multiplication a
+ * face, one test a batch, 64 bits a batch.
+ */
+#define BRL_MAXK	24	/* 6^24 <= 2^64 < 6^25; d6 is our smallest die */
+
+/* The largest k with n^k <= 2^64 (at most BRL_MAXK); its n^k in *prod. */
+static int brl_maxk(u64 n, u128 *prod)
+{
+	u128 p = 1;
+	int k = 0;
+
+	while (k < BRL_MAXK && p * n <= (u128)1 << 64) {
+		p *= n;
+		k++;
+	}
+	*prod = p;
+	return k;
+}
+
+/* 2^64 mod n^k; 0 when n^k = 2^64. */
+static u64 brl_thresh(u64 n, int k)
+{
+	u128 p = 1;
+	int i;
+
+	for (i = 0; i < k; i++)
+		p *= n;
+	return (u64)(((u128)1 << 64) % p);
+}
+
+static __always_inline u64 *brl_batch(struct ks *s, u64 n, int k, u64 t,
+				      u64 *out, u64 *words)
+{
+	u128 m;
+	u64 r;
+	int i;
+
+	do {
+		r = ks_u64(s);
+		(*words)++;
+		for (i = 0; i < k; i++) {
+			m = (u128)r * n;
+			out[i] = (u64)(m >> 64);
+			r = (u64)m;
+		}
+	} while (unlikely(r < t));
+	return out + k;
+}
+
+/*
+ * Faces into a buffer of 64 at a time (rounded up to whole batches) and
+ * summed, as roll_many() does with the core's faces.
+ */
+#define BRL_FN(K)							\
+static noinline u64 roll_brl##K(struct roller *r, u64 cnt)		\
+{									\
+	u64 faces[MANY + K], *p, *q, acc = 0, done = 0;			\
+	u64 n = r->d->sides, t = r->thresh;				\
+									\
+	while (done < cnt) {						\
+		p = faces;						\
+		while (p < faces + MANY)				\
+			p = brl_batch(&r->ks, n, K, t, p, &r->words);	\
+		for (q = faces; q < p; q++)				\
+			acc += *q;					\
+		done += p - faces;					\
+	}								\
+	r->rolled += done;						\
+	return acc;							\
+}
+
+#define MANY	64	/* the module's struct dice_file.faces[] */
+
+BRL_FN(1) BRL_FN(2) BRL_FN(3) BRL_FN(4) BRL_FN(5) BRL_FN(6)
+BRL_FN(7) BRL_FN(8) BRL_FN(9) BRL_FN(10) BRL_FN(11) BRL_FN(12)
+BRL_FN(13) BRL_FN(14) BRL_FN(15) BRL_FN(16) BRL_FN(17) BRL_FN(18)
+BRL_FN(19) BRL_FN(20) BRL_FN(21) BRL_FN(22) BRL_FN(23) BRL_FN(24)
+
+static u64 (*const roll_brl[BRL_MAXK + 1])(struct roller *, u64) = {
+	NULL, roll_brl1, roll_brl2, roll_brl3, roll_brl4, roll_brl5,
+	roll_brl6, roll_brl7, roll_brl8, roll_brl9, roll_brl10, roll_brl11,
+	roll_brl12, roll_brl13, roll_brl14, roll_brl15, roll_brl16,
+	roll_brl17, roll_brl18, roll_brl19, roll_brl20, roll_brl21,
+	roll_brl22, roll_brl23, roll_brl24,
+};
+
+/*
+ * An exact alias sampler in integers (Vose, "A linear algorithm for
+ * generating random numbers with a given distribution", 1991, with
+ * integer thresholds): side i weighs n w_i in a table of n columns of
+ * height W = sum w_i; column j keeps a threshold T_j in [0, W] and an
+ * alias A_j.  A roll draws the column j and the height u from one 64-bit
+ * word, as batched ranged integers with the bounds n and W (exact: one
+ * rejection test against 2^64 mod nW), and returns u < T_j ? j : A_j.
+ * Threshold and alias are packed in one 64-bit word a side.
+ */
+static int vose_build(struct roller *r, const struct bdie *d)
+{
+	u64 n = d->sides, W = 0, i, *s, *mass;
+	u32 *small, *large;
+	unsigned int ns = 0, nl = 0;
+
+	for (i = 0; i < n; i++)
+		W += d->w[i];
+	r->total = W;
+	r->tbits = 64 - __builtin_clzll(W);
+	if (r->tbits + 64 - __builtin_clzll(n - 1) > 64 ||
+	    (u128)n * W > (u128)1 << 64)
+		return -EOVERFLOW;
+	r->thresh = (u64)(((u128)1 << 64) % ((u128)n * W));
+	r->cells = aligned_alloc(64, (n * 8 + 63) & ~63ULL);
+	s = malloc(n * sizeof(*s));
+	mass = calloc(n, sizeof(*mass));
+	small = malloc(n * sizeof(*small));
+	large = malloc(n * sizeof(*large));
+	if (!r->cells || !s || !mass || !small || !large)
+		abort();
+	for (i = 0; i < n; i++) {
+		s[i] = n * d->w[i];
+		if (s[i] < W)
+			small[ns++] = (u32)i;
+		else
+			large[nl++] = (u32)i;
+	}
+	while (ns && nl) {
+		u32 l = small[--ns], g = large[--nl];
+
+		r->cells[l] = (u64)g << r->tbits | s[l];
+		s[g] -= W - s[l];
+		if (s[g] < W)
+			small[ns++] = g;
+		else
+			large[nl++] = g;
+	}
+	if (ns)		/* exact sums: only full columns are left */
+		abort();
+	while (nl) {
+		u32 g = large[--nl];
+
+		r->cells[g] = (u64)g << r->tbits | W;
+	}
+	/* Exact: every side gets n w_i of the n W cells, no more, no less. */
+	for (i = 0; i < n; i++) {
+		u64 t = r->cells[i] & ((1ULL << r->tbits) - 1);
+
+		mass[i] += t;
+		mass[r->cells[i] >> r->tbits] += W - t;
+	}
+	for (i = 0; i < n; i++)
+		if (mass[i] != n * d->w[i])
+			abort();
+	free(s);
+	free(mass);
+	free(small);
+	free(large);
+	return 0;
+}
+
+static __always_inline u64 vose_roll(struct roller *r, const u64 *cells,
+				     u64 n, u64 W, u64 t, unsigned int tbits)
+{
+	u128 m;
+	u64 j, u, c;
+
+	do {
+		m = (u128)ks_u64(&r->ks) * n;
+		r->words++;
+		j = (u64)(m >> 64);
+		m = (u128)(u64)m * W;
+		u = (u64)(m >> 64);
+	} while (unlikely((u64)m < t));
+	c = cells[j];
+	return u < (c & ((1ULL << tbits) - 1)) ? j : c >> tbits;
+}
+
+static noinline u64 roll_vose(struct roller *r, u64 cnt)
+{
+	const u64 *cells = r->cells;
+	u64 faces[MANY], acc = 0, done = 0, n = r->d->sides, W = r->total;
+	u64 t = r->thresh;
+	unsigned int tbits = r->tbits, i, got;
+
+	while (done < cnt) {
+		got = cnt - done < MANY ? cnt - done : MANY;
+		for (i = 0; i < got; i++)
+			faces[i] = vose_roll(r, cells, n, W, t, tbits);
+		for (i = 0; i < got; i++)
+			acc += faces[i];
+		done += got;
+	}
+	r->rolled += done;
+	return acc;
+}
+
+/*
+ * GSL 2.7's gsl_ran_discrete(): Walker's alias method in doubles (one
+ * gsl_rng_uniform(), a 32-bit output of the generator, a roll; inexact),
+ * through GSL's generator interface as a user calls it.  GSL-chacha feeds
+ * it from the same ChaCha20 keystream as everything else.
+ */
+static unsigned long gsl_ks_get(void *state)
+{
+	return ks_u32(*(struct ks **)state);
+}
+
+static double gsl_ks_get_double(void *state)
+{
+	return ks_u32(*(struct ks **)state) / 4294967296.0;
+}
+
+static void gsl_ks_set(void *state, unsigned long seed)
+{
+}
+
+static const gsl_rng_type gsl_ks_type = {
+	.name = "chacha20 (bench_core's keystream)",
+	.max = 0xffffffffUL,
+	.min = 0,
+	.size = sizeof(struct ks *),
+	.set = gsl_ks_set,
+	.get = gsl_ks_get,
+	.get_double = gsl_ks_get_double,
+};
+
+static int gsl_init(struct roller *r, const struct bdie *d, u64 seed)
+{
+	const gsl_rng_type *type = &gsl_ks_type;
+	double *p = malloc(d->sides * sizeof(*p));
+	u64 i;
+
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < d->sides; i++)
+		p[i] = d->w[i];
+	r->gd = gsl_ran_discrete_preproc(d->sides, p);
+	free(p);
+	if (r->m == M_GSL_TAUS2)
+		type = gsl_rng_taus2;
+	else if (r->m == M_GSL_GFSR4)
+		type = gsl_rng_gfsr4;
+	else if (r->m == M_GSL_MT)
+		type = gsl_rng_mt19937;
+	r->rng = gsl_rng_alloc(type);
+	if (!r->gd || !r->rng)
+		return -ENOMEM;
+	if (r->m == M_GSL_CHACHA)
+		*(struct ks **)r->rng->state = &r->ks;
+	else
+		gsl_rng_set(r->rng, seed);
+	return 0;
+}
+
+static noinline u64 roll_gsl(struct roller *r, u64 cnt)
+{
+	const gsl_ran_discrete_t *gd = r->gd;
+	u64 faces[MANY], acc = 0, done = 0;
+	unsigned int i, got;
+
+	while (done < cnt) {
+		got = cnt - done < MANY ? cnt - done : MANY;
+		for (i = 0; i < got; i++)
+			faces[i] = gsl_ran_discrete(r->rng, gd);
+		for (i = 0; i < got; i++)
+			acc += faces[i];
+		done += got;
+	}
+	r->rolled += done;
+	return acc;
+}
+
+/* Bytes a side of a peer's table. */
+static double peer_bytes_per_side(int m)
+{
+	if (m == M_VOSE)
+		return sizeof(u64);
+	/* gsl_ran_discrete_t: F[] (double) and A[] (size_t) */
+	return sizeof(double) + sizeof(size_t);
+}
+
 static int roller_init(struct roller *r, const struct bdie *d, int m,
-		       u64 seed)
+		       u64 seed, int k)
 {
 	struct dice_table *t;
 	int err;
@@ -357,6 +678,15 @@ static int roller_init(struct roller *r, const struct bdie *d, int m,
 	r->m = m;
 	ks_init(&r->ks, seed);
 	r->bs.s = &r->ks;
+	if (m == M_BRL) {
+		r->k = k;
+		r->thresh = brl_thresh(d->sides, k);
+		return 0;
+	}
+	if (m == M_VOSE)
+		return vose_build(r, d);
+	if (is_gsl(m))
+		return gsl_init(r, d, seed);
 	if (m >= M_LEMIRE)
 		return 0;
 	r->st = dice_stream_alloc(ks_fill, &r->ks);
@@ -388,6 +718,11 @@ static void roller_fini(struct roller *r)
 {
 	if (r->m < M_LEMIRE)
 		dice_stream_free(r->st);
+	free(r->cells);
+	if (r->gd)
+		gsl_ran_discrete_free(r->gd);
+	if (r->rng)
+		gsl_rng_free(r->rng);
 }
 
 /* Bits spent so far. */
@@ -400,6 +735,15 @@ static u64 roller_bits(const struct roller *r)
 		return r->words * (r->d->sides > U32_MAX ? 64 : 32);
 	case M_FDR:
 		return r->bs.flips;
+	case M_BRL:
+	case M_VOSE:
+		return r->words * 64;
+	case M_GSL_CHACHA:	/* what it took from the keystream */
+		return (r->ks.refills * KS_BYTES - (KS_BYTES - r->ks.pos)) * 8;
+	case M_GSL_TAUS2:
+	case M_GSL_GFSR4:
+	case M_GSL_MT:		/* one 32-bit output a roll */
+		return r->rolled * 32;
 	default:
 		dice_die_stats(r->die, &stats);
 		return stats.bits_used;
@@ -418,8 +762,6 @@ static noinline u64 roll_core(struct dice_die *die, u64 n)
 	}
 	return acc;
 }
-
-#define MANY	64	/* the module's struct dice_file.faces[] */
 
 static noinline u64 roll_many(struct dice_die *die, u64 n)
 {
@@ -479,6 +821,15 @@ static u64 roll_n(struct roller *r, u64 n)
 					       roll_lemire32(r, n);
 	case M_FDR:
 		return roll_fdr(r, n);
+	case M_BRL:
+		return roll_brl[r->k](r, n);
+	case M_VOSE:
+		return roll_vose(r, n);
+	case M_GSL_TAUS2:
+	case M_GSL_GFSR4:
+	case M_GSL_MT:
+	case M_GSL_CHACHA:
+		return roll_gsl(r, n);
 	case M_MANY:
 		return roll_many(r->die, n);
 	default:
@@ -540,13 +891,24 @@ static double now(void)
 struct result {
 	const struct bdie *d;
 	int m;
+	int k;			/* Batched: faces a word */
 	double ns;		/* per roll, best of 3 */
 	double bits;		/* per roll, over ACC_ROLLS */
 	double waste;		/* bits - H */
 	double true_waste;	/* RECYCLE only: exact accounting */
 	bool has_true;
 	u64 timed_rolls;
+	double rel;		/* ns / RECYCLE64's ns on the same die */
 };
+
+/* The method as printed: Batched with its k. */
+static const char *label(const struct result *r, char *buf, size_t size)
+{
+	if (r->m != M_BRL)
+		return method_name[r->m];
+	snprintf(buf, size, "%s%d", method_name[M_BRL], r->k);
+	return buf;
+}
 
 static double min_run_s = 0.2;
 /* --time: speed alone, for quick comparisons while tuning. */
@@ -555,12 +917,12 @@ static bool time_only;
 static u64 acc_rolls = 10000000;
 static u64 acc_rolls_other = 2000000;
 
-static int measure(struct result *res, const struct bdie *d, int m)
+static int measure(struct result *res, const struct bdie *d, int m, int k)
 {
 	struct roller *r = malloc(sizeof(*r));
 	double t0, t, best = 1e30;
 	long double info, left;
-	u64 n, bits, i, acc;
+	u64 n, bits, i, acc, r0;
 	int err;
 
 	if (!r)
@@ -568,9 +930,10 @@ static int measure(struct result *res, const struct bdie *d, int m)
 	memset(res, 0, sizeof(*res));
 	res->d = d;
 	res->m = m;
+	res->k = k;
 
 	/* Speed: calibrate, then the best of three runs of >= min_run_s. */
-	err = roller_init(r, d, m, 1);
+	err = roller_init(r, d, m, 1, k);
 	if (err)
 		goto out;
 	keep(roll_n(r, 1000));	/* batch plan, pool and caches warm */
@@ -583,9 +946,13 @@ static int measure(struct result *res, const struct bdie *d, int m)
 	}
 	n = (u64)(n * min_run_s / t * 1.15) + 1;
 	for (i = 0; i < 3; i++) {
+		r0 = r->rolled;
 		t0 = now();
 		keep(roll_n(r, n));
 		t = now() - t0;
+		/* Batched rolls whole batches: a few more than n. */
+		if (r->rolled > r0)
+			t *= (double)n / (r->rolled - r0);
 		if (t < best)
 			best = t;
 	}
@@ -597,12 +964,12 @@ static int measure(struct result *res, const struct bdie *d, int m)
 
 	/* Bits: a fresh die, acc rolls, every bit counted. */
 	acc = m == M_RECYCLE || m == M_MANY ? acc_rolls : acc_rolls_other;
-	err = roller_init(r, d, m, 2);
+	err = roller_init(r, d, m, 2, k);
 	if (err)
 		goto out;
 	info = roll_info(r, acc);
 	bits = roller_bits(r);
-	res->bits = (double)bits / acc;
+	res->bits = (double)bits / (r->rolled ? r->rolled : acc);
 	res->waste = res->bits - d->h;
 	if (m == M_RECYCLE || m == M_MANY) {
 		/* The recycler's m and the faces drawn but not served. */
@@ -677,21 +1044,162 @@ static void table_cost(struct tablecost *tc, const struct bdie *d)
 
 static void print_row(FILE *f, const struct result *r, bool tsv)
 {
-	char tw[32] = "-";
+	char tw[32] = "-", buf[32], rel[16];
 
 	if (r->has_true)
 		snprintf(tw, sizeof(tw), "%.1e", r->true_waste);
 	if (tsv) {
 		fprintf(f, "%s\t%" PRIu64 "\t%.6f\t%s\t%.3f\t%.6f\t%.3e\t%s\t%"
-			PRIu64 "\n",
-			r->d->name, r->d->sides, r->d->h, method_name[r->m],
-			r->ns, r->bits, r->waste, r->has_true ? tw : "",
-			r->timed_rolls);
+			PRIu64 "\t%.3f\n",
+			r->d->name, r->d->sides, r->d->h,
+			label(r, buf, sizeof(buf)), r->ns, r->bits, r->waste,
+			r->has_true ? tw : "", r->timed_rolls, r->rel);
 		return;
 	}
-	fprintf(f, "%-13s %8.4f  %-9s %8.2f %10.4f %10.2e %10s\n",
-		r->d->name, r->d->h, method_name[r->m], r->ns, r->bits,
-		r->waste, tw);
+	snprintf(rel, sizeof(rel), r->rel ? "%.2f" : "-", r->rel);
+	fprintf(f, "%-13s %8.4f  %-11s %8.2f %8s %10.4f %10.2e %10s\n",
+		r->d->name, r->d->h, label(r, buf, sizeof(buf)), r->ns, rel,
+		r->bits, r->waste, tw);
+}
+
+/* Batched ranged integers: every k with n^k <= 2^64, quick timings. */
+struct brl_scan {
+	int maxk, best;
+	double ns[BRL_MAXK + 1];
+};
+
+static int brl_scan(const struct bdie *d, struct brl_scan *sc)
+{
+	double save_s = min_run_s;
+	bool save_t = time_only;
+	struct result res;
+	u128 prod;
+	int k;
+
+	sc->maxk = brl_maxk(d->sides, &prod);
+	sc->best = 1;
+	time_only = true;
+	min_run_s = min_run_s / 4;
+	for (k = 1; k <= sc->maxk; k++) {
+		if (measure(&res, d, M_BRL, k))
+			abort();
+		sc->ns[k] = res.ns;
+		if (res.ns < sc->ns[sc->best])
+			sc->best = k;
+	}
+	min_run_s = save_s;
+	time_only = save_t;
+	return sc->best;
+}
+
+static void print_scan(const struct brl_scan *scan)
+{
+	unsigned int i;
+	int k;
+
+	printf("\nBatched ranged integers, ns/roll for every k faces a 64-bit "
+	       "word (best of 3 runs of >= %.3f s;\nthe best k was then timed "
+	       "again for the table)\n", min_run_s / 4);
+	for (i = 0; i < NDICE; i++) {
+		if (!scan[i].maxk)
+			continue;
+		printf("%-13s", dice[i].name);
+		for (k = 1; k <= scan[i].maxk; k++) {
+			if (k > 1 && (k - 1) % 8 == 0)
+				printf("\n%-13s", "");
+			printf(" %2d:%5.2f%s", k, scan[i].ns[k],
+			       k == scan[i].best ? "*" : " ");
+		}
+		printf("\n");
+	}
+}
+
+static const struct result *find_res(const struct result *res,
+				     unsigned int nres, const struct bdie *d,
+				     int m)
+{
+	unsigned int i;
+
+	for (i = 0; i < nres; i++)
+		if (res[i].d == d && res[i].m == m)
+			return &res[i];
+	return NULL;
+}
+
+/* The fastest GSL row of a die. */
+static const struct result *gsl_best(const struct result *res,
+				     unsigned int nres, const struct bdie *d)
+{
+	const struct result *b = NULL, *r;
+	int m;
+
+	for (m = M_GSL_TAUS2; m <= M_GSL_CHACHA; m++) {
+		r = find_res(res, nres, d, m);
+		if (r && (!b || r->ns < b->ns))
+			b = r;
+	}
+	return b;
+}
+
+static void print_peers(const struct result *res, unsigned int nres)
+{
+	const struct result *ours, *p;
+	unsigned int i, j;
+	char buf[32];
+
+	printf("\nAgainst the peers, this run (ours: RECYCLE64, "
+	       "dice_die_roll_many(), what read() rolls with)\n");
+	printf("%-13s %8s %8s  %-11s %8s %8s %10s %10s\n", "die", "ours ns",
+	       "bits", "peer", "ns", "bits", "peer/ours", "bits saved");
+	for (i = 0; i < NDICE; i++) {
+		ours = find_res(res, nres, &dice[i], M_MANY);
+		if (!ours)
+			continue;
+		for (j = 0; j < nres; j++) {
+			p = &res[j];
+			if (p->d != &dice[i] || p->m < M_LEMIRE)
+				continue;
+			printf("%-13s %8.2f %8.4f  %-11s %8.2f %8.4f %10.2f "
+			       "%9.1f%%\n", dice[i].name, ours->ns, ours->bits,
+			       label(p, buf, sizeof(buf)), p->ns, p->bits,
+			       p->ns / ours->ns,
+			       100 * (1 - ours->bits / p->bits));
+		}
+	}
+}
+
+/*
+ * Issue 24, point 2: fair dice no slower than the best batched ranged
+ * integers; loaded dice at most 0.7 of GSL's fastest.
+ */
+static void print_peer_targets(const struct result *res, unsigned int nres)
+{
+	const struct result *ours, *p;
+	unsigned int i;
+	char buf[32];
+	double x, lim;
+
+	printf("\nTargets against the peers (RECYCLE64 ns / the peer's ns)\n");
+	for (i = 0; i < NDICE; i++) {
+		ours = find_res(res, nres, &dice[i], M_MANY);
+		if (!ours)
+			continue;
+		if (is_loaded(&dice[i])) {
+			p = gsl_best(res, nres, &dice[i]);
+			lim = 0.7;
+		} else if (dice[i].sides <= 100) {	/* d6, d20, d100 */
+			p = find_res(res, nres, &dice[i], M_BRL);
+			lim = 1;
+		} else {
+			continue;
+		}
+		if (!p)
+			continue;
+		x = ours->ns / p->ns;
+		printf("  %-13s <= %.1f x %-11s %6.2f  %s\n", dice[i].name,
+		       lim, label(p, buf, sizeof(buf)), x,
+		       x <= lim ? "met" : "MISSED");
+	}
 }
 
 static void usage(FILE *f)
@@ -712,10 +1220,26 @@ static int find_die(const char *key)
 	return -1;
 }
 
-static int find_method(const char *name)
+/* A method by name; BatchedK (Batched alone: the largest k) sets *k. */
+static int find_method(const char *name, u64 sides, int *k)
 {
+	size_t len = strlen(method_name[M_BRL]);
+	u128 prod;
+	char *end;
+	long v;
 	int m;
 
+	*k = 0;
+	if (!strncasecmp(name, method_name[M_BRL], len)) {
+		*k = brl_maxk(sides, &prod);
+		if (name[len]) {
+			v = strtol(name + len, &end, 10);
+			if (*end || v < 1 || v > *k)
+				return -1;
+			*k = (int)v;
+		}
+		return M_BRL;
+	}
 	for (m = 0; m < M_COUNT; m++)
 		if (!strcasecmp(method_name[m], name))
 			return m;
@@ -730,16 +1254,20 @@ static int list(void)
 	for (i = 0; i < NDICE; i++)
 		printf("%s%c", dice[i].key, i + 1 < NDICE ? ' ' : '\n');
 	for (m = 0; m < M_COUNT; m++)
-		printf("%s%c", method_name[m], m + 1 < M_COUNT ? ' ' : '\n');
+		printf("%s%s%c", method_name[m], m == M_BRL ? "[K]" : "",
+		       m + 1 < M_COUNT ? ' ' : '\n');
 	return 0;
 }
 
 /* Speed alone, as the full run measures it. */
 static int time_mode(const char *key, const char *method)
 {
-	int di = find_die(key), m = find_method(method);
+	int di = find_die(key), m = -1, k;
 	struct result res;
+	char buf[32];
 
+	if (di >= 0)
+		m = find_method(method, dice[di].sides, &k);
 	if (di < 0 || m < 0 || !applies(&dice[di], m)) {
 		fprintf(stderr, "bench_core: no such die/method: %s %s\n",
 			key, method);
@@ -747,19 +1275,22 @@ static int time_mode(const char *key, const char *method)
 	}
 	time_only = true;
 	die_prepare(&dice[di]);
-	if (measure(&res, &dice[di], m))
+	if (measure(&res, &dice[di], m, k))
 		return 1;
-	printf("%s %s %.3f ns/roll\n", key, method_name[m], res.ns);
+	printf("%s %s %.3f ns/roll\n", key, label(&res, buf, sizeof(buf)),
+	       res.ns);
 	return 0;
 }
 
 /* N rolls after the setup; N = 0 measures the setup alone. */
 static int callgrind_mode(const char *key, const char *method, const char *num)
 {
-	int di = find_die(key), m = find_method(method);
+	int di = find_die(key), m = -1, k;
 	struct roller *r;
 	u64 n = strtoull(num, NULL, 0), sum;
 
+	if (di >= 0)
+		m = find_method(method, dice[di].sides, &k);
 	if (di < 0 || m < 0 || !applies(&dice[di], m)) {
 		fprintf(stderr, "bench_core: no such die/method: %s %s\n",
 			key, method);
@@ -767,11 +1298,11 @@ static int callgrind_mode(const char *key, const char *method, const char *num)
 	}
 	die_prepare(&dice[di]);
 	r = malloc(sizeof(*r));
-	if (!r || roller_init(r, &dice[di], m, 1))
+	if (!r || roller_init(r, &dice[di], m, 1, k))
 		return 1;
-	sum = roll_n(r, n);
+	sum = n ? roll_n(r, n) : 0;
 	printf("%s %s %" PRIu64 " rolls: sum %" PRIu64 ", %" PRIu64 " bits\n",
-	       key, method_name[m], n, sum, roller_bits(r));
+	       key, method, r->rolled ? r->rolled : n, sum, roller_bits(r));
 	roller_fini(r);
 	free(r);
 	return 0;
@@ -780,6 +1311,7 @@ static int callgrind_mode(const char *key, const char *method, const char *num)
 int main(int argc, char **argv)
 {
 	const char *tsv_path = NULL;
+	struct brl_scan *scan;
 	struct result *res;
 	struct tablecost tc[2];
 	struct bench_sizes sz;
@@ -821,7 +1353,8 @@ int main(int argc, char **argv)
 		}
 	}
 	res = calloc(NDICE * M_COUNT, sizeof(*res));
-	if (!res)
+	scan = calloc(NDICE, sizeof(*scan));
+	if (!res || !scan)
 		return 1;
 	for (i = 0; i < NDICE; i++)
 		die_prepare(&dice[i]);
@@ -836,22 +1369,31 @@ int main(int argc, char **argv)
 	       "exact = (bits used - log2 m and faces left - information of the faces "
 	       "rolled) / rolls (RECYCLE)\n\n", min_run_s, acc_rolls,
 	       acc_rolls_other);
-	printf("%-13s %8s  %-9s %8s %10s %10s %10s\n", "die", "H", "method",
-	       "ns/roll", "bits/roll", "waste", "exact");
+	printf("%-13s %8s  %-11s %8s %8s %10s %10s %10s\n", "die", "H",
+	       "method", "ns/roll", "x ours", "bits/roll", "waste", "exact");
 	if (tsv)
 		fprintf(tsv, "die\tsides\tH\tmethod\tns_per_roll\tbits_per_roll"
-			     "\twaste\texact_waste\ttimed_rolls\n");
+			     "\twaste\texact_waste\ttimed_rolls"
+			     "\tns_over_recycle64\n");
 	for (i = 0; i < NDICE; i++) {
+		const struct result *ours = NULL;
+
 		for (m = 0; m < M_COUNT; m++) {
 			struct result *r = &res[nres];
+			int k = 0;
 
 			if (!applies(&dice[i], m))
 				continue;
-			if (measure(r, &dice[i], m)) {
+			if (m == M_BRL)
+				k = brl_scan(&dice[i], &scan[i]);
+			if (measure(r, &dice[i], m, k)) {
 				fprintf(stderr, "bench_core: %s %s failed\n",
 					dice[i].name, method_name[m]);
 				return 1;
 			}
+			if (m == M_MANY)
+				ours = r;
+			r->rel = ours ? r->ns / ours->ns : 0;
 			print_row(stdout, r, false);
 			if (tsv)
 				print_row(tsv, r, true);
@@ -874,6 +1416,12 @@ int main(int argc, char **argv)
 	printf("struct dice_stream: %zu bytes per open file; its die %zu "
 	       "(bit pool %zu, batch state %zu)\n", sz.stream, sz.die,
 	       sz.pool, sz.batch);
+	printf("Peers' tables: Vose64 %.0f B/side (threshold and alias in one "
+	       "word), GSL %.0f B/side (F[] double, A[] size_t)\n",
+	       peer_bytes_per_side(M_VOSE), peer_bytes_per_side(M_GSL_TAUS2));
+
+	print_scan(scan);
+	print_peers(res, nres);
 	if (tsv) {
 		for (i = 0; i < 2; i++)
 			fprintf(tsv, "#table\t%u\t%.2f\t%.2f\t%.3f\n",
@@ -947,6 +1495,8 @@ int main(int argc, char **argv)
 			printf(" (x%.2f)", tc[i].layout_per_side / 16);
 		printf("\n");
 	}
+	print_peer_targets(res, nres);
 	free(res);
+	free(scan);
 	return 0;
 }
