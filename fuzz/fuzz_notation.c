@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_notation.c - libFuzzer target: the dice CLI's notation parser
- * (tools/notation.c), and what the CLI does next with a parsed expression
+ * (tools/lex.c, parse.c, parse_group.c), and what the CLI does next with a parsed expression
  *
  * The input, up to its first NUL, is one expression as typed on the command
  * line.  An input of odd length is parsed with a custom die for dW (faces
@@ -368,7 +368,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p.s = p.s * 131 + data[i];
 	p.budget = SIDES_BUDGET;
 	roll_init(&r, e, (int)(size & 2));
-	ret = roll_expr(e, &(struct roll_source){ prng_roll, &p }, &r);
+	ret = roll_expr(e, &(struct roller){ prng_roll, &p }, &r);
 	CHECK(!ret || ret == -EOVERFLOW || ret == -ECANCELED || ret == -EDOM,
 	      "roll_expr: %d", ret);
 	if (!ret && have_dist) {

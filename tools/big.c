@@ -24,7 +24,7 @@ void big_free(struct big *a)
 	a->cap = 0;
 }
 
-static void reserve(struct big *a, uint32_t cap)
+static void big_reserve(struct big *a, uint32_t cap)
 {
 	if (a->cap >= cap)
 		return;
@@ -36,7 +36,7 @@ static void reserve(struct big *a, uint32_t cap)
 	a->cap = cap;
 }
 
-static void trim(struct big *a)
+static void big_trim(struct big *a)
 {
 	while (a->n && !a->d[a->n - 1])
 		a->n--;
@@ -48,7 +48,7 @@ void big_set_u64(struct big *a, uint64_t v)
 		a->n = 0;
 		return;
 	}
-	reserve(a, 1);
+	big_reserve(a, 1);
 	a->d[0] = v;
 	a->n = 1;
 }
@@ -57,7 +57,7 @@ void big_copy(struct big *r, const struct big *a)
 {
 	if (r == a)
 		return;
-	reserve(r, a->n);
+	big_reserve(r, a->n);
 	if (a->n)
 		memcpy(r->d, a->d, a->n * sizeof(*a->d));
 	r->n = a->n;
@@ -89,7 +89,7 @@ void big_add(struct big *r, const struct big *a)
 	uint32_t i, n = r->n > a->n ? r->n : a->n;
 	uint64_t carry = 0;
 
-	reserve(r, n + 1);
+	big_reserve(r, n + 1);
 	for (i = r->n; i < n; i++)
 		r->d[i] = 0;
 	for (i = 0; i < n; i++) {
@@ -100,7 +100,7 @@ void big_add(struct big *r, const struct big *a)
 	}
 	r->d[n] = carry;
 	r->n = n + 1;
-	trim(r);
+	big_trim(r);
 }
 
 void big_sub(struct big *r, const struct big *a)
@@ -117,11 +117,11 @@ void big_sub(struct big *r, const struct big *a)
 		if (i >= a->n && !borrow)
 			break;
 	}
-	trim(r);
+	big_trim(r);
 }
 
 /* r += a * m, with r's limbs from a->n up already in place. */
-static void addmul_1(struct big *r, const struct big *a, uint64_t m)
+static void big_addmul_1(struct big *r, const struct big *a, uint64_t m)
 {
 	uint64_t carry = 0;
 	uint32_t i;
@@ -155,21 +155,21 @@ void big_addmul(struct big *r, const struct big *a, const struct big *b)
 	n = a->n + b->n;
 	if (r->n > n)
 		n = r->n;
-	reserve(r, n + 1);
+	big_reserve(r, n + 1);
 	for (i = r->n; i <= n; i++)
 		r->d[i] = 0;
 	big_work += (uint64_t)a->n * b->n;
 	if (b->n == 1) {
-		addmul_1(r, a, b->d[0]);
+		big_addmul_1(r, a, b->d[0]);
 	} else {
 		for (j = 0; j < b->n; j++) {
 			struct big shifted = { r->d + j, r->n, r->cap };
 
-			addmul_1(&shifted, a, b->d[j]);
+			big_addmul_1(&shifted, a, b->d[j]);
 		}
 	}
 	r->n = n + 1;
-	trim(r);
+	big_trim(r);
 }
 
 void big_mul(struct big *r, const struct big *a, const struct big *b)
@@ -194,7 +194,7 @@ void big_mul_u64(struct big *r, uint64_t m)
 		r->n = 0;
 		return;
 	}
-	reserve(r, r->n + 1);
+	big_reserve(r, r->n + 1);
 	for (i = 0; i < r->n; i++) {
 		u128 p = (u128)r->d[i] * m + carry;
 
@@ -218,7 +218,7 @@ uint64_t big_divmod_u64(struct big *a, uint64_t m)
 		rem = cur % m;
 	}
 	big_work += a->n;
-	trim(a);
+	big_trim(a);
 	return (uint64_t)rem;
 }
 
@@ -229,17 +229,17 @@ uint64_t big_bits(const struct big *a)
 	return (uint64_t)(a->n - 1) * 64 + 64 - __builtin_clzll(a->d[a->n - 1]);
 }
 
-static int bit(const struct big *a, uint64_t i)
+static int big_bit(const struct big *a, uint64_t i)
 {
 	return (a->d[i / 64] >> (i % 64)) & 1;
 }
 
-static void shl1_or(struct big *a, int b)
+static void big_shl1_or(struct big *a, int b)
 {
 	uint64_t carry = (uint64_t)b;
 	uint32_t i;
 
-	reserve(a, a->n + 1);
+	big_reserve(a, a->n + 1);
 	for (i = 0; i < a->n; i++) {
 		uint64_t x = a->d[i];
 
@@ -257,18 +257,18 @@ void big_divmod(struct big *q, struct big *r, const struct big *a,
 	struct big rem = { 0 }, quo = { 0 };
 	uint64_t i, nb = big_bits(a);
 
-	reserve(&quo, a->n ? a->n : 1);
+	big_reserve(&quo, a->n ? a->n : 1);
 	memset(quo.d, 0, (a->n ? a->n : 1) * sizeof(*quo.d));
 	quo.n = a->n;
 	for (i = nb; i--;) {
-		shl1_or(&rem, bit(a, i));
+		big_shl1_or(&rem, big_bit(a, i));
 		if (big_cmp(&rem, b) >= 0) {
 			big_sub(&rem, b);
 			quo.d[i / 64] |= 1ULL << (i % 64);
 		}
 		big_work += rem.n;
 	}
-	trim(&quo);
+	big_trim(&quo);
 	if (q)
 		big_swap(q, &quo);
 	if (r)
@@ -277,7 +277,7 @@ void big_divmod(struct big *q, struct big *r, const struct big *a,
 	big_free(&rem);
 }
 
-static uint64_t ctz(const struct big *a)
+static uint64_t big_ctz(const struct big *a)
 {
 	uint32_t i;
 
@@ -288,7 +288,7 @@ static uint64_t ctz(const struct big *a)
 	return 0;
 }
 
-static void shr(struct big *a, uint64_t bits)
+static void big_shr(struct big *a, uint64_t bits)
 {
 	uint32_t limbs = (uint32_t)(bits / 64), s = bits % 64, i;
 
@@ -303,16 +303,16 @@ static void shr(struct big *a, uint64_t bits)
 		a->d[i] = s ? (lo >> s) | (hi << (64 - s)) : lo;
 	}
 	a->n -= limbs;
-	trim(a);
+	big_trim(a);
 }
 
-static void shl(struct big *a, uint64_t bits)
+static void big_shl(struct big *a, uint64_t bits)
 {
 	uint32_t limbs = (uint32_t)(bits / 64), s = bits % 64, i;
 
 	if (!a->n)
 		return;
-	reserve(a, a->n + limbs + 1);
+	big_reserve(a, a->n + limbs + 1);
 	a->d[a->n + limbs] = 0;
 	for (i = a->n; i--;) {
 		uint64_t x = a->d[i];
@@ -327,7 +327,7 @@ static void shl(struct big *a, uint64_t bits)
 	for (i = 0; i < limbs; i++)
 		a->d[i] = 0;
 	a->n += limbs + 1;
-	trim(a);
+	big_trim(a);
 }
 
 /* Binary gcd: shifts and subtractions only. */
@@ -346,11 +346,11 @@ void big_gcd(struct big *r, const struct big *a, const struct big *b)
 	}
 	big_copy(&x, a);
 	big_copy(&y, b);
-	za = ctz(&x);
-	zb = ctz(&y);
+	za = big_ctz(&x);
+	zb = big_ctz(&y);
 	k = za < zb ? za : zb;
-	shr(&x, za);
-	shr(&y, zb);
+	big_shr(&x, za);
+	big_shr(&y, zb);
 	for (;;) {
 		int c = big_cmp(&x, &y);
 
@@ -360,9 +360,9 @@ void big_gcd(struct big *r, const struct big *a, const struct big *b)
 			big_swap(&x, &y);
 		big_sub(&x, &y);	/* x - y is even and non-zero */
 		big_work += x.n;
-		shr(&x, ctz(&x));
+		big_shr(&x, big_ctz(&x));
 	}
-	shl(&x, k);
+	big_shl(&x, k);
 	big_swap(r, &x);
 	big_free(&x);
 	big_free(&y);
@@ -405,7 +405,7 @@ char *big_str(const struct big *a)
 }
 
 /* Top 64 bits of @a as a long double times 2^*exp. */
-static long double top(const struct big *a, long *exp)
+static long double big_top(const struct big *a, long *exp)
 {
 	uint64_t nb = big_bits(a), hi, lo;
 	unsigned int s;
@@ -424,7 +424,7 @@ static long double top(const struct big *a, long *exp)
 long double big_ratio(const struct big *a, const struct big *b)
 {
 	long ea, eb;
-	long double ta = top(a, &ea), tb = top(b, &eb);
+	long double ta = big_top(a, &ea), tb = big_top(b, &eb);
 
 	if (ta == 0)
 		return 0;

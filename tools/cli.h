@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cli.h - what dice.c (options, engine, input) and show.c (output) share
+ * cli.h - what dice.c (options, input), engine.c (the engine that rolls)
+ * and show.c, show_dist.c (output) share
  */
 #ifndef _DICE_TOOLS_CLI_H
 #define _DICE_TOOLS_CLI_H
@@ -42,7 +43,57 @@ struct options {
 	const char *faces_arg;
 };
 
-/* show.c */
+/* dice.c: "dice: " and the message on stderr, then exit 1. */
+void die_fail(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
+
+/* ---- engine.c ---------------------------------------------------------- */
+
+struct dice;
+/**
+ * struct engine - libdice behind a roller: the device or the userspace engine
+ * @h: the handle
+ * @configured: @sides/@weights describe what @h rolls now
+ * @sides: sides set on @h
+ * @weights: weights set on @h (NULL: fair)
+ * @entropy: bits of entropy in one face of what @h rolls now
+ * @faces: faces asked of @h
+ * @bound: the entropy of those faces, in bits
+ * @prefetch: keep a buffer of faces (for --histogram)
+ * @buf: the buffer
+ * @pos: next face in @buf
+ * @len: faces in @buf
+ * @method: the --method name, or NULL
+ * @what: what failed, for the message, when a call into libdice fails
+ */
+struct engine {
+	struct dice *h;
+	bool configured;
+	uint64_t sides;
+	const uint32_t *weights;
+	long double entropy;
+	uint64_t faces;
+	long double bound;
+	bool prefetch;
+	uint64_t *buf;
+	size_t pos, len;
+	const char *method;
+	char what[160];
+};
+
+/* The one engine (open between engine_open() and engine_close()). */
+extern struct engine eng;
+/* Open the engine @o names (exit 1 with the reason if it cannot). */
+void engine_open(const struct options *o);
+void engine_close(void);
+/* What the engine's bits come from: "seeded", "userspace", "/dev/dice". */
+const char *engine_name(const struct options *o);
+/* A roller's callback: @ctx is &eng. */
+int engine_roll(void *ctx, const struct die *d, uint64_t *out, size_t count);
+
+/* ---- show.c, show_dist.c ---------------------------------------------- */
+
+
 void json_string(const char *s);
 /* A JSON number when a double holds it exactly, else a decimal string. */
 void json_val(val_t v);

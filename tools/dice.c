@@ -2,9 +2,10 @@
 /*
  * dice.c - the dice command: roll dice notation with /dev/dice
  *
- * Sections: options; the custom die (--weights, --faces); errors; the roll
- * source (libdice); rolls; --dist; --histogram; reading expressions
- * (arguments, standard input, -i); main.  What is printed is in show.c.
+ * Sections: options; the custom die (--weights, --faces); errors; rolls;
+ * --dist; --histogram; reading expressions (arguments, standard input,
+ * -i); main.  What is printed is in show.c
+ * and show_dist.c; the engine that rolls is in engine.c.
  *
  * Exit status: 0 success, 1 failure (device, overflow), 2 bad usage
  * (options, notation, or a limit: too many dice, an exact distribution
@@ -29,7 +30,6 @@
 #define DICE_VERSION		"unknown"
 #endif
 #define MAX_HISTOGRAM_ROLLS	1000000000ULL
-#define PREFETCH		4096
 #define CARET_WINDOW		60	/* bytes shown either side of an error */
 
 /* ---- options ------------------------------------------------------------ */
@@ -136,7 +136,7 @@ static void __attribute__((noreturn, format(printf, 1, 2))) bad_usage(const char
 	exit(2);
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2))) die_fail(const char *fmt, ...)
+void die_fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -330,184 +330,6 @@ static int interrupted(const char *fmt, ...)
 	exit(128 + sig);
 }
 
-/* ---- the roll source ------------------------------------------------------ */
-
-/**
- * struct source - libdice behind a roll_source
- * @h: the handle
- * @configured: @sides/@weights describe what @h rolls now
- * @sides: sides set on @h
- * @weights: weights set on @h (NULL: fair)
- * @entropy: bits of entropy in one face of what @h rolls now
- * @faces: faces asked of @h
- * @bound: the entropy of those faces, in bits
- * @prefetch: keep a buffer of faces (for --histogram)
- * @buf: the buffer
- * @pos: next face in @buf
- * @len: faces in @buf
- * @method: the --method name, or NULL
- * @what: what failed, for the message, when a call into libdice fails
- */
-struct source {
-	struct dice *h;
-	bool configured;
-	uint64_t sides;
-	const uint32_t *weights;
-	long double entropy;
-	uint64_t faces;
-	long double bound;
-	bool prefetch;
-	uint64_t *buf;
-	size_t pos, len;
-	const char *method;
-	char what[160];
-};
-
-static struct source src;
-static bool src_open;
-
-static long double weights_entropy(const uint32_t *w, uint64_t n, uint64_t sum)
-{
-	long double h = 0;
-	uint64_t i;
-
-	for (i = 0; i < n; i++) {
-		if (w[i]) {
-			long double p = (long double)w[i] / (long double)sum;
-
-			h -= p * log2l(p);
-		}
-	}
-	return h;
-}
-
-static bool same_die(const struct source *s, const struct die *d)
-{
-	const uint32_t *w = d->type == DIE_CUSTOM ? d->weights : NULL;
-
-	if (!s->configured || s->sides != d->sides || !w != !s->weights)
-		return false;
-	return !w || w == s->weights ||
-	       !memcmp(w, s->weights, d->sides * sizeof(*w));
-}
-
-static int configure(struct source *s, const struct die *d)
-{
-	const uint32_t *w = d->type == DIE_CUSTOM ? d->weights : NULL;
-	int err;
-
-	if (same_die(s, d))
-		return 0;
-	s->configured = false;
-	s->pos = s->len = 0;	/* buffered faces were of the old die */
-	if (w)
-		err = dice_set_weights(s->h, w, (uint32_t)d->sides);
-	else
-		err = dice_set_sides(s->h, d->sides);
-	if (err) {
-		snprintf(s->what, sizeof(s->what), "cannot set up a %s die of %llu sides%s%s",
-			 w ? "loaded" : "fair", (unsigned long long)d->sides,
-			 s->method ? " with --method " : "",
-			 s->method ? s->method : "");
-		return err;
-	}
-	s->configured = true;
-	s->sides = d->sides;
-	s->weights = w;
-	s->entropy = w ? weights_entropy(w, d->sides, d->weight_sum) :
-			 log2l((long double)d->sides);
-	return 0;
-}
-
-static int fetch(struct source *s, uint64_t *out, size_t count)
-{
-	int err = dice_roll(s->h, out, count, NULL);
-
-	if (err) {
-		snprintf(s->what, sizeof(s->what), "cannot roll");
-		return err;
-	}
-	s->faces += count;
-	s->bound += (long double)count * s->entropy;
-	return 0;
-}
-
-static int source_roll(void *ctx, const struct die *d, uint64_t *out,
-		       size_t count)
-{
-	struct source *s = ctx;
-	int err = configure(s, d);
-
-	if (err)
-		return err;
-	if (!s->prefetch || count > PREFETCH)
-		return fetch(s, out, count);
-	if (s->len - s->pos < count) {
-		err = fetch(s, s->buf, PREFETCH);
-		if (err)
-			return err;
-		s->pos = 0;
-		s->len = PREFETCH;
-	}
-	memcpy(out, s->buf + s->pos, count * sizeof(*out));
-	s->pos += count;
-	return 0;
-}
-
-static const char *source_name(void)
-{
-	return o.seeded ? "seeded" : o.userspace ? "userspace" : "/dev/dice";
-}
-
-static void open_source(void)
-{
-	const char *what = "/dev/dice";
-	struct source *s = &src;
-	int err;
-
-	if (src_open)
-		return;
-	memset(s, 0, sizeof(*s));
-	if (o.seeded) {
-		what = "the seeded engine";
-		err = dice_open_seeded(&s->h, o.seed);
-	} else if (o.userspace) {
-		what = "the userspace engine";
-		err = dice_open_flags(&s->h, DICE_OPEN_USERSPACE);
-	} else {
-		err = dice_open(&s->h);
-	}
-	if ((err == -ENOENT || err == -ENODEV || err == -ENXIO) && !o.seeded &&
-	    !o.userspace)
-		die_fail("cannot open /dev/dice: %s (is the dice module loaded? load it with 'sudo modprobe dice', or roll with the userspace engine: dice -u, or DICE_ENGINE=userspace; see dice(1))",
-			 strerror(-err));
-	if (err && !o.seeded && !o.userspace && dice_open_hint(err))
-		die_fail("cannot open /dev/dice: %s (%s; or roll with the userspace engine: dice -u)",
-			 strerror(-err), dice_open_hint(err));
-	if (err)
-		die_fail("cannot open %s: %s", what, strerror(-err));
-	if (o.seeded)
-		fprintf(stderr, "dice: seeded replay (seed %llu) - not random\n",
-			(unsigned long long)o.seed);
-	if (o.method_name) {
-		err = dice_set_method(s->h, o.method);
-		if (err)
-			die_fail("--method %s: %s", o.method_name, strerror(-err));
-	}
-	s->buf = xmalloc(PREFETCH * sizeof(*s->buf));
-	s->method = o.method_name;
-	src_open = true;
-}
-
-static void close_source(void)
-{
-	if (!src_open)
-		return;
-	dice_close(src.h);
-	free(src.buf);
-	src_open = false;
-}
-
 /* 0, or the status of a roll error (already reported). */
 static int roll_error(int err)
 {
@@ -519,7 +341,7 @@ static int roll_error(int err)
 		return expr_fail(1, "division by zero");
 	if (err == -ERANGE)
 		return expr_fail(1, "a computed number of dice is out of range");
-	die_fail("%s: %s", src.what[0] ? src.what : "cannot roll", strerror(-err));
+	die_fail("%s: %s", eng.what[0] ? eng.what : "cannot roll", strerror(-err));
 }
 
 /*
@@ -551,12 +373,12 @@ struct bits_mark {
 
 static void bits_mark(struct bits_mark *m)
 {
-	int err = dice_get_stats(src.h, &m->st);
+	int err = dice_get_stats(eng.h, &m->st);
 
 	if (err)
 		die_fail("cannot read the die's statistics: %s", strerror(-err));
-	m->faces = src.faces;
-	m->bound = src.bound;
+	m->faces = eng.faces;
+	m->bound = eng.bound;
 }
 
 /* The bits report as JSON members or as a text line, into @buf. */
@@ -590,7 +412,7 @@ static void bits_report(const struct bits_mark *before, bool json, char *buf,
 /* ,"source":...,"seed":...,"method":... */
 static void json_source(char *buf, size_t len)
 {
-	int n = snprintf(buf, len, ",\"source\":\"%s\"", source_name());
+	int n = snprintf(buf, len, ",\"source\":\"%s\"", engine_name(&o));
 
 	if (o.seeded)
 		n += snprintf(buf + n, len - (size_t)n, ",\"seed\":%llu",
@@ -607,7 +429,7 @@ static int roll_one_expr(const struct expr *e)
 	uint64_t i;
 	int err;
 
-	open_source();
+	engine_open(&o);
 	roll_init(&r, e, o.breakdown || o.json);
 	if (o.bits)
 		bits_mark(&mark);
@@ -623,7 +445,7 @@ static int roll_one_expr(const struct expr *e)
 		fputs(",\"rolls\":[", stdout);
 	}
 	for (i = 0; i < e->repeat; i++) {
-		err = roll_expr(e, &(struct roll_source){ source_roll, &src }, &r);
+		err = roll_expr(e, &(struct roller){ engine_roll, &eng }, &r);
 		if (err) {
 			if (o.json)
 				fputc('\n', stdout);
@@ -722,15 +544,15 @@ static int histogram_one_expr(const struct expr *e)
 	err = compute_dist(e, &d, &rep, " to compare with");
 	if (err)
 		return err;
-	open_source();
+	engine_open(&o);
 	samples = o.histogram * e->repeat;
 	obs = xcalloc(d.n, sizeof(*obs));
 	if (o.bits)
 		bits_mark(&mark);
-	src.prefetch = true;
+	eng.prefetch = true;
 	roll_init(&r, e, 0);
 	for (i = 0; i < samples; i++) {
-		err = roll_expr(e, &(struct roll_source){ source_roll, &src }, &r);
+		err = roll_expr(e, &(struct roller){ engine_roll, &eng }, &r);
 		if (err == -EINTR) {
 			err = interrupted("interrupted after %llu of %llu rolls",
 					  (unsigned long long)i,
@@ -750,7 +572,7 @@ static int histogram_one_expr(const struct expr *e)
 		}
 		obs[r.total - d.lo]++;
 	}
-	src.prefetch = false;
+	eng.prefetch = false;
 
 	/* chi-square over bins merged left to right until expected >= 5 */
 	for (i = 0; i < d.n; i++) {
@@ -786,7 +608,7 @@ static int histogram_one_expr(const struct expr *e)
 	}
 	err = 0;
 out:
-	src.prefetch = false;
+	eng.prefetch = false;
 	roll_free(&r);
 	free(obs);
 	dist_free(&d);
@@ -798,7 +620,7 @@ out:
 static struct notation_opts nopts;
 
 /* 0 with *@out, or the status of the error (reported). */
-static int parse(const char *text, struct expr **out)
+static int line_parse(const char *text, struct expr **out)
 {
 	struct notation_error err;
 
@@ -818,7 +640,7 @@ static int run_one(const struct expr *e)
 	return roll_one_expr(e);
 }
 
-static bool blank(const char *s)
+static bool line_blank(const char *s)
 {
 	while (*s == ' ' || *s == '\t')
 		s++;
@@ -876,7 +698,7 @@ static int read_lines(void)
 			expr_fail(2, "a NUL byte in the expression");
 			continue;
 		}
-		if (blank(line))
+		if (line_blank(line))
 			continue;
 		any = true;
 		if (o.interactive) {
@@ -890,7 +712,7 @@ static int read_lines(void)
 				continue;
 			}
 		}
-		if (parse(line, &e))
+		if (line_parse(line, &e))
 			continue;
 		run_one(e);
 		notation_free(e);
@@ -1136,13 +958,13 @@ int main(int argc, char **argv)
 		if (!o.interactive && isatty(STDIN_FILENO))
 			bad_usage("no expression given (try 'dice 3d6', or 'dice -i' to type them at a prompt)");
 		status = read_lines();
-		close_source();
+		engine_close();
 		finish(status);
 	}
 
 	exprs = xcalloc((size_t)nargs, sizeof(*exprs));
 	for (i = 0; i < nargs; i++) {
-		parse(args[i], &exprs[i]);	/* exits on error */
+		line_parse(args[i], &exprs[i]);	/* exits on error */
 		used_custom |= exprs[i]->uses_custom;
 	}
 	if (o.have_custom && !used_custom)
@@ -1162,7 +984,7 @@ int main(int argc, char **argv)
 			else
 				roll_one_expr(exprs[i]);
 		}
-		close_source();
+		engine_close();
 	}
 	for (i = 0; i < nargs; i++)
 		notation_free(exprs[i]);

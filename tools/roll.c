@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * roll.c - roll a parsed expression through a roll_source
+ * roll.c - roll a parsed expression through a roller
  *
  * One die of a group ("slot") goes through these steps, which dist.c
  * mirrors exactly:
@@ -73,7 +73,7 @@ void roll_free(struct roll_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static bool plain(const struct group *g)
+static bool roll_plain(const struct group *g)
 {
 	return g->reroll == REROLL_NONE && g->explode == EXPLODE_NONE &&
 	       g->keep.mode == KEEP_ALL && g->success.op == CMP_NONE &&
@@ -111,8 +111,8 @@ static void add_pool(struct group_roll *gr, val_t value, uint32_t slot,
 }
 
 /* Ask the source for @count sides, in chunks, stopping on Ctrl-C. */
-static int get_sides(const struct roll_source *src, const struct die *d,
-		     uint64_t *out, size_t count)
+static int roll_get_sides(const struct roller *rl, const struct die *d,
+			  uint64_t *out, size_t count)
 {
 	while (count) {
 		size_t n = count < CHUNK ? count : CHUNK;
@@ -120,7 +120,7 @@ static int get_sides(const struct roll_source *src, const struct die *d,
 
 		if (dice_interrupted)
 			return -EINTR;
-		err = src->roll(src->ctx, d, out, n);
+		err = rl->roll(rl->ctx, d, out, n);
 		if (err)
 			return err;
 		out += n;
@@ -130,7 +130,7 @@ static int get_sides(const struct roll_source *src, const struct die *d,
 }
 
 /* A plain group whose dice nobody will look at: just the sum. */
-static int roll_sum(struct group_roll *gr, const struct roll_source *src)
+static int roll_sum(struct group_roll *gr, const struct roller *rl)
 {
 	const struct group *g = gr->g;
 	uint64_t left = gr->count, *buf;
@@ -145,7 +145,7 @@ static int roll_sum(struct group_roll *gr, const struct roll_source *src)
 	while (left) {
 		size_t n = left < CHUNK ? left : CHUNK, i;
 
-		err = get_sides(src, &g->die, buf, n);
+		err = roll_get_sides(rl, &g->die, buf, n);
 		if (err)
 			break;
 		for (i = 0; i < n; i++)
@@ -271,7 +271,7 @@ static int by_val(const void *a, const void *b)
 }
 
 /* 'm'/'mt': mark the kept dice of values shown at least match_min times. */
-static val_t matches(struct group_roll *gr)
+static val_t roll_matches(struct group_roll *gr)
 {
 	const struct group *g = gr->g;
 	val_t *v = xmalloc((gr->npool ? gr->npool : 1) * sizeof(*v)), sets = 0;
@@ -298,7 +298,7 @@ static val_t matches(struct group_roll *gr)
 	return sets;
 }
 
-static int score(struct group_roll *gr)
+static int roll_score(struct group_roll *gr)
 {
 	const struct group *g = gr->g;
 	val_t v = 0;
@@ -323,7 +323,7 @@ static int score(struct group_roll *gr)
 		}
 	}
 	if (g->match) {
-		val_t sets = matches(gr);
+		val_t sets = roll_matches(gr);
 
 		if (g->match_count)
 			v = sets;
@@ -403,7 +403,7 @@ static void vset_add(struct vset *s, val_t v)
 }
 
 /* Unique dice, one after another (they cannot explode). */
-static int roll_unique(struct group_roll *gr, const struct roll_source *src)
+static int roll_unique(struct group_roll *gr, const struct roller *rl)
 {
 	const struct group *g = gr->g;
 	struct vset seen = { 0 };
@@ -417,7 +417,7 @@ static int roll_unique(struct group_roll *gr, const struct roll_source *src)
 		for (;;) {
 			val_t f;
 
-			err = get_sides(src, &g->die, &side, 1);
+			err = roll_get_sides(rl, &g->die, &side, 1);
 			if (err)
 				goto out;
 			f = group_face(g, side - 1);
@@ -445,7 +445,7 @@ out:
 	return err;
 }
 
-int roll_group_count(struct group_roll *gr, const struct roll_source *src,
+int roll_group_count(struct group_roll *gr, const struct roller *rl,
 		     uint64_t count, int detail)
 {
 	const struct group *g = gr->g;
@@ -459,10 +459,10 @@ int roll_group_count(struct group_roll *gr, const struct roll_source *src,
 	gr->npool = 0;
 	gr->value = 0;
 	gr->count = count;
-	if (!detail && !gr->need_pool && plain(g))
-		return roll_sum(gr, src);
+	if (!detail && !gr->need_pool && roll_plain(g))
+		return roll_sum(gr, rl);
 	if (g->unique != UNIQUE_NONE) {
-		err = roll_unique(gr, src);
+		err = roll_unique(gr, rl);
 		if (err)
 			return err;
 		goto done;
@@ -485,7 +485,7 @@ int roll_group_count(struct group_roll *gr, const struct roll_source *src,
 		while (done < npending) {
 			size_t n = npending - done < CHUNK ? npending - done : CHUNK;
 
-			err = get_sides(src, &g->die, sides, n);
+			err = roll_get_sides(rl, &g->die, sides, n);
 			if (err)
 				goto out;
 			for (i = 0; i < n; i++) {
@@ -530,7 +530,7 @@ out:
 done:
 	build_pool(gr);
 	keep_dice(gr);
-	err = score(gr);
+	err = roll_score(gr);
 	if (!err && g->sort != SORT_NONE && detail && gr->npool)
 		qsort(gr->pool, gr->npool, sizeof(*gr->pool),
 		      g->sort == SORT_ASC ? pool_asc : pool_desc);
@@ -539,9 +539,9 @@ done:
 
 /* ---- evaluation ----------------------------------------------------------- */
 
-static int eval(const struct node *n, struct roll_result *r, val_t *v);
+static int roll_eval(const struct node *n, struct roll_result *r, val_t *v);
 
-static int floor_div(val_t a, val_t b, val_t *q)
+static int roll_floor_div(val_t a, val_t b, val_t *q)
 {
 	if (!b)
 		return -EDOM;
@@ -569,7 +569,7 @@ int div_round(enum func_type f, val_t a, val_t b, val_t *q)
 	case FUNC_CEIL:
 		if (a == VAL_MIN)
 			return -EOVERFLOW;
-		if (floor_div(-a, b, &t))
+		if (roll_floor_div(-a, b, &t))
 			return -EOVERFLOW;
 		*q = -t;
 		return 0;
@@ -579,13 +579,13 @@ int div_round(enum func_type f, val_t a, val_t b, val_t *q)
 		    __builtin_add_overflow(t, b, &t) ||
 		    __builtin_mul_overflow(b, 2, &b))
 			return -EOVERFLOW;
-		return floor_div(t, b, q);
+		return roll_floor_div(t, b, q);
 	default:
-		return floor_div(a, b, q);
+		return roll_floor_div(a, b, q);
 	}
 }
 
-static int eval_brace(const struct node *n, struct roll_result *r, val_t *v)
+static int roll_eval_brace(const struct node *n, struct roll_result *r, val_t *v)
 {
 	const struct brace *b = n->brace;
 	struct brace_roll *br = &r->braces[b->index];
@@ -605,7 +605,7 @@ static int eval_brace(const struct node *n, struct roll_result *r, val_t *v)
 		tmp = xcalloc(n->nkids, sizeof(*tmp));
 		order = xmalloc(n->nkids * sizeof(*order));
 		for (i = 0; i < n->nkids; i++) {
-			err = eval(n->kids[i], r, &br->values[i]);
+			err = roll_eval(n->kids[i], r, &br->values[i]);
 			if (err) {
 				free(tmp);
 				free(order);
@@ -689,7 +689,7 @@ static int eval_brace(const struct node *n, struct roll_result *r, val_t *v)
 	return 0;
 }
 
-static int eval(const struct node *n, struct roll_result *r, val_t *v)
+static int roll_eval(const struct node *n, struct roll_result *r, val_t *v)
 {
 	val_t a, b;
 	unsigned int i;
@@ -703,7 +703,7 @@ static int eval(const struct node *n, struct roll_result *r, val_t *v)
 		*v = r->groups[n->group->index].value;
 		return 0;
 	case NODE_NEG:
-		err = eval(n->kids[0], r, &a);
+		err = roll_eval(n->kids[0], r, &a);
 		if (err)
 			return err;
 		if (a == VAL_MIN)
@@ -713,7 +713,7 @@ static int eval(const struct node *n, struct roll_result *r, val_t *v)
 	case NODE_SUM:
 		a = 0;
 		for (i = 0; i < n->nkids; i++) {
-			err = eval(n->kids[i], r, &b);
+			err = roll_eval(n->kids[i], r, &b);
 			if (err)
 				return err;
 			if (n->ops[i] == '-' ? __builtin_sub_overflow(a, b, &a) :
@@ -723,9 +723,9 @@ static int eval(const struct node *n, struct roll_result *r, val_t *v)
 		*v = a;
 		return 0;
 	case NODE_PRODUCT:
-		err = eval(n->kids[0], r, &a);
+		err = roll_eval(n->kids[0], r, &a);
 		for (i = 1; !err && i < n->nkids; i++) {
-			err = eval(n->kids[i], r, &b);
+			err = roll_eval(n->kids[i], r, &b);
 			if (err)
 				break;
 			if (n->ops[i] == '%') {
@@ -739,11 +739,11 @@ static int eval(const struct node *n, struct roll_result *r, val_t *v)
 		*v = a;
 		return err;
 	case NODE_FUNC:
-		err = eval(n->kids[0], r, &a);
+		err = roll_eval(n->kids[0], r, &a);
 		if (err)
 			return err;
 		if (n->nkids == 2) {
-			err = eval(n->kids[1], r, &b);
+			err = roll_eval(n->kids[1], r, &b);
 			return err ? err : div_round(n->func, a, b, v);
 		}
 		if (n->func == FUNC_ABS) {
@@ -754,12 +754,12 @@ static int eval(const struct node *n, struct roll_result *r, val_t *v)
 		*v = a;
 		return 0;
 	case NODE_BRACE:
-		return eval_brace(n, r, v);
+		return roll_eval_brace(n, r, v);
 	}
 	return -EINVAL;
 }
 
-int roll_expr(const struct expr *e, const struct roll_source *src,
+int roll_expr(const struct expr *e, const struct roller *rl,
 	      struct roll_result *r)
 {
 	unsigned int i;
@@ -772,16 +772,16 @@ int roll_expr(const struct expr *e, const struct roll_source *src,
 		if (g->count_node) {
 			val_t c;
 
-			err = eval(g->count_node, r, &c);
+			err = roll_eval(g->count_node, r, &c);
 			if (err)
 				return err;
 			if (c < 0 || c > (val_t)g->count)
 				return -ERANGE;
 			count = (uint64_t)c;
 		}
-		err = roll_group_count(&r->groups[i], src, count, r->detail);
+		err = roll_group_count(&r->groups[i], rl, count, r->detail);
 		if (err)
 			return err;
 	}
-	return eval(e->root, r, &r->total);
+	return roll_eval(e->root, r, &r->total);
 }

@@ -2,7 +2,7 @@
 /*
  * roll.h - rolling a parsed expression
  *
- * roll.c knows nothing of /dev/dice: it asks a roll_source for sides of a
+ * roll.c knows nothing of /dev/dice: it asks a roller for sides of a
  * die (1..sides, as many at a time as it can) and does the rest: rerolls,
  * explosions, keep/drop, success counts, arithmetic.
  */
@@ -12,12 +12,12 @@
 #include "notation.h"
 
 /**
- * struct roll_source - where sides come from
+ * struct roller - where sides come from
  * @roll: put @count sides of @d, each 1..@d->sides, into @out; return 0 or
  *	a negative errno
  * @ctx: passed to @roll
  */
-struct roll_source {
+struct roller {
 	int (*roll)(void *ctx, const struct die *d, uint64_t *out, size_t count);
 	void *ctx;
 };
@@ -136,14 +136,14 @@ void roll_free(struct roll_result *r);
  * division or '%' by zero, -ERANGE when a computed count falls outside
  * 0..@g->count, or what the source returned.
  */
-int roll_expr(const struct expr *e, const struct roll_source *src,
+int roll_expr(const struct expr *e, const struct roller *rl,
 	      struct roll_result *r);
 
 /*
  * Roll group @gr->g alone with @count dice (dist.c enumerates small
  * groups through this).  Same returns as roll_expr().
  */
-int roll_group_count(struct group_roll *gr, const struct roll_source *src,
+int roll_group_count(struct group_roll *gr, const struct roller *rl,
 		     uint64_t count, int detail);
 
 /*

@@ -484,7 +484,7 @@ static void *one_case(void *arg)
 		p.s = p.s * 131 + (unsigned char)j->text[k];
 	p.budget = SIDES_BUDGET;
 	roll_init(&r, e, (int)(len & 1));
-	ret = roll_expr(e, &(struct roll_source){ prng_roll, &p }, &r);
+	ret = roll_expr(e, &(struct roller){ prng_roll, &p }, &r);
 	if (ret && ret != -EOVERFLOW && ret != -ECANCELED && ret != -EDOM)
 		FAIL(j, "roll_expr: %d", ret);
 	if (!ret) {

@@ -1,0 +1,627 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dist_group.c - the exact distribution of a dice group and of a grouped
+ * roll: the law of one face (faces, min/max, rerolls), explosions, n dice
+ * (by powers of convolution), keep/drop of identical dice (keep_dp()),
+ * computed counts (a mixture), and grouped rolls {...} (elements kept or
+ * counted as successes)
+ *
+ * What a group needs that is not here: pools that grow or mix dice
+ * (dist_pool.c), unique dice, matches and enumeration (dist_enum.c).
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "dist_priv.h"
+#include "roll.h"
+
+/* ---- one die ------------------------------------------------------------- */
+
+val_t scorer_score(const struct scorer *sc, val_t v)
+{
+	if (!sc || sc->success->op == CMP_NONE)
+		return v;
+	return cmp_score(sc->success, sc->failure, v);
+}
+
+/*
+ * r = the law of scorer_score(V - @shift) for V drawn from @law, restricted to
+ * the V for which cmp_match(@only, V) == @inside when @only is given (the
+ * others count zero; the denominator stays).
+ */
+static void law_push(struct dist_ctx *x, struct dist *r, const struct dist *law,
+		     const struct scorer *sc, int shift, const struct cmp *only,
+		     bool inside)
+{
+	__int128 lo = VALUE_LIMIT, hi = -VALUE_LIMIT;
+	size_t i;
+
+	for (i = 0; i < law->n; i++) {
+		val_t v = law->lo + (int64_t)i, s = scorer_score(sc, v - shift);
+
+		if (lo > s)
+			lo = s;
+		if (hi < s)
+			hi = s;
+	}
+	dist_init(x, r, lo, hi);
+	for (i = 0; i < law->n; i++) {
+		val_t v = law->lo + (int64_t)i, s = scorer_score(sc, v - shift);
+
+		if (only && cmp_match(only, v) != inside)
+			continue;
+		big_add(&r->c[s - r->lo], &law->c[i]);
+	}
+	big_copy(&r->den, &law->den);
+}
+
+static void law_base(struct dist_ctx *x, struct dist *d, const struct group *g)
+{
+	const struct die *die = &g->die;
+	__int128 lo = VALUE_LIMIT, hi = -VALUE_LIMIT;
+	uint64_t i;
+
+	if (die->sides > x->lim->max_values)
+		dist_infeasible(x, "the die has %llu sides, more than %zu",
+				(unsigned long long)die->sides, x->lim->max_values);
+	for (i = 0; i < die->sides; i++) {
+		val_t v = group_face(g, i);
+
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	dist_init(x, d, lo, hi);
+	for (i = 0; i < die->sides; i++) {
+		struct big w = { 0 };
+
+		big_set_u64(&w, die->weights ? die->weights[i] : 1);
+		big_add(&d->c[group_face(g, i) - d->lo], &w);
+		big_free(&w);
+	}
+	big_set_u64(&d->den, die->weight_sum);
+	dist_trim(d);
+}
+
+static void law_rerolls(struct dist *law, const struct group *g)
+{
+	struct big wr = { 0 }, t = { 0 };
+	size_t i;
+
+	if (g->reroll == REROLL_NONE)
+		return;
+	for (i = 0; i < law->n; i++) {
+		if (cmp_any(g->rr, g->nrr, law->lo + (int64_t)i))
+			big_add(&wr, &law->c[i]);
+	}
+	if (g->reroll == REROLL_ALWAYS) {
+		for (i = 0; i < law->n; i++) {
+			if (cmp_any(g->rr, g->nrr, law->lo + (int64_t)i))
+				law->c[i].n = 0;
+		}
+		big_sub(&law->den, &wr);
+	} else {
+		for (i = 0; i < law->n; i++) {
+			t.n = 0;
+			if (!cmp_any(g->rr, g->nrr, law->lo + (int64_t)i))
+				big_addmul(&t, &law->c[i], &law->den);
+			big_addmul(&t, &law->c[i], &wr);
+			big_swap(&t, &law->c[i]);
+		}
+		big_mul(&t, &law->den, &law->den);
+		big_swap(&t, &law->den);
+	}
+	big_free(&wr);
+	big_free(&t);
+	dist_trim(law);
+}
+
+unsigned int group_cap(const struct dist_ctx *x, const struct group *g)
+{
+	return x->cap ? x->cap : g->explode_limit;
+}
+
+/* Remember how likely one die of @g is to explode up to its cap. */
+void law_note_cap(struct dist_ctx *x, const struct dist *law,
+		  const struct group *g)
+{
+	struct big wb = { 0 };
+	long double p;
+	size_t i;
+
+	for (i = 0; i < law->n; i++) {
+		if (cmp_match(&g->ex, law->lo + (int64_t)i))
+			big_add(&wb, &law->c[i]);
+	}
+	p = powl(big_ratio(&wb, &law->den), g->explode_limit);
+	big_free(&wb);
+	if (p > x->cap_prob)
+		x->cap_prob = p;
+}
+
+/*
+ * The sum over one die's chain of faces (itself and its explosions) of
+ * scorer_score(face) (@sc) or face.  With explode_limit L, the last possible face
+ * T_L = law, and T_k = rest + boom * T_k+1 with "rest" the faces that stop
+ * and "boom" those that explode; with 'p' every face but the first counts
+ * one less.
+ */
+void law_chain(struct dist_ctx *x, struct dist *out, const struct dist *law,
+	       const struct group *g, const struct scorer *sc)
+{
+	struct dist rest, boom, rest1, boom1, t, next;
+	int pen = g->penetrate ? 1 : 0;
+	unsigned int k, lim = g->explode_limit;
+	size_t i;
+
+	law_push(x, &rest, law, sc, 0, &g->ex, false);
+	law_push(x, &boom, law, sc, 0, &g->ex, true);
+	law_push(x, &rest1, law, sc, pen, &g->ex, false);
+	law_push(x, &boom1, law, sc, pen, &g->ex, true);
+	law_push(x, &t, law, sc, pen, NULL, false);		/* T_L */
+	if (dist_empty(&boom) || !lim) {	/* the exploding faces are all rerolled */
+		dist_free(&t);
+		dist_free(&boom1);
+		dist_free(&rest1);
+		law_push(x, &t, law, sc, 0, NULL, false);
+		goto out;
+	}
+	law_note_cap(x, law, g);
+	dist_trim(&boom);
+	dist_trim(&boom1);
+	for (k = 0; k < lim; k++) {
+		const struct dist *r = k + 1 < lim ? &rest1 : &rest;
+		const struct dist *b = k + 1 < lim ? &boom1 : &boom;
+
+		dist_conv(x, &next, b, &t);	/* den: law.den * t.den */
+		dist_widen(x, &next, r->lo, dist_hi(r));
+		for (i = 0; i < r->n; i++) {
+			if (!big_is_zero(&r->c[i]))
+				big_addmul(&next.c[r->lo - next.lo + (int64_t)i],
+					   &r->c[i], &t.den);
+		}
+		dist_trim(&next);
+		dist_free(&t);
+		t = next;
+		dist_check(x);
+	}
+out:
+	dist_free(&rest);
+	dist_free(&boom);
+	dist_free(&rest1);
+	dist_free(&boom1);
+	*out = t;
+}
+
+/* The sum of @n independent copies of @one. */
+static void law_power(struct dist_ctx *x, struct dist *out, const struct dist *one,
+		      uint64_t n)
+{
+	struct dist acc, next;
+	uint64_t i;
+
+	if (!n) {
+		dist_point(x, out, 0);
+		return;
+	}
+	law_push(x, &acc, one, NULL, 0, NULL, false);
+	for (i = 1; i < n; i++) {
+		dist_conv(x, &next, &acc, one);
+		dist_free(&acc);
+		acc = next;
+	}
+	*out = acc;
+}
+
+/* ---- keep/drop ------------------------------------------------------------ */
+
+/* @faces (indices into @law) best first for @mode. */
+size_t *law_best_first(const struct dist *law, enum keep_mode mode,
+		       size_t *nf)
+{
+	size_t *faces = dist_nonzero(law, nf), f;
+
+	if (mode == KEEP_HIGH) {
+		for (f = 0; f < *nf / 2; f++) {
+			size_t t = faces[f];
+
+			faces[f] = faces[*nf - 1 - f];
+			faces[*nf - 1 - f] = t;
+		}
+	}
+	return faces;
+}
+
+/*
+ * Score of the k best of n dice drawn from @law ("best" = highest for
+ * KEEP_HIGH, lowest for KEEP_LOW), by dynamic programming over the faces
+ * in that order; see the header comment.
+ */
+void keep_dp(struct dist_ctx *x, struct dist *out, const struct dist *law,
+	     const struct scorer *sc, enum keep_mode mode, uint64_t n,
+	     uint64_t k)
+{
+	uint64_t i, c;
+	size_t nf, *faces = law_best_first(law, mode, &nf), f, s, width;
+	__int128 smin = VALUE_LIMIT, smax = -VALUE_LIMIT, base, top;
+	struct big *dp, *res, *wpow, *rpow, wrest = { 0 }, bin = { 0 },
+		   coef = { 0 }, coef2 = { 0 };
+	bool *live;
+
+	for (f = 0; f < nf; f++) {
+		val_t v = scorer_score(sc, law->lo + (int64_t)faces[f]);
+
+		smin = v < smin ? v : smin;
+		smax = v > smax ? v : smax;
+	}
+	base = (__int128)k * smin < 0 ? (__int128)k * smin : 0;
+	top = (__int128)k * smax > 0 ? (__int128)k * smax : 0;
+	dist_init(x, out, base, top);
+	width = out->n;
+	if ((__int128)width * k > (__int128)x->lim->max_values * 4)
+		dist_infeasible(x, "keeping %llu of %llu dice needs more than %zu states",
+				(unsigned long long)k, (unsigned long long)n,
+				x->lim->max_values * 4);
+	res = out->c;
+	dp = xcalloc(width * k, sizeof(*dp));
+	live = xcalloc(k, sizeof(*live));
+	wpow = xcalloc(n + 1, sizeof(*wpow));
+	rpow = xcalloc(n + 1, sizeof(*rpow));
+	big_set_u64(&dp[0 * width + (size_t)(0 - base)], 1);
+	live[0] = true;
+	big_copy(&wrest, &law->den);
+
+	for (f = 0; f < nf; f++) {
+		const struct big *w = &law->c[faces[f]];
+		__int128 sv = scorer_score(sc, law->lo + (int64_t)faces[f]);
+
+		big_sub(&wrest, w);
+		big_set_u64(&wpow[0], 1);
+		big_set_u64(&rpow[0], 1);
+		for (c = 1; c <= n; c++) {
+			big_mul(&wpow[c], &wpow[c - 1], w);
+			big_mul(&rpow[c], &rpow[c - 1], &wrest);
+		}
+		dist_check(x);
+		/* from the most dice placed down: targets were already read */
+		for (i = k; i--;) {
+			struct big *row = &dp[i * width];
+
+			if (!live[i])
+				continue;
+			big_set_u64(&bin, 1);
+			for (c = 1; c <= n - i; c++) {
+				uint64_t i2 = i + c, kept = c < k - i ? c : k - i;
+				__int128 shift = (__int128)kept * sv;
+				struct big *dst;
+
+				big_mul_u64(&bin, n - i - c + 1);
+				big_divmod_u64(&bin, c);
+				big_mul(&coef, &bin, &wpow[c]);
+				if (i2 >= k) {
+					big_mul(&coef2, &coef, &rpow[n - i2]);
+					big_swap(&coef, &coef2);
+					dst = res;
+				} else {
+					dst = &dp[i2 * width];
+					live[i2] = true;
+				}
+				if (big_is_zero(&coef))
+					continue;
+				for (s = 0; s < width; s++) {
+					if (big_is_zero(&row[s]))
+						continue;
+					big_addmul(&dst[(size_t)((__int128)s + shift)],
+						   &row[s], &coef);
+				}
+				dist_check(x);
+			}
+		}
+	}
+	for (s = 0; s < width * k; s++)
+		big_free(&dp[s]);
+	for (c = 0; c <= n; c++) {
+		big_free(&wpow[c]);
+		big_free(&rpow[c]);
+	}
+	free(dp);
+	free(live);
+	free(wpow);
+	free(rpow);
+	free(faces);
+	big_free(&wrest);
+	big_free(&bin);
+	big_free(&coef);
+	big_free(&coef2);
+	/* den = law.den ^ n */
+	big_set_u64(&out->den, 1);
+	for (c = 0; c < n; c++) {
+		big_mul(&coef, &out->den, &law->den);
+		big_swap(&coef, &out->den);
+	}
+	big_free(&coef);
+	dist_trim(out);
+}
+
+/* ---- groups --------------------------------------------------------------- */
+
+/* 'u' never: it may reroll for ever, and unique_dp() knows it. */
+bool group_needs_enum(const struct dist_ctx *x, const struct group *g)
+{
+	if (x->lim->enumerate_all && g->unique != UNIQUE_ALWAYS)
+		return true;
+	return g->unique == UNIQUE_ONCE ||
+	       (g->match_count && g->unique == UNIQUE_NONE &&
+		(g->explode == EXPLODE_SEPARATE || g->keep.mode != KEEP_ALL));
+}
+
+/* The group @g with @n dice. */
+static void group_dist_n(struct dist_ctx *x, struct dist *out, const struct group *g,
+			 uint64_t n)
+{
+	struct scorer scr = { &g->success, &g->failure },
+		      *sc = g->success.op != CMP_NONE ? &scr : NULL;
+	uint64_t k = keep_count(&g->keep, n);
+	struct dist law, t;
+
+	if (!n || (g->keep.mode != KEEP_ALL && !k) ||
+	    (g->unique == UNIQUE_ALWAYS && g->match_count)) {
+		dist_point(x, out, 0);	/* distinct values never match */
+		return;
+	}
+	if (group_needs_enum(x, g)) {
+		enum_group(x, out, g, n);
+		return;
+	}
+	law_base(x, &law, g);
+	law_rerolls(&law, g);
+	if (g->unique == UNIQUE_ALWAYS) {
+		if (!law_uniform(&law))
+			dist_infeasible(x, "unique dice ('u') have an exact distribution here only when every value is equally likely");
+		unique_dp(x, out, &law, sc, g->keep.mode, n,
+			  g->keep.mode == KEEP_ALL ? n : k);
+	}
+	if (g->unique == UNIQUE_ALWAYS) {
+		dist_free(&law);
+		return;
+	}
+	if (g->explode == EXPLODE_SEPARATE) {
+		if (g->keep.mode != KEEP_ALL) {
+			struct domain dm = { .mode = g->keep.mode };
+			struct pool_in p;
+
+			domain_add_dist(&dm, &law, 0);
+			if (g->penetrate)
+				domain_add_dist(&dm, &law, 1);
+			domain_done(&dm);
+			pool_limits(x, dm.m, (unsigned int)k, n, "dice with '!'");
+			pool_in_explode(x, &p, &law, g, &dm, (unsigned int)k, n);
+			pool_keep(x, out, &p, 1, &dm, (unsigned int)k, sc);
+			pool_in_free(&p);
+			free(dm.v);
+			dist_free(&law);
+			return;
+		}
+		law_chain(x, &t, &law, g, sc);
+		dist_free(&law);
+		law_power(x, out, &t, n);
+		dist_free(&t);
+		return;
+	}
+	if (g->explode == EXPLODE_COMPOUND) {
+		law_chain(x, &t, &law, g, NULL);
+		dist_free(&law);
+		law = t;
+	}
+	if (g->match_count) {
+		match_dp(x, out, &law, n, g->match_min);
+	} else if (g->keep.mode != KEEP_ALL && k < n) {
+		keep_dp(x, out, &law, sc, g->keep.mode, n, k);
+	} else {
+		law_push(x, &t, &law, sc, 0, NULL, false);
+		dist_trim(&t);
+		law_power(x, out, &t, n);
+		dist_free(&t);
+	}
+	dist_free(&law);
+}
+
+/* r = a * b / gcd(a, b) */
+static void big_lcm(struct big *r, const struct big *a, const struct big *b)
+{
+	struct big g = { 0 }, q = { 0 };
+
+	big_gcd(&g, a, b);
+	big_divmod(&q, NULL, a, &g);
+	big_mul(r, &q, b);
+	big_free(&g);
+	big_free(&q);
+}
+
+/* out = the mixture of @d[i] with weights @w->c[i] / @w->den. */
+void dist_mix(struct dist_ctx *x, struct dist *out, const struct dist *w,
+		struct dist *d)
+{
+	struct big l = { 0 }, t = { 0 }, f = { 0 }, coef = { 0 };
+	__int128 lo = VALUE_LIMIT, hi = -VALUE_LIMIT;
+	size_t i, j;
+
+	big_set_u64(&l, 1);
+	for (i = 0; i < w->n; i++) {
+		if (big_is_zero(&w->c[i]))
+			continue;
+		big_lcm(&t, &l, &d[i].den);
+		big_swap(&t, &l);
+		lo = d[i].lo < lo ? d[i].lo : lo;
+		hi = dist_hi(&d[i]) > hi ? dist_hi(&d[i]) : hi;
+	}
+	dist_init(x, out, lo, hi);
+	for (i = 0; i < w->n; i++) {
+		if (big_is_zero(&w->c[i]))
+			continue;
+		big_divmod(&f, NULL, &l, &d[i].den);
+		big_mul(&coef, &f, &w->c[i]);
+		for (j = 0; j < d[i].n; j++) {
+			if (!big_is_zero(&d[i].c[j]))
+				big_addmul(&out->c[d[i].lo - out->lo + (int64_t)j],
+					   &d[i].c[j], &coef);
+		}
+		dist_check(x);
+	}
+	big_mul(&out->den, &w->den, &l);
+	big_free(&l);
+	big_free(&t);
+	big_free(&f);
+	big_free(&coef);
+	dist_trim(out);
+}
+
+void dist_group(struct dist_ctx *x, struct dist *out, const struct group *g)
+{
+	struct dist cd, *d;
+	size_t i;
+
+	if (!g->count_node) {
+		group_dist_n(x, out, g, g->count);
+		return;
+	}
+	dist_node(x, &cd, g->count_node);
+	if (cd.lo < 0 || dist_hi(&cd) > (__int128)g->count)
+		dist_infeasible(x, "the number of dice falls outside 0..%llu",
+				(unsigned long long)g->count);
+	d = xcalloc(cd.n, sizeof(*d));
+	for (i = 0; i < cd.n; i++) {
+		if (!big_is_zero(&cd.c[i]))
+			group_dist_n(x, &d[i], g, (uint64_t)cd.lo + i);
+	}
+	dist_mix(x, out, &cd, d);
+	for (i = 0; i < cd.n; i++)
+		dist_free(&d[i]);
+	free(d);
+	dist_free(&cd);
+}
+
+/* ---- grouped rolls ----------------------------------------------------------- */
+
+void dist_brace(struct dist_ctx *x, struct dist *out, const struct node *n)
+{
+	const struct brace *b = n->brace;
+	struct scorer scr = { &b->success, &b->failure },
+		      *sc = b->success.op != CMP_NONE ? &scr : NULL;
+	struct dist acc, t;
+	unsigned int i;
+
+	if (b->pooled) {
+		uint64_t k = keep_count(&b->keep, b->ndice);
+
+		if (b->keep.mode == KEEP_ALL || k >= b->ndice) {
+			bool any_sep = false;
+
+			for (i = 0; i < b->ngroups; i++)
+				any_sep |= b->groups[i]->explode == EXPLODE_SEPARATE;
+			if (b->keep.mode == KEEP_ALL || !any_sep) {
+				dist_point(x, &acc, sc ? 0 : b->constant);
+				for (i = 0; i < b->ngroups; i++) {
+					struct group tmp = *b->groups[i];
+
+					if (sc) {
+						tmp.success = b->success;
+						tmp.failure = b->failure;
+					}
+					dist_group(x, &t, &tmp);
+					dist_conv_into(x, &acc, &t);
+				}
+				*out = acc;
+				return;
+			}
+		}
+		if (!k) {
+			dist_point(x, out, sc ? 0 : b->constant);
+			return;
+		}
+		{
+			struct domain dm = { .mode = b->keep.mode };
+			struct pool_in *p = xcalloc(b->ngroups, sizeof(*p));
+			struct dist *laws = xcalloc(b->ngroups, sizeof(*laws));
+
+			for (i = 0; i < b->ngroups; i++) {
+				const struct group *g = b->groups[i];
+
+				if (g->count_node || g->keep.mode != KEEP_ALL ||
+				    g->unique != UNIQUE_NONE || g->match_count)
+					dist_infeasible(x, "keep/drop after {...} over dice groups with a computed count, keep/drop, 'u' or 'mt' has no exact method here");
+				law_base(x, &laws[i], g);
+				law_rerolls(&laws[i], g);
+				if (g->explode == EXPLODE_COMPOUND) {
+					law_chain(x, &t, &laws[i], g, NULL);
+					dist_free(&laws[i]);
+					laws[i] = t;
+				}
+				domain_add_dist(&dm, &laws[i], 0);
+				if (g->explode == EXPLODE_SEPARATE && g->penetrate)
+					domain_add_dist(&dm, &laws[i], 1);
+			}
+			domain_done(&dm);
+			pool_limits(x, dm.m, (unsigned int)k, b->ndice, "dice");
+			for (i = 0; i < b->ngroups; i++) {
+				const struct group *g = b->groups[i];
+
+				if (g->explode == EXPLODE_SEPARATE)
+					pool_in_explode(x, &p[i], &laws[i], g, &dm,
+							(unsigned int)k, g->count);
+				else
+					pool_in_law(&p[i], &laws[i], &dm, g->count);
+			}
+			pool_keep(x, out, p, b->ngroups, &dm, (unsigned int)k, sc);
+			for (i = 0; i < b->ngroups; i++) {
+				pool_in_free(&p[i]);
+				dist_free(&laws[i]);
+			}
+			free(p);
+			free(laws);
+			free(dm.v);
+			if (!sc && b->constant) {
+				if ((__int128)out->lo + b->constant <= -VALUE_LIMIT ||
+				    dist_hi(out) + b->constant >= VALUE_LIMIT)
+					dist_infeasible(x, "its values would not fit in 62 bits");
+				out->lo += b->constant;
+			}
+		}
+		return;
+	}
+
+	/* elements: the totals of the expressions */
+	{
+		uint64_t k = keep_count(&b->keep, n->nkids);
+		struct dist *el = xcalloc(n->nkids, sizeof(*el));
+
+		for (i = 0; i < n->nkids; i++)
+			dist_node(x, &el[i], n->kids[i]);
+		if (b->keep.mode != KEEP_ALL && k < n->nkids) {
+			struct domain dm = { .mode = b->keep.mode };
+			struct pool_in *p = xcalloc(n->nkids, sizeof(*p));
+
+			for (i = 0; i < n->nkids; i++)
+				domain_add_dist(&dm, &el[i], 0);
+			domain_done(&dm);
+			pool_limits(x, dm.m, (unsigned int)k, n->nkids, "elements");
+			for (i = 0; i < n->nkids; i++)
+				pool_in_law(&p[i], &el[i], &dm, 1);
+			pool_keep(x, out, p, n->nkids, &dm, (unsigned int)k, sc);
+			for (i = 0; i < n->nkids; i++)
+				pool_in_free(&p[i]);
+			free(p);
+		} else {
+			dist_point(x, &acc, 0);
+			for (i = 0; i < n->nkids; i++) {
+				law_push(x, &t, &el[i], sc, 0, NULL, false);
+				dist_trim(&t);
+				dist_conv_into(x, &acc, &t);
+			}
+			*out = acc;
+		}
+		for (i = 0; i < n->nkids; i++)
+			dist_free(&el[i]);
+		free(el);
+	}
+}
