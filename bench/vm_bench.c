@@ -12,12 +12,20 @@
  *    after the dice;
  *  - d6 rolls through io_uring (libdice's dice_ring_*) against plain reads;
  *  - two readers of two files on two CPUs against one reader, and two
- *    readers sharing one file.
+ *    readers sharing one file;
+ *  - what a program would do instead of reading the device: fill 64 KiB
+ *    with d6 rolls from getrandom() words bounded by Lemire's method in
+ *    userspace, from the vDSO's getrandom() where the kernel has one
+ *    (Linux 6.11 and later on x86_64; glibc 2.36 does not use it, so it is
+ *    looked up in the vDSO here), and from glibc's arc4random_uniform(6);
+ *    beside /dev/dice read() and libdice's userspace engine.
  *
  * Usage: vm_bench [SECONDS per test, default 1]
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gnu/libc-version.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
@@ -25,7 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -312,6 +322,189 @@ static void measure_engine(const struct cfg *c, struct meas *best)
 	dice_close(d);
 }
 
+/* ---- what a program would do instead ---------------------------------------- */
+
+/* getrandom() as the system call or as the vDSO's. */
+typedef ssize_t (*vgetrandom_fn)(void *buf, size_t len, unsigned int flags,
+				 void *state, size_t state_len);
+
+/* The uapi of the vDSO's getrandom() (Linux 6.11, <vdso/getrandom.h>). */
+struct vgetrandom_opaque_params {
+	u_int32_t size_of_opaque_state;
+	u_int32_t mmap_prot;
+	u_int32_t mmap_flags;
+	u_int32_t reserved[13];
+};
+
+/*
+ * A function of the vDSO by name, as tools/testing/selftests/vDSO/
+ * parse_vdso.c finds it: its dynamic symbols, counted by DT_HASH.
+ */
+static void *vdso_sym(const char *name)
+{
+	uintptr_t base = getauxval(AT_SYSINFO_EHDR), off = 0;
+	const Elf64_Ehdr *eh = (const void *)base;
+	const Elf64_Phdr *ph;
+	const Elf64_Dyn *dyn = NULL, *d;
+	const Elf64_Sym *sym = NULL;
+	const u_int32_t *hash = NULL;
+	const char *str = NULL;
+	bool load = false;
+	u_int32_t i;
+
+	if (!base)
+		return NULL;
+	ph = (const void *)(base + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type == PT_LOAD && !load) {
+			off = base + ph[i].p_offset - ph[i].p_vaddr;
+			load = true;
+		} else if (ph[i].p_type == PT_DYNAMIC) {
+			dyn = (const void *)(base + ph[i].p_offset);
+		}
+	}
+	if (!load || !dyn)
+		return NULL;
+	for (d = dyn; d->d_tag != DT_NULL; d++) {
+		if (d->d_tag == DT_SYMTAB)
+			sym = (const void *)(d->d_un.d_ptr + off);
+		else if (d->d_tag == DT_STRTAB)
+			str = (const void *)(d->d_un.d_ptr + off);
+		else if (d->d_tag == DT_HASH)
+			hash = (const void *)(d->d_un.d_ptr + off);
+	}
+	if (!sym || !str || !hash)
+		return NULL;
+	for (i = 0; i < hash[1]; i++) {
+		if (ELF64_ST_TYPE(sym[i].st_info) != STT_FUNC ||
+		    sym[i].st_shndx == SHN_UNDEF)
+			continue;
+		if (!strcmp(str + sym[i].st_name, name))
+			return (void *)(off + sym[i].st_value);
+	}
+	return NULL;
+}
+
+static vgetrandom_fn vgetrandom;
+static void *vgr_state;
+static size_t vgr_state_len;
+
+/* The vDSO's getrandom() and one state for it; false when there is none. */
+static bool vgetrandom_init(void)
+{
+	struct vgetrandom_opaque_params p;
+	size_t page = sysconf(_SC_PAGESIZE);
+
+	vgetrandom = (vgetrandom_fn)vdso_sym("__vdso_getrandom");
+	if (!vgetrandom)
+		return false;
+	memset(&p, 0, sizeof(p));
+	if (vgetrandom(NULL, 0, 0, &p, ~0UL) || !p.size_of_opaque_state ||
+	    p.size_of_opaque_state > page) {
+		vgetrandom = NULL;
+		return false;
+	}
+	vgr_state = mmap(NULL, page, p.mmap_prot, p.mmap_flags, -1, 0);
+	if (vgr_state == MAP_FAILED) {
+		vgetrandom = NULL;
+		return false;
+	}
+	vgr_state_len = p.size_of_opaque_state;
+	return true;
+}
+
+typedef ssize_t (*getrandom_fn)(void *buf, size_t len);
+
+static ssize_t sys_getrandom(void *buf, size_t len)
+{
+	return getrandom(buf, len, 0);
+}
+
+static ssize_t vdso_getrandom(void *buf, size_t len)
+{
+	return vgetrandom(buf, len, 0, vgr_state, vgr_state_len);
+}
+
+#define WORDS	(BUF_BYTES / 4)	/* getrandom() 64 KiB of words at a time */
+
+struct words {
+	getrandom_fn get;
+	u_int32_t w[WORDS];
+	unsigned int pos;
+	u_int64_t drawn;
+};
+
+static u_int32_t next_word(struct words *ws)
+{
+	if (ws->pos == WORDS) {
+		size_t got = 0;
+		ssize_t r;
+
+		while (got < sizeof(ws->w)) {
+			r = ws->get((char *)ws->w + got, sizeof(ws->w) - got);
+			if (r <= 0)
+				die_err("getrandom");
+			got += r;
+		}
+		ws->pos = 0;
+	}
+	ws->drawn++;
+	return ws->w[ws->pos++];
+}
+
+/* Lemire's method on 32-bit words, as the kernel's get_random_u32_below(). */
+static u_int32_t lemire(struct words *ws, u_int32_t n)
+{
+	u_int64_t m = (u_int64_t)next_word(ws) * n;
+
+	if ((u_int32_t)m < n) {
+		u_int32_t t = -n % n;
+
+		while ((u_int32_t)m < t)
+			m = (u_int64_t)next_word(ws) * n;
+	}
+	return (u_int32_t)(m >> 32);
+}
+
+/*
+ * 64 KiB of d6 faces (1 to 6, one byte each, as /dev/dice's d6 U8) at a
+ * time: from getrandom() words and Lemire when @get is set, else from
+ * arc4random_uniform(6).
+ */
+static void measure_user_d6(getrandom_fn get, struct meas *best)
+{
+	static unsigned char out[BUF_BYTES];
+	static struct words ws;
+	struct meas m;
+	double t0, t;
+	int i, j;
+
+	memset(best, 0, sizeof(*best));
+	ws.get = get;
+	ws.pos = WORDS;
+	for (i = 0; i < ROUNDS; i++) {
+		memset(&m, 0, sizeof(m));
+		ws.drawn = 0;
+		t0 = now();
+		do {
+			if (get) {
+				for (j = 0; j < BUF_BYTES; j++)
+					out[j] = 1 + lemire(&ws, 6);
+			} else {
+				for (j = 0; j < BUF_BYTES; j++)
+					out[j] = 1 + arc4random_uniform(6);
+			}
+			asm volatile("" : : "r"(out) : "memory");
+			m.rolls += BUF_BYTES;
+			t = now() - t0;
+		} while (t < dur / ROUNDS);
+		m.secs = t;
+		m.bytes = m.rolls;
+		m.bits = get ? ws.drawn * 32 : 0;
+		keep_best(best, &m, true);
+	}
+}
+
 /*
  * What the emulator charges for a 128-by-64-bit divq, with a zero and a
  * non-zero high word: ns per division.  The wide paths of the core divide
@@ -415,6 +608,18 @@ static void row(const char *name, const struct test *t, size_t rsize)
 	       rate(&t->m, false) / rate(&t->ur, false));
 }
 
+static void user_row(const char *name, const struct meas *m,
+		     const struct meas *dice_m)
+{
+	char bits[16] = "-";
+
+	if (m->bits)
+		snprintf(bits, sizeof(bits), "%.4f",
+			 (double)m->bits / m->rolls);
+	printf("  %-40s %10.3e rolls/s %8s bits/roll  x dice %6.3f\n", name,
+	       rate(m, true), bits, rate(m, true) / rate(dice_m, true));
+}
+
 static void verdict(const char *what, double got, double want)
 {
 	printf("  %-50s %6.3f (>= %.3f)  %s", what, got, want,
@@ -449,8 +654,9 @@ int main(int argc, char **argv)
 	static struct test t[NTESTS];
 	static unsigned char warm[1 << 20];
 	double one, two, shared, full, div0, div1;
-	struct meas engine, engine_zipf;
+	struct meas engine, engine_zipf, gr, vgr, arc;
 	struct utsname u;
+	bool has_vgr;
 	unsigned int i;
 
 	if (argc > 1)
@@ -474,6 +680,11 @@ int main(int argc, char **argv)
 	}
 	measure_engine(&dice[T_U8], &engine);
 	measure_engine(&dice[T_ZIPF], &engine_zipf);
+	measure_user_d6(sys_getrandom, &gr);
+	has_vgr = vgetrandom_init();
+	if (has_vgr)
+		measure_user_d6(vdso_getrandom, &vgr);
+	measure_user_d6(NULL, &arc);
 	div0 = divq_ns(0);
 	div1 = divq_ns(0x0123456789ULL);
 	one = two = shared = 0;
@@ -513,6 +724,24 @@ int main(int argc, char **argv)
 	       rate(&engine_zipf, true) / rate(&t[T_ZIPF].m, true));
 	printf("divq in the guest: %.1f ns with a zero high word, %.1f ns "
 	       "with a non-zero one\n", div0, div1);
+
+	printf("\n64 KiB of d6 rolls, what a program would do instead "
+	       "(rolls/s, best of %d rounds;\nx dice = rolls/s / /dev/dice's "
+	       "d6 U8 rolls/s at 64K reads):\n", ROUNDS);
+	user_row("/dev/dice read(), d6 U8, 64K reads", &t[T_U8].m,
+		 &t[T_U8].m);
+	user_row("libdice engine (same core, in process)", &engine,
+		 &t[T_U8].m);
+	user_row("getrandom() syscall + Lemire", &gr, &t[T_U8].m);
+	if (has_vgr)
+		user_row("vDSO getrandom() + Lemire", &vgr, &t[T_U8].m);
+	else
+		printf("  %-40s not in this kernel's vDSO (Linux 6.11+)\n",
+		       "vDSO getrandom() + Lemire");
+	user_row("glibc arc4random_uniform(6)", &arc, &t[T_U8].m);
+	printf("  (getrandom: 64 KiB of 32-bit words a call; glibc %s's "
+	       "arc4random makes a getrandom()\n  system call per call)\n",
+	       gnu_get_libc_version());
 
 	printf("\nTargets (in the VM)\n");
 	verdict("d6 U8 rolls/s / urandom B/s, 64K reads",
