@@ -48,6 +48,10 @@
  *   OP_MANY     1 + byte faces with dice_die_roll_many()
  *   OP_U8       1 + 2 bytes mod 2048 faces with dice_die_roll_u8() (a U8
  *               format only; else dice_die_roll_many() of up to 256)
+ *   OP_FAULT    a read as OP_READ whose buffer faults after 1 + byte
+ *               bytes (the second hostile audit's first step)
+ *   OP_FORK     a VM fork: dice_stream_drop_random() of A, and
+ *               dice_die_drop_random() of B
  *
  * Checked after every operation, on both dice:
  *  - dice_die_invalid() is NULL and the core never warned
@@ -60,6 +64,9 @@
  *  - die A's faces equal die B's, one by one: where A stopped early, B's
  *    next roll fails too; GET_INFO and GET_STATS of the two are equal
  *    (rolls, bits used, drawn, discarded, coin bits);
+ *  - after a change of die, method, source or format and after a fork,
+ *    nothing encoded before waits in A's stream but the rest of a text
+ *    line a read began (none after a change of format);
  *  - work is bounded: the PRNG source aborts once one operation has drawn
  *    more than 16 pools a face (128 under DICE_METHOD_BATCH, which keeps
  *    rejected tries) where a roll takes at most one pool, so a runaway
@@ -93,12 +100,14 @@ enum {
 	OP_ROLL,
 	OP_MANY,
 	OP_U8,
+	OP_FAULT,
+	OP_FORK,
 	OP_NR
 };
 
 static const char *const op_name[OP_NR] = {
 	"sides", "weights", "alias", "method", "format", "source", "write",
-	"read", "roll", "roll_many", "roll_u8",
+	"read", "roll", "roll_many", "roll_u8", "fault", "fork",
 };
 
 /* Dice whose state or width is an edge: kept in mkcorpus.py's order. */
@@ -389,11 +398,11 @@ static void produced(void *ctx, const u64 *faces, unsigned int n,
 }
 
 /* read() of the module, without the copy: what the die sees of it. */
-static void do_read(struct stream *st, u64 len)
+static void do_read(struct stream *st, u64 len, size_t room)
 {
-	long got = stream_read(st->as, len, st->faces, produced, st);
+	long got = stream_read(st->as, len, room, st->faces, produced, st);
 
-	CHECK(got > 0 || got == -EAGAIN || got == -EINVAL,
+	CHECK(got > 0 || got == -EAGAIN || got == -EINVAL || got == -EFAULT,
 	      "step %u (%s): read of %llu: %ld", st->step, op_name[st->op],
 	      (unsigned long long)len, got);
 }
@@ -444,6 +453,27 @@ static void do_write(struct stream *st, struct in *in)
 
 /* ---- configuration ----------------------------------------------------------- */
 
+/*
+ * After a change or a fork A's stream holds nothing encoded before it but
+ * the rest of a text line a read began, and not that after a change of
+ * format (@line false).
+ */
+static void check_stale(struct stream *st, bool line)
+{
+	const struct dice_stream *s = st->as;
+	unsigned int i, newlines = 0;
+
+	if (s->out_start == s->out_end)
+		return;
+	for (i = s->out_start; i < s->out_end; i++)
+		newlines += s->out[i] == '\n';
+	CHECK(line && !dice_format_width(s->die.format) && s->out_start &&
+	      s->out[s->out_start - 1] != '\n' && newlines == 1 &&
+	      s->out[s->out_end - 1] == '\n',
+	      "step %u (%s): %u bytes encoded before the change kept",
+	      st->step, op_name[st->op], s->out_end - s->out_start);
+}
+
 static void set_sides(struct stream *st, struct in *in)
 {
 	u64 sel = get(in, 1), sides;
@@ -457,7 +487,7 @@ static void set_sides(struct stream *st, struct in *in)
 		sides = 1 + get(in, 2);
 	else
 		sides = get(in, 8);
-	ea = dice_die_set_sides(st->a.die, sides);
+	ea = dice_stream_set_sides(st->as, sides);
 	eb = dice_die_set_sides(st->b.die, sides);
 	CHECK(ea == eb, "step %u (sides): %d and %d", st->step, ea, eb);
 	CHECK(ea == (sides ? dice_format_check(st->a.die->format, sides) :
@@ -466,6 +496,7 @@ static void set_sides(struct stream *st, struct in *in)
 	      (unsigned long long)sides, ea);
 	if (!ea)
 		st->loaded = false;
+	check_stale(st, true);
 }
 
 /* Install the same table in both dice; @fill makes one. */
@@ -487,12 +518,15 @@ static int install(struct stream *st, u32 n,
 			continue;
 		}
 		/* The die owns the table from here, even on error. */
-		err[i] = dice_die_set_table(sd[i]->die, t[i]);
+		err[i] = i ? dice_die_set_table(sd[i]->die, t[i]) :
+			     dice_stream_set_table(st->as, t[i]);
 	}
 	CHECK(err[0] == err[1], "step %u (%s): %d and %d", st->step,
 	      op_name[st->op], err[0], err[1]);
 	CHECK(!err[0] || err[0] == -EINVAL || err[0] == -EOVERFLOW,
 	      "step %u (%s): %d", st->step, op_name[st->op], err[0]);
+	if (!err[0])
+		check_stale(st, true);
 	return err[0];
 }
 
@@ -603,11 +637,13 @@ static void set_alias(struct stream *st, struct in *in)
 static void set_method(struct stream *st, struct in *in)
 {
 	u32 method = (u32)get(in, 1) % 8;
-	int ea = dice_die_set_method(st->a.die, method);
+	int ea = dice_stream_set_method(st->as, method);
 	int eb = dice_die_set_method(st->b.die, method);
 
 	CHECK(ea == eb && ea == dice_method_check(method, st->b.die->kind),
 	      "step %u (method %u): %d and %d", st->step, method, ea, eb);
+	if (!ea)
+		check_stale(st, true);
 }
 
 static void set_format(struct stream *st, struct in *in)
@@ -625,9 +661,8 @@ static void set_format(struct stream *st, struct in *in)
 	CHECK(ea == eb, "step %u (format %#x): %d and %d", st->step, format,
 	      ea, eb);
 	/* Bytes still buffered are in the old encoding: dropped. */
-	CHECK(ea || st->as->out_start == st->as->out_end,
-	      "step %u (format): %u bytes of the old format kept", st->step,
-	      st->as->out_end - st->as->out_start);
+	if (!ea)
+		check_stale(st, false);
 }
 
 static void set_source(struct stream *st, struct in *in)
@@ -637,8 +672,7 @@ static void set_source(struct stream *st, struct in *in)
 	seed = 0x5eed0000ULL ^ b ^ get(in, 1) << 8;
 	side_source(&st->a, b & 1, seed);
 	side_source(&st->b, b & 1, seed);
-	CHECK(st->as->out_start == st->as->out_end,
-	      "step %u (source): rolls of the old source kept", st->step);
+	check_stale(st, true);
 }
 
 /* ---- the stream --------------------------------------------------------------- */
@@ -710,7 +744,17 @@ static void step(struct stream *st, struct in *in)
 	case OP_READ:
 		len = read_len(in);
 		budget(st, width ? len / width : len);
-		do_read(st, len);
+		do_read(st, len, SIZE_MAX);
+		break;
+	case OP_FAULT:
+		len = read_len(in);
+		budget(st, width ? len / width : len);
+		do_read(st, len, 1 + get(in, 1));
+		break;
+	case OP_FORK:
+		dice_stream_drop_random(st->as);
+		dice_die_drop_random(st->b.die);
+		check_stale(st, true);
 		break;
 	case OP_ROLL:
 		err = dice_die_roll(st->a.die, &face);
@@ -722,7 +766,7 @@ static void step(struct stream *st, struct in *in)
 		budget(st, count);
 		roll_many(st, count);
 		break;
-	default:
+	case OP_U8:
 		count = 1 + (unsigned int)get(in, 2) % 2048;
 		budget(st, count);
 		if ((st->a.die->format & DICE_FMT_TYPE_MASK) == DICE_FMT_U8)

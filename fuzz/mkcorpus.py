@@ -93,7 +93,7 @@ ALIAS_SEEDS = {
 
 # fuzz_stream: one opcode byte, then its arguments (see fuzz_stream.c).
 (OP_SIDES, OP_WEIGHTS, OP_ALIAS, OP_METHOD, OP_FORMAT, OP_SOURCE, OP_WRITE,
- OP_READ, OP_ROLL, OP_MANY, OP_U8) = range(11)
+ OP_READ, OP_ROLL, OP_MANY, OP_U8, OP_FAULT, OP_FORK) = range(13)
 SPECIAL_SIDES = [
     1, 2, 3, 6, 7, 10, 255, 256, 257, 1000003,
     2**31 - 1, 2**32 - 1, 2**32, 2**32 + 1, 3 * 2**30, 2**40 + 1,
@@ -165,6 +165,16 @@ def s_many(n):
     return bytes([OP_MANY, n - 1])
 
 
+def s_fault(n, room):
+    """A read of n bytes whose buffer faults after room bytes."""
+    return s_read(n).replace(bytes([OP_READ]), bytes([OP_FAULT]), 1) + \
+        bytes([room - 1])
+
+
+def s_fork():
+    return bytes([OP_FORK])
+
+
 def s_u8(n):
     return bytes([OP_U8]) + struct.pack('<H', n - 1)
 
@@ -214,6 +224,19 @@ STREAM_SEEDS = {
         s_sides(2**64 - 1) + s_read(5) + s_sides(6) + s_read(3) +
         s_weights([5, 0, 0, 7]) + s_read(1) + s_read(1) + s_read(200) +
         s_u8(10) + s_format(U8) + s_u8(2000) + s_format(0xf1),
+    # The second hostile audit: a text read that faults after 2 bytes,
+    # then a change of die: the lines formatted for the old die must go.
+    'faulting-read-then-changes':
+        s_sides(20) + s_fault(4096, 2) + s_weights([0, 1]) +
+        s_read(4096) + s_fault(4096, 1) + s_sides(1) + s_read(200) +
+        s_sides(20) + s_fault(4000, 3) + s_alias(5, 0x10, 1) + s_read(100) +
+        s_fault(300, 7) + s_method(4) + s_read(50) + s_format(U16) +
+        s_fault(64, 3) + s_source(True) + s_read(8),
+    # ...and a VM fork between the chunks of reads, in text and binary.
+    'fork-between-reads':
+        s_sides(1000) + s_fault(4096, 5) + s_fork() + s_read(4096) +
+        s_format(U64) + s_fault(1024, 12) + s_fork() + s_read(64) +
+        s_fork() + s_fork() + s_read(8),
 }
 
 # Odd lengths are parsed with the custom die dW (see fuzz_notation.c).

@@ -199,7 +199,7 @@ static long do_read(struct pair *p, size_t len)
 	long got;
 
 	p->ngot = 0;
-	got = stream_read(p->a, len, p->faces, follow, p);
+	got = stream_read(p->a, len, SIZE_MAX, p->faces, follow, p);
 	check_valid(p, "read");
 	return got;
 }

@@ -2,12 +2,12 @@
 /*
  * stream_read.h - read() of /dev/dice over the core's stream, for tests
  *
- * The loop of dice_file_read_iter() (kmod/dice_main.c) without the copy:
- * dice_stream_read_size(), then dice_stream_produce(), dice_stream_bytes()
- * and dice_stream_consume() until the read is served.  After each produce
- * the caller sees the faces just encoded, decoded back, and whether the
- * produce stopped short of what it was asked (a roll failed), so a twin die
- * rolled one face at a time can follow every batch of the shipped code.
+ * The loop of dice_file_read_iter() (kmod/dice_main.c) over the shipped
+ * step, dice_stream_read_chunk(), with a copy that delivers @room bytes and
+ * then faults, as a user buffer followed by an unmapped page.  After each
+ * produce the caller sees the faces just encoded, decoded back, and whether
+ * the produce stopped short of what it was asked (a roll failed), so a twin
+ * die rolled one face at a time can follow every batch of the shipped code.
  * Used by kmod/tests/regress_test.c and fuzz/fuzz_stream.c.
  */
 #ifndef _DICE_STREAM_READ_H
@@ -58,33 +58,62 @@ static inline size_t stream_target(const struct dice_stream *s, size_t want)
 	return want;
 }
 
-/* Bytes served, or the error; @faces has room for DICE_OUT_BYTES faces. */
-static inline long stream_read(struct dice_stream *s, size_t len, u64 *faces,
-			       stream_rolled_fn rolled, void *ctx)
+struct stream_copy {
+	struct dice_stream *s;
+	u64 *faces;
+	stream_rolled_fn rolled;
+	void *ctx;
+	size_t room;		/* bytes the copy delivers before it faults */
+	size_t target;		/* bytes a produce makes unless a roll fails */
+	bool fresh;		/* the step produces: the caller follows it */
+};
+
+/* The step's copy: show the caller a fresh produce, deliver up to @room. */
+static inline size_t stream_copy(void *ctx, const u8 *bytes, size_t len)
 {
-	size_t done = 0, chunk, target;
+	struct stream_copy *c = ctx;
+	size_t made;
 	unsigned int n;
+
+	(void)bytes;
+	if (c->fresh) {
+		dice_stream_bytes(c->s, &made);
+		n = stream_decode(c->s, c->faces);
+		c->rolled(c->ctx, c->faces, n, made < c->target, 0);
+		c->fresh = false;
+	}
+	if (len > c->room)
+		len = c->room;
+	c->room -= len;
+	return len;
+}
+
+/*
+ * Bytes served, or the error (-EFAULT once @room bytes are delivered);
+ * @faces has room for DICE_OUT_BYTES faces.
+ */
+static inline long stream_read(struct dice_stream *s, size_t len, size_t room,
+			       u64 *faces, stream_rolled_fn rolled, void *ctx)
+{
+	struct stream_copy c = {
+		.s = s, .faces = faces, .rolled = rolled, .ctx = ctx,
+		.room = room,
+	};
+	struct dice_read rd = { .len = len, .copy = stream_copy, .ctx = &c };
+	size_t chunk;
 	int err;
 
-	err = dice_stream_read_size(s, &len);
-	if (err)
-		return err;
-	while (done < len) {
+	err = dice_stream_read_size(s, &rd.len);
+	while (!err && rd.done < rd.len) {
 		dice_stream_bytes(s, &chunk);
-		if (!chunk) {
-			target = stream_target(s, len - done);
-			err = dice_stream_produce(s, len - done);
-			dice_stream_bytes(s, &chunk);
-			n = stream_decode(s, faces);
-			rolled(ctx, faces, n, chunk < target, err);
-			if (err)
-				break;
-		}
-		if (chunk > len - done)
-			chunk = len - done;
-		done += dice_stream_consume(s, chunk, chunk);
+		c.fresh = !chunk;
+		c.target = stream_target(s, rd.len - rd.done);
+		err = dice_stream_read_chunk(s, &rd);
+		/* A produce that made nothing never reached the copy. */
+		if (err && c.fresh)
+			rolled(ctx, faces, 0, true, err);
 	}
-	return done ? (long)done : err;
+	return rd.done ? (long)rd.done : err;
 }
 
 #endif /* _DICE_STREAM_READ_H */

@@ -980,6 +980,267 @@ TEST(sendfile_to_socket)
 	close(fd);
 }
 
+/*
+ * Every roll spliced is served or counted: bytes released from a pipe
+ * unread are added to spliced_unread.  @rolls rolls of @w bytes were made,
+ * @served bytes reached the other end, @unread is the counter's growth.
+ */
+static __u64 spliced_unread(void)
+{
+	return sysfs_u64("spliced_unread");
+}
+
+#define EXPECT_ACCOUNTED(rolls, w, served, unread)			\
+	EXPECT_EQ((__u64)(rolls) * (w), (__u64)(served) + (unread))	\
+		TH_LOG("%llu rolls of %u bytes, %llu served, %llu unread", \
+		       (unsigned long long)(rolls), (unsigned int)(w),	\
+		       (unsigned long long)(served),			\
+		       (unsigned long long)(unread))
+
+/*
+ * sendfile() of U64 rolls into a file that takes 4099 bytes (RLIMIT_FSIZE):
+ * the file's write ends inside a roll and splice_direct_to_actor() releases
+ * the rest; the device cannot prevent either, and counts what was lost.
+ */
+TEST(sendfile_size_limited_file)
+{
+	struct rlimit lim = { 4099, 4099 };
+	int fd = open_die(_metadata, O_RDONLY), mfd;
+	struct dice_stats st;
+	__u64 unread;
+	ssize_t n;
+
+	REQUIRE_DIE(fd);
+	set_sides(_metadata, fd, 1000);
+	set_format(_metadata, fd, DICE_FMT_U64);
+	mfd = memfd_create("dice-fsize", MFD_CLOEXEC);
+	ASSERT_LE(0, mfd);
+	signal(SIGXFSZ, SIG_IGN);
+	ASSERT_EQ(0, setrlimit(RLIMIT_FSIZE, &lim));
+	unread = spliced_unread();
+	n = sendfile(mfd, fd, NULL, 8192);
+	ASSERT_EQ(4099, n) TH_LOG("sendfile: %s", strerror(errno));
+	unread = spliced_unread() - unread;
+	get_stats(_metadata, fd, &st);
+	EXPECT_ACCOUNTED(st.rolls, 8, n, unread);
+	EXPECT_LT(0, unread);
+	close(mfd);
+	close(fd);
+}
+
+/*
+ * A pipe of two pages holding 3 bytes: splice() fills the free page with
+ * whole rolls; closing the pipe with rolls in it counts them unread.
+ */
+TEST(splice_odd_pipe_counted)
+{
+	int fd = open_die(_metadata, O_RDONLY), p[2];
+	unsigned char buf[8192];
+	struct dice_stats st;
+	__u64 unread;
+	ssize_t n, i;
+
+	REQUIRE_DIE(fd);
+	set_sides(_metadata, fd, 1000);
+	set_format(_metadata, fd, DICE_FMT_U64);
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_LE(8192, fcntl(p[1], F_SETPIPE_SZ, 8192));
+	ASSERT_EQ(3, write(p[1], "abc", 3));
+	unread = spliced_unread();
+	n = splice(fd, NULL, p[1], NULL, 65536, SPLICE_F_NONBLOCK);
+	ASSERT_LT(0, n) TH_LOG("splice: %s", strerror(errno));
+	EXPECT_EQ(0, n % 8);
+	ASSERT_TRUE(read_full(p[0], buf, 3 + n));
+	for (i = 3; i < 3 + n; i += 8) {
+		ASSERT_TRUE(get_le(buf + i, 8) >= 1 && get_le(buf + i, 8) <= 1000);
+	}
+	get_stats(_metadata, fd, &st);
+	EXPECT_ACCOUNTED(st.rolls, 8, n, spliced_unread() - unread);
+	/* Rolls left in a pipe that goes away are counted. */
+	n = splice(fd, NULL, p[1], NULL, 4096, 0);
+	ASSERT_EQ(4096, n);
+	ASSERT_TRUE(read_full(p[0], buf, 1000));
+	close(p[0]);
+	close(p[1]);
+	EXPECT_EQ(4096 - 1000, spliced_unread() - unread);
+	close(fd);
+}
+
+/* sendfile() into a non-blocking socket that takes less than was made. */
+TEST(sendfile_full_socket_counted)
+{
+	int fd = open_die(_metadata, O_RDONLY), sv[2], size = 4096;
+	static unsigned char buf[1 << 20];
+	struct dice_stats st;
+	size_t got = 0;
+	__u64 unread;
+	ssize_t n;
+
+	REQUIRE_DIE(fd);
+	set_sides(_metadata, fd, 1000);
+	set_format(_metadata, fd, DICE_FMT_U64);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0,
+		       sv))
+		SKIP(return, "no AF_UNIX sockets: %s", strerror(errno));
+	setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
+	unread = spliced_unread();
+	n = sendfile(sv[0], fd, NULL, 1 << 20);
+	ASSERT_LT(0, n) TH_LOG("sendfile: %s", strerror(errno));
+	EXPECT_GT(1 << 20, n) TH_LOG("the socket took everything");
+	while (got < sizeof(buf)) {
+		ssize_t r = read(sv[1], buf + got, sizeof(buf) - got);
+
+		if (r <= 0)
+			break;
+		got += r;
+	}
+	EXPECT_EQ((size_t)n, got);
+	get_stats(_metadata, fd, &st);
+	EXPECT_ACCOUNTED(st.rolls, 8, got, spliced_unread() - unread);
+	close(sv[0]);
+	close(sv[1]);
+	close(fd);
+}
+
+/* ---- a change of die after a faulting read ------------------------------------- */
+
+FIXTURE(stale) {
+	int fd;
+	char *mem;
+	long page;
+};
+
+FIXTURE_VARIANT(stale) {
+	__u32 fmt;
+};
+
+FIXTURE_VARIANT_ADD(stale, text) { .fmt = DICE_FMT_TEXT, };
+FIXTURE_VARIANT_ADD(stale, u8) { .fmt = DICE_FMT_U8, };
+FIXTURE_VARIANT_ADD(stale, u16) { .fmt = DICE_FMT_U16, };
+FIXTURE_VARIANT_ADD(stale, u32) { .fmt = DICE_FMT_U32, };
+FIXTURE_VARIANT_ADD(stale, u64) { .fmt = DICE_FMT_U64, };
+
+FIXTURE_SETUP(stale)
+{
+	self->page = sysconf(_SC_PAGESIZE);
+	self->mem = mmap(NULL, 2 * self->page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->mem);
+	ASSERT_EQ(0, mprotect(self->mem + self->page, self->page, PROT_NONE));
+	self->fd = -1;
+}
+
+FIXTURE_TEARDOWN(stale)
+{
+	munmap(self->mem, 2 * self->page);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+enum stale_change { TO_D1, TO_WEIGHTS, TO_ALIAS, TO_METHOD, STALE_CHANGES };
+
+/*
+ * A d20 read into a buffer that faults after @room bytes, then @change:
+ * the next 4096 bytes hold no face of the old die (the reproduction of the
+ * second hostile audit: 408-422 of 2048 lines were), but the rest of a
+ * text line the faulting read began, and no roll made before the change.
+ * Return: the face every roll must show now, 0 for any.
+ */
+static void stale_case(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(stale) *self, __u32 fmt,
+		       enum stale_change change, size_t room)
+{
+	unsigned int w = fmt_width(fmt);
+	__u32 weights[20] = { 0 }, alias[20];
+	unsigned char next[4096];
+	__u64 thr[20], only = 0, face, v;
+	struct dice_stats before, after;
+	size_t at = 0, rest = 0, rolls;
+	char *buf = self->mem + self->page - room;
+	ssize_t got, n;
+	int i;
+
+	if (self->fd >= 0)
+		close(self->fd);
+	self->fd = open_die(_metadata, O_RDONLY);
+	ASSERT_LE(0, self->fd);
+	set_sides(_metadata, self->fd, 20);
+	set_format(_metadata, self->fd, fmt);
+	got = read(self->fd, buf, 4096);
+	ASSERT_EQ((ssize_t)(w ? room - room % w : room), got)
+		TH_LOG("faulting read: %s", strerror(errno));
+	switch (change) {
+	case TO_D1:
+		set_sides(_metadata, self->fd, 1);
+		only = 1;
+		break;
+	case TO_WEIGHTS:
+		weights[5] = 1;
+		ASSERT_EQ(0, set_weights(self->fd, weights, 20));
+		only = 6;
+		break;
+	case TO_ALIAS:
+		for (i = 0; i < 20; i++) {
+			thr[i] = i == 8;
+			alias[i] = 8;
+		}
+		ASSERT_EQ(0, set_alias(self->fd, thr, alias, 1, 20));
+		only = 9;
+		break;
+	default:
+		ASSERT_EQ(0, set_u32(self->fd, DICE_IOC_SET_METHOD,
+				     DICE_METHOD_REJECTION));
+	}
+	get_stats(_metadata, self->fd, &before);
+	n = read(self->fd, next, sizeof(next));
+	ASSERT_EQ((ssize_t)sizeof(next), n);
+	get_stats(_metadata, self->fd, &after);
+	/* The rest of a line begun before the change is a face of the d20. */
+	if (!w && buf[got - 1] != '\n') {
+		for (i = got; i > 0 && buf[i - 1] != '\n'; i--)
+			;
+		for (v = 0; i < got; i++)
+			v = 10 * v + buf[i] - '0';
+		while (next[rest] != '\n')
+			v = 10 * v + next[rest++] - '0';
+		rest++;
+		EXPECT_TRUE(v >= 1 && v <= 20) TH_LOG("line %llu", v);
+	}
+	for (at = rest, rolls = 0; at < (size_t)n; rolls++) {
+		if (w) {
+			face = get_le(next + at, w);
+			at += w;
+		} else {
+			for (face = 0; at < (size_t)n && next[at] != '\n'; at++)
+				face = 10 * face + next[at] - '0';
+			if (at++ == (size_t)n)
+				break;	/* a line cut by the read's end */
+		}
+		if (only && face != only) {
+			EXPECT_EQ(only, face)
+				TH_LOG("change %d, room %zu: roll %zu is a face of the old die",
+				       change, room, rolls);
+			return;
+		}
+	}
+	/* Every roll served was made after the change (text: one may wait). */
+	EXPECT_LE(rolls, after.rolls - before.rolls);
+	EXPECT_GE(rolls + !w, after.rolls - before.rolls);
+}
+
+TEST_F(stale, change_after_faulting_read)
+{
+	static const size_t rooms[] = { 1, 2, 3, 8, 17, 2000 };
+	unsigned int c, r;
+
+	for (c = 0; c < STALE_CHANGES; c++)
+		for (r = 0; r < sizeof(rooms) / sizeof(rooms[0]); r++) {
+			if (rooms[r] < fmt_width(variant->fmt))
+				continue;
+			stale_case(_metadata, self, variant->fmt, c, rooms[r]);
+		}
+}
+
 /* ---- poll and epoll ----------------------------------------------------------- */
 
 static short poll_now(int fd, short events)
