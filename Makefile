@@ -5,6 +5,7 @@
 #   make            build the module, the library and the CLI
 #   make demo       install what is missing, boot a VM, roll real dice
 #   make check      install what is missing, run every test tier
+#   make check-TIER one tier of scripts/tiers.sh (make tiers lists them)
 #   make deps       install the Debian packages (root)
 #   make bench      benchmarks: the core in userspace, callgrind, /dev/dice in a VM
 #   make deb        Debian packages in build/deb/ (dice-dkms, libdice1,
@@ -33,6 +34,12 @@ endif
 DICE_CACHE ?= /var/tmp/dice
 LINUX_TARBALL = $(lastword $(sort $(wildcard /usr/src/linux-source-*.tar.xz)))
 LINUX_SRC ?= $(DICE_CACHE)/$(notdir $(LINUX_TARBALL:.tar.xz=))
+# The newest tree Debian has: linux-source-X.Y of trixie-backports (7.3
+# today), its .deb taken apart by scripts/trixie.sh (never installed) and
+# unpacked beside LINUX_SRC.  "make linux-src-newest" makes it if needed
+# and prints its path: build against it with $(make -s linux-src-newest).
+TRIXIE_STATE = $(DICE_CACHE)/trixie/current
+LINUX_SRC_NEWEST ?= $(shell awk '$$1 == "source" { print $$2 }' $(TRIXIE_STATE) 2>/dev/null)
 
 include $(TOP)/kmod/dice-core.mk
 
@@ -48,6 +55,16 @@ kver:
 
 deps:
 	@$(TOP)/scripts/deps.sh
+
+# Debian 13's kernels and the newest source (scripts/trixie.sh; root and
+# the network): the index refreshed, anything missing made.
+trixie:
+	@$(TOP)/scripts/trixie.sh >/dev/null
+
+linux-src-newest:
+	@test -f "$(LINUX_SRC_NEWEST)/Makefile" || \
+		$(TOP)/scripts/trixie.sh >/dev/null || exit 1; \
+	awk '$$1 == "source" { print $$2 }' $(TRIXIE_STATE)
 
 linux-src: $(LINUX_SRC)/Makefile
 $(LINUX_SRC)/Makefile:
@@ -82,22 +99,45 @@ sparse:
 # CONSTANT_COMPARISON), so that no other file needs one.
 KMOD_C_H = $(filter %.c %.h,$(DICE_KMOD_FILES:%=kmod/%))
 KMOD_COMPAT_H = $(filter %compat.h,$(KMOD_C_H))
-CHECKPATCH = perl $(LINUX_SRC)/scripts/checkpatch.pl --no-tree --strict \
-	--terse --show-types
+#
+# checkpatch-newest: the same with the checkpatch.pl of the newest tree
+# (LINUX_SRC_NEWEST).  One more documented exception there: 7.x's
+# ALLOC_WITH_SIZEOF asks for kzalloc_obj()/kmalloc_obj(), which 7.x added
+# and 6.1 to 6.12 lack; the module's sources build on all of them.  The
+# lines it would print are shown as "# newest only:" notes, not hidden.
+CHECKPATCH_FLAGS = --no-tree --strict --terse --show-types
 CHECKPATCH_COMPAT = --ignore NEW_TYPEDEFS,LINUX_VERSION_CODE,CONSTANT_COMPARISON
-checkpatch: linux-src
-	@out=$$(cd $(TOP) && \
-		$(CHECKPATCH) -f $(filter-out $(KMOD_COMPAT_H),$(KMOD_C_H)) 2>&1; \
-		$(if $(KMOD_COMPAT_H),$(CHECKPATCH) $(CHECKPATCH_COMPAT) \
+CHECKPATCH_NEWEST_IGNORE = ALLOC_WITH_SIZEOF
+# $(call checkpatch_run,SOURCE TREE,--ignore of its own or nothing)
+define checkpatch_run
+	@test -f $(1)/scripts/checkpatch.pl || { \
+		echo "checkpatch: no $(1)/scripts/checkpatch.pl"; exit 1; }; \
+	cp="perl $(1)/scripts/checkpatch.pl $(CHECKPATCH_FLAGS)"; \
+	out=$$(cd $(TOP) && \
+		$$cp $(if $(2),--ignore $(2)) \
+			-f $(filter-out $(KMOD_COMPAT_H),$(KMOD_C_H)) 2>&1; \
+		$(if $(KMOD_COMPAT_H),$$cp $(CHECKPATCH_COMPAT)$(if $(2),$(comma)$(2)) \
 			-f $(KMOD_COMPAT_H) 2>&1)); \
 	printf '%s\n' "$$out" | grep -v '^total:'; \
+	$(if $(2),(cd $(TOP) && $$cp -f $(KMOD_C_H) 2>&1) | \
+		grep -E ': (ERROR|WARNING):($(subst $(comma),|,$(2))):' | \
+		sed 's/^/# newest only: /';) \
+	files=$$(printf '%s\n' $(KMOD_C_H) | grep -c .); \
 	if printf '%s\n' "$$out" | grep -qE ': (ERROR|WARNING):'; then \
 		echo "checkpatch: errors or warnings"; exit 1; fi; \
-	echo "checkpatch: no errors or warnings ($$(printf '%s\n' "$$out" | \
+	echo "checkpatch ($(notdir $(1))): $$files files, no errors or warnings ($$(printf '%s\n' "$$out" | \
 		grep -c ': CHECK:') checks)"
+endef
+comma := ,
+checkpatch: linux-src
+	$(call checkpatch_run,$(LINUX_SRC),)
+checkpatch-newest:
+	@test -n "$(LINUX_SRC_NEWEST)" || { echo "checkpatch-newest: no newest tree (make linux-src-newest)"; exit 1; }
+	$(call checkpatch_run,$(LINUX_SRC_NEWEST),$(CHECKPATCH_NEWEST_IGNORE))
 
 # kernel-doc on the module's C reports nothing, and cppcheck is clean on
-# the core as userspace builds it, libdice and the CLI.  TAP.  cppcheck
+# the core as userspace builds it, libdice and the CLI; the tier tables of
+# the docs name the tiers of scripts/tiers.sh.  TAP.  cppcheck
 # cannot evaluate the __has_include_next() of userspace/include's headers;
 # the system headers it would pull in are ones cppcheck does not read.
 static: linux-src
@@ -112,6 +152,8 @@ static: linux-src
 		-D__x86_64__ -Ilibdice \
 		libdice/*.c tools/*.c $(DICE_CORE_SRCS) || { fail=1; printf 'not '; }; \
 	echo "ok 2 - static: cppcheck on the core, libdice and the CLI"; \
+	$(TOP)/scripts/tiers.sh --check-docs || { fail=1; printf 'not '; }; \
+	echo "ok 3 - static: README's and testing.rst's tier tables list the tiers of scripts/tiers.sh"; \
 	exit $$fail
 
 selftests: linux-src
@@ -123,6 +165,15 @@ fuzz:
 
 kunit: linux-src
 	LINUX_SRC=$(LINUX_SRC) $(TOP)/selftests/kunit/run.sh
+
+# The same suite in a UML kernel of the newest tree (LINUX_SRC_NEWEST),
+# its copy and build cached beside the default tree's.
+kunit-newest:
+	@test -n "$(LINUX_SRC_NEWEST)" || { echo "kunit-newest: no newest tree (make linux-src-newest)"; exit 1; }
+	LINUX_SRC=$(LINUX_SRC_NEWEST) \
+	DICE_KUNIT_TREE=$(DICE_CACHE)/kunit-tree-$(notdir $(LINUX_SRC_NEWEST)) \
+	DICE_KUNIT_BUILD=$(DICE_CACHE)/kunit-build-$(notdir $(LINUX_SRC_NEWEST)) \
+		$(TOP)/selftests/kunit/run.sh
 
 # The VM harness, one runner for every VM tier (selftests/qemu/vmtest.sh):
 # make vmtest [VM_KERNEL=debug|6.12|6.1-rt|...] [VM_TESTS="dice_test quality"]
@@ -137,17 +188,18 @@ vmtest: module selftests
 vmfork: module
 	$(VMTEST) --kernel $(VM_KERNEL) vmfork
 
-# The kernels the module is built and tested for (scripts/kernels.sh):
-# Debian 12's 6.1 and 6.12, each also PREEMPT_RT.  make check runs a VM
+# The kernels the module is built and tested for: the set is written once,
+# in scripts/kernels.sh (Debian 12's 6.1 and 6.12, Debian 13's 6.12 and
+# trixie-backports' newest, each also PREEMPT_RT).  make check runs a VM
 # tier on each; "make check KERNELS=6.1" keeps to the default kernel.
-KERNELS ?= 6.1 6.12 6.1-rt 6.12-rt
 kernels:
-	@for k in $(KERNELS); do \
-		v=$$($(TOP)/scripts/kernels.sh $$k) || exit 1; \
-		$(TOP)/scripts/module-build.sh $$v $(B)/kernels/$$v || exit 1; \
+	@for k in $$($(TOP)/scripts/kernels.sh --names); do \
+		set -- $$($(TOP)/scripts/kernels.sh --info $$k) || exit 1; \
+		$(TOP)/scripts/module-build.sh $$1 $(B)/kernels/$$1 $$4 || exit 1; \
 	done
 vmtest-kernels: selftests
-	@for k in $(filter-out 6.1,$(KERNELS)); do \
+	@for k in $$($(TOP)/scripts/kernels.sh --names); do \
+		[ $$k = 6.1 ] && continue; \
 		$(VMTEST) --kernel $$k $(VM_TESTS) || exit 1; \
 	done
 
@@ -164,10 +216,19 @@ vmtest-debug: linux-src selftests
 # make deps, and the values computed above would be empty.
 AFTER_DEPS = env -u KVER -u KDIR -u KIMAGE -u LINUX_SRC $(MAKE) --no-print-directory
 
-check: deps
+check: deps trixie
 	@$(AFTER_DEPS) check-tiers
 check-tiers:
 	@$(TOP)/scripts/check.sh
+
+# One tier: make check-vm, make check-kernel-trixie-bpo, make check-cli
+# TAP_ONLY='*pattern*' (Documentation/dice/testing.rst).  No make deps:
+# for a machine that ran make check once.
+check-%:
+	@$(TOP)/scripts/check.sh $*
+# The tiers, in order (scripts/tiers.sh: the one list).
+tiers:
+	@$(TOP)/scripts/tiers.sh --names
 
 bench: deps
 	@$(AFTER_DEPS) bench-run
@@ -240,7 +301,8 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean
 	rm -rf $(B)
 
-export TOP KVER KDIR KIMAGE B LINUX_SRC DICE_CACHE KERNELS
-.PHONY: all deps linux-src module core libdice cli sparse checkpatch \
+export TOP KVER KDIR KIMAGE B LINUX_SRC DICE_CACHE
+.PHONY: all deps trixie linux-src linux-src-newest checkpatch-newest \
+	kunit-newest tiers module core libdice cli sparse checkpatch \
 	selftests fuzz kunit vmtest vmfork kmod-files kver static kernels vmtest-kernels debug-kernel vmtest-debug check check-tiers demo demo-run bench bench-run install uninstall dkms \
 	dkms-source dkms-install dkms-uninstall deb deb-check shell clean

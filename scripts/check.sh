@@ -1,19 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: every test tier, one after the other.  Each tier's output goes
-# to build/logs/TIER.log and is echoed; TAP "ok"/"not ok" lines are counted
-# (a tier that produces none counts as one test, passed if it exited 0).
-# Ends with "N passed, N failed[, N skipped]"; exit 1 on any failure.
+# make check: every test tier of scripts/tiers.sh (the one list), one after
+# the other.  Each tier's output goes to build/logs/TIER.log and is echoed;
+# TAP "ok"/"not ok" lines are counted (a tier that produces none counts as
+# one test, passed if it exited 0).  Ends with "N passed, N failed[, N
+# skipped]" and, where any skipped, the reasons; exit 1 on any failure.
 #
-#   scripts/check.sh [TIER...]     (or make check TIERS="TIER...")
+#   scripts/check.sh [TIER...]     (or make check TIERS="TIER...", or
+#                                  make check-TIER for one)
 #
 # runs only the tiers named (shell patterns: kernel-*); every tier without.
+# A pattern that names no tier is an error.  Before a tier, what it needs
+# (the list's NEEDS) is built quietly.  TAP_ONLY=PATTERN, in the
+# environment, keeps the TAP programs to their matching cases
+# (Documentation/dice/testing.rst, "One test at a time").
 # The VM tiers all go through the one VM runner, selftests/qemu/vmtest.sh.
 set -uo pipefail
 : "${TOP:?run from make}" "${B:?}"
 VMTEST=$TOP/selftests/qemu/vmtest.sh
 WANT=${*:-${TIERS:-}}
+TIER_LIST=$("$TOP"/scripts/tiers.sh) || { echo "scripts/tiers.sh failed"; exit 1; }
 
 # selected NAME: is tier NAME to run?
 selected() {
@@ -40,15 +47,21 @@ count() {
 	echo "$((p - s)) $f $s"
 }
 
-# tier NAME CMD...: run one tier and book its results.
+# tier NAME NEEDS CMD: run one tier and book its results.
 tier() {
-	local name=$1 log=$LOGS/$1.log rc p f s start
-	shift
-	selected "$name" || return 0
+	local name=$1 needs=$2 cmd=$3 log=$LOGS/$1.log rc p f s start
 	start=$(date +%s)
-	echo "=== $name: $*"
-	"$@" >"$log" 2>&1
-	rc=$?
+	echo "=== $name: $cmd"
+	: >"$log"
+	if [ "$needs" != - ] &&
+		! make -s --no-print-directory ${needs//,/ } >"$LOGS/$name.needs.log" 2>&1; then
+		cat "$LOGS/$name.needs.log" >"$log"
+		echo "not ok 1 - $name: make ${needs//,/ } (what the tier needs) failed" >>"$log"
+		rc=1
+	else
+		eval "$cmd" >>"$log" 2>&1
+		rc=$?
+	fi
 	cat "$log"
 	read -r p f s < <(count "$log")
 	if [ "$((p + f + s))" -eq 0 ]; then
@@ -58,7 +71,9 @@ tier() {
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	[ "$f" -eq 0 ] || failed_tiers+=("$name")
+	grep -E '^(# )?ok [0-9]+.*# (SKIP|skip)' "$log" | sed "s/^/  $name: /" >>"$LOGS/.skips"
 	echo "=== $name: $p passed, $f failed, $s skipped ($(( $(date +%s) - start ))s)"
+	echo "$name $p $f $s $(( $(date +%s) - start ))" >>"$LOGS/.times"
 }
 
 # no_warnings CMD...: run CMD; fail if it fails or prints a warning.
@@ -72,41 +87,30 @@ no_warnings() {
 }
 
 cd "$TOP" || exit 1
+for w in $WANT; do
+	# shellcheck disable=SC2254 # a pattern on purpose
+	while read -r name _; do case $name in $w) continue 2 ;; esac; done <<<"$TIER_LIST"
+	echo "check.sh: no tier matches '$w'; the tiers (scripts/tiers.sh):"
+	cut -d' ' -f1 <<<"$TIER_LIST" | paste -sd' '
+	exit 2
+done
 make -s linux-src >/dev/null || { echo "cannot unpack linux-source"; exit 1; }
 # Cleaned first, so that every file is compiled at W=1.
 selected module-w1 && make -s -C "$KDIR" M="$TOP" clean >/dev/null 2>&1
+: >"$LOGS/.skips"
+: >"$LOGS/.times"
 
-tier module-w1 no_warnings make -C "$KDIR" M="$TOP" W=1 modules
-tier sparse no_warnings make -C "$KDIR" M="$TOP" C=2 CHECK="sparse -Wbitwise" modules
-tier checkpatch make -s checkpatch
-tier static make -s static
-tier core make -s -C kmod/tests O="$B/core" check
-[ -f libdice/Makefile ] && tier libdice make -s -C libdice O="$B/libdice" check
-[ -f tools/Makefile ] && tier cli make -s -C tools O="$B/tools" check
-tier fuzz make -s -C fuzz O="$B/fuzz" check FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
-tier install "$TOP"/scripts/install-check.sh
-tier dkms "$TOP"/scripts/dkms-check.sh
-tier deb "$TOP"/scripts/deb-check.sh
-tier kunit make -s kunit
-tier selftests-build make -s selftests
-tier vm "$VMTEST" --kernel default
-# Two clones of one saved VM must roll different dice.
-tier vmfork "$VMTEST" --kernel default vmfork
-# The other kernels of the set (KERNELS): module build, sparse and the
-# device's kselftests on each; the default kernel had the full tier above.
-for k in ${KERNELS:-6.1 6.12 6.1-rt 6.12-rt}; do
-	[ "$k" = 6.1 ] && continue
-	tier "kernel-$k" "$VMTEST" --kernel "$k"
-done
-# The vm tier again in the debug kernel (built once, then cached).
-tier debug-kernel "$TOP"/selftests/qemu/debug-kernel.sh
-tier vm-debug "$VMTEST" --kernel debug
+while read -r name needs cmd; do
+	selected "$name" && tier "$name" "$needs" "$cmd"
+done <<<"$TIER_LIST"
 
 echo
 if [ ${#failed_tiers[@]} -gt 0 ]; then
 	echo "failed tiers: ${failed_tiers[*]}"
 fi
 if [ "$skip" -gt 0 ]; then
+	echo "skipped:"
+	cat "$LOGS/.skips"
 	echo "$pass passed, $fail failed, $skip skipped"
 else
 	echo "$pass passed, $fail failed"

@@ -15,7 +15,10 @@
 #      their reasons)
 #   4. scripts/deb-root.sh: the root (debootstrap), cached by what it is
 #      made from; scripts/deb-root-test.sh: install, purge, upgrade in it,
-#      in a private mount and PID namespace over an overlay of the cache
+#      in a private mount and PID namespace over an overlay of the cache;
+#      then the same in the Debian 13 root of scripts/trixie.sh (Debian
+#      13's 6.12 and trixie-backports' newest 7.x, each also -rt: DKMS
+#      builds for all four), TAP names "deb trixie: ..."
 #   5. the host is as it was: its dpkg database, /usr/src, DKMS and loaded
 #      modules hold nothing of ours that was not there before
 #
@@ -200,31 +203,53 @@ if ! wait "$root_pid"; then
 fi
 root_pid=
 pristine=$(cat "$logs/root.path")
-ok "throwaway root: $(cat "$pristine/../megabytes") MB, made in $(cat "$pristine/../seconds")s, now $(secs "$t")s"
+ok "Debian 12 root: $(cat "$pristine/../megabytes") MB, made in $(cat "$pristine/../seconds")s, now $(secs "$t")s"
 
-t=$(date +%s)
 # A run killed outright (SIGKILL) leaves its directory: gone after a day.
 find "$cache" -maxdepth 1 -name 'deb-run.*' -mmin +1440 \
 	-exec rm -rf --one-file-system {} + 2>/dev/null
-work=$(mktemp -d "$cache/deb-run.XXXXXX")
-rm -rf "$logs/root" && mkdir -p "$logs/root"
-unshare --mount --propagation private --pid --fork --kill-child --mount-proc \
-	timeout 1200 "$TOP"/scripts/deb-root-test.sh "$pristine" "$work" "$B/deb" "$B/deb-prev" \
-	"$kver" "$n" "$logs/root" >"$logs/root-test.log" 2>&1 &
-unshare_pid=$!
-wait "$unshare_pid"
-rc=$?
-unshare_pid=
-cat "$logs/root-test.log"
-n=$(grep -cE '^(not )?ok [0-9]+' "$logs/root-test.log" | awk -v n="$n" '{ print n + $1 }')
-failed=$(grep -cE '^not ok [0-9]+' "$logs/root-test.log")
-bad=$((bad + failed))
-if [ $rc -ne 0 ] && [ "$failed" -eq 0 ]; then
-	not_ok "tests in the root ended early (exit $rc)"
+# in_root NAME PRISTINE KVERS: the install, purge and upgrade tests there.
+in_root() {
+	local name=$1 pristine=$2 kvers=$3 rc failed t l=${1// /-}
+	t=$(date +%s)
+	work=$(mktemp -d "$cache/deb-run.XXXXXX")
+	rm -rf "${logs:?}/$l" && mkdir -p "$logs/$l"
+	unshare --mount --propagation private --pid --fork --kill-child --mount-proc \
+		timeout 1200 "$TOP"/scripts/deb-root-test.sh "$pristine" "$work" "$B/deb" "$B/deb-prev" \
+		"$kvers" "$n" "$logs/$l" "$name" >"$logs/$l-test.log" 2>&1 &
+	unshare_pid=$!
+	wait "$unshare_pid"
+	rc=$?
+	unshare_pid=
+	cat "$logs/$l-test.log"
+	n=$(grep -cE '^(not )?ok [0-9]+' "$logs/$l-test.log" | awk -v n="$n" '{ print n + $1 }')
+	failed=$(grep -cE '^not ok [0-9]+' "$logs/$l-test.log")
+	bad=$((bad + failed))
+	if [ $rc -ne 0 ] && [ "$failed" -eq 0 ]; then
+		not_ok "tests in the $name root ended early (exit $rc)"
+	fi
+	echo "# $name: install, purge, upgrade in the root: $(secs "$t")s"
+	rm -rf --one-file-system "$work"
+	work=
+}
+in_root deb "$pristine" "$kver"
+
+# The Debian 13 root: scripts/trixie.sh made it (make trixie), with the
+# headers of every trixie-* kernel of scripts/kernels.sh.
+t=$(date +%s)
+trixie_root='' trixie_kvers=''
+for k in trixie-6.12 trixie-6.12-rt trixie-bpo trixie-bpo-rt; do
+	if i=$(KERNELS=$k "$TOP"/scripts/kernels.sh --info "$k" 2>>"$logs/trixie.log"); then
+		read -r v _ _ r <<<"$i"
+		trixie_root=$r trixie_kvers="$trixie_kvers${trixie_kvers:+ }$v"
+	fi
+done
+if [ -n "$trixie_root" ] && [ "$(echo $trixie_kvers | wc -w)" -eq 4 ]; then
+	ok "Debian 13 root of scripts/trixie.sh: $(cat "$trixie_root/../megabytes") MB, made in $(cat "$trixie_root/../seconds")s; kernels $trixie_kvers"
+	in_root "deb trixie" "$trixie_root" "$trixie_kvers"
+else
+	not_ok "the Debian 13 root with the four trixie kernels' headers (make trixie)" "$logs/trixie.log"
 fi
-echo "# install, purge, upgrade in the root: $(secs "$t")s"
-rm -rf --one-file-system "$work"
-work=
 
 # ---- 5: the host ----------------------------------------------------------------
 host_after=$(host_state)

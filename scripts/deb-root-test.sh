@@ -5,16 +5,18 @@
 # in a private mount and PID namespace (unshare), so that every mount made
 # here goes away with it, and every process, however the run ends.
 #
-#   deb-root-test.sh PRISTINE WORK NEWDEBS PREVDEBS KVER N LOGS
+#   deb-root-test.sh PRISTINE WORK NEWDEBS PREVDEBS KVERS N LOGS [NAME]
 #
 # PRISTINE is the cached root (scripts/deb-root.sh), never written: an
 # overlay on top of it, upper layer in WORK, is the root the tests use.
 # NEWDEBS and PREVDEBS hold the four packages of this version and of the
-# previous one.  TAP from test N+1 on; test K's output is in LOGS/K.log.
+# previous one.  KVERS: the kernels whose headers the root has (one or
+# more, space-separated): DKMS must build for each.  TAP from test N+1 on,
+# named "NAME: ..." (default deb); test K's output is in LOGS/K.log.
 #
 #   install   apt-get install of the four packages; DKMS built and installed
-#             the module for the root's kernel (KVER, found by the
-#             package's postinst, as on a user's machine); dice --version;
+#             the module for each of the root's kernels (KVERS, found by
+#             the package's postinst, as on a user's machine); dice --version;
 #             pkg-config; libdice-dev's headers; a program built against
 #             libdice-dev links (shared and static) and runs; man pages,
 #             udev rule
@@ -25,15 +27,16 @@
 #             built against the previous libdice runs with the new one;
 #             purge leaves the root as before
 set -uo pipefail
-pristine=$1 work=$2 newdebs=$3 prevdebs=$4 kver=$5 n=$6 logs=$7
+pristine=$1 work=$2 newdebs=$3 prevdebs=$4 kvers=$5 n=$6 logs=$7
+name=${8:-deb}
 arch=$(uname -m)
 bad=0
 PKGS="dice dice-dkms libdice-dev libdice1"
 
-ok() { n=$((n + 1)); echo "ok $n - deb: $1"; }
+ok() { n=$((n + 1)); echo "ok $n - $name: $1"; }
 not_ok() { # NAME [LOG]
 	n=$((n + 1)) bad=$((bad + 1))
-	echo "not ok $n - deb: $1"
+	echo "not ok $n - $name: $1"
 	[ -n "${2:-}" ] && [ -s "$2" ] && tail -n 25 "$2" | sed 's/^/#   /'
 	true
 }
@@ -93,16 +96,25 @@ new=$(version_of "$newdebs") prev=$(version_of "$prevdebs")
 kernels=$(ls "$root/lib/modules")
 echo "# root: $pristine (+ overlay), kernel(s): $kernels; packages $prev -> $new"
 
-dkms_installed() { # VERSION: dice/VERSION built and installed for KVER
-	local st
+dkms_installed() { # VERSION: dice/VERSION built and installed for each of KVERS
+	local st kver
 	st=$(R dkms status -m dice) || return 1
 	echo "dkms status: $st"
-	echo "$st" | grep -qx "dice/$1, $kver, $arch: installed" &&
-		[ "$(echo "$st" | grep -c .)" -eq 1 ] &&
-		test -s "$root/var/lib/dkms/dice/$1/$kver/$arch/log/make.log"
+	[ "$(echo "$st" | grep -c .)" -eq "$(echo $kvers | wc -w)" ] || return 1
+	for kver in $kvers; do
+		echo "$st" | grep -qx "dice/$1, $kver, $arch: installed" &&
+			test -s "$root/var/lib/dkms/dice/$1/$kver/$arch/log/make.log" ||
+			return 1
+	done
 }
-module_in_place() { # VERSION: the installed dice.ko is VERSION's DKMS build
-	local ko built
+module_in_place() { # VERSION: each kernel's dice.ko is VERSION's DKMS build
+	local kver
+	for kver in $kvers; do
+		module_in_place_for "$1" "$kver" || return 1
+	done
+}
+module_in_place_for() { # VERSION KVER
+	local ko built kver=$2
 	ko=$(ls "$root/lib/modules/$kver/updates/dkms/"dice.ko* 2>/dev/null | head -n 1)
 	built=$(ls "$root/var/lib/dkms/dice/$1/$kver/$arch/module/"dice.ko* 2>/dev/null | head -n 1)
 	echo "installed: ${ko:-none}, built: ${built:-none}"
@@ -117,7 +129,7 @@ no_dice_left() { # nothing of ours for DKMS or the kernel
 	[ -z "$st" ] && ! test -e "$root/var/lib/dkms/dice" &&
 		! ls -d "$root"/usr/src/dice-* 2>/dev/null &&
 		! find "$root/lib/modules" -name 'dice.ko*' | grep . &&
-		! grep -q dice "$root/lib/modules/$kver/modules.dep"
+		! grep -qs dice $(for k in $kvers; do echo "$root/lib/modules/$k/modules.dep"; done)
 }
 none_installed() {
 	local p
@@ -206,12 +218,15 @@ all_at() { # VERSION: dpkg has VERSION of the four packages
 	done
 }
 rebuilt() { # OLD NEW: the upgrade replaced OLD's module by NEW's fresh build
+	local kver
 	dkms_installed "$2" && module_in_place "$2" &&
 		! test -e "$root/var/lib/dkms/dice/$1" &&
-		! test -e "$root/usr/src/dice-$1" &&
+		! test -e "$root/usr/src/dice-$1" || return 1
+	for kver in $kvers; do
 		test "$root/var/lib/dkms/dice/$2/$kver/$arch/log/make.log" -nt "$work/upgrade-start" &&
-		test "$(ls "$root/lib/modules/$kver/updates/dkms/"dice.ko* | head -n 1)" \
-			-nt "$work/upgrade-start"
+			test "$(ls "$root/lib/modules/$kver/updates/dkms/"dice.ko* | head -n 1)" \
+				-nt "$work/upgrade-start" || return 1
+	done
 }
 purged() { no_dice_left && none_installed; }
 
@@ -219,9 +234,9 @@ purged() { no_dice_left && none_installed; }
 snapshot >"$work/before"
 check "apt-get install ./*.deb: dice-dkms, libdice1, libdice-dev, dice $new" \
 	install_debs new
-check "DKMS built and installed dice/$new for $kver, the root's kernel ($kernels)" \
+check "DKMS built and installed dice/$new for $kvers, the root's kernels" \
 	dkms_installed "$new"
-check "dice.ko in /lib/modules/$kver/updates/dkms, vermagic $kver, in modules.dep" \
+check "dice.ko in /lib/modules/KVER/updates/dkms, vermagic KVER, in modules.dep, for each" \
 	module_in_place "$new"
 check "dice --version prints 'dice $new'" cli_version "$new"
 check "dice --seed 42 3d6 rolls with the userspace engine" R dice --seed 42 3d6
@@ -241,14 +256,14 @@ check "purge: every file installed is gone, the root is as before" \
 
 # ---- upgrade ---------------------------------------------------------------------
 check "previous packages ($prev) install" install_debs prev
-check "DKMS built and installed dice/$prev for $kver" dkms_installed "$prev"
+check "DKMS built and installed dice/$prev for $kvers" dkms_installed "$prev"
 build_shared /tmp/prog-prev >"$logs/prog-prev.log" 2>&1
 touch "$work/upgrade-start"
 sleep 1
 check "upgrade $prev -> $new: apt-get install of this version's packages" \
 	install_debs new
 check "upgrade: dpkg has $new of all four packages" all_at "$new"
-check "upgrade: module rebuilt: dice/$new built and installed for $kver, dice/$prev gone" \
+check "upgrade: module rebuilt: dice/$new built and installed for $kvers, dice/$prev gone" \
 	rebuilt "$prev" "$new"
 check "upgrade: dice --version prints 'dice $new'" cli_version "$new"
 check "upgrade: a program built against libdice $prev runs with $new" R /tmp/prog-prev
@@ -256,5 +271,5 @@ check "upgrade, then apt-get purge" purge
 check "upgrade, purge: no DKMS entry, no dice.ko, dpkg knows none" purged
 check "upgrade, purge: the root is as before" same_as_before "$work/before"
 
-echo "# deb: tests in the root done, $bad failed"
+echo "# $name: tests in the root done, $bad failed"
 [ "$bad" -eq 0 ]
