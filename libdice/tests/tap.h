@@ -4,20 +4,29 @@
  *
  * Each test program runs its cases with tap_run() and ends with
  * tap_done(): exit 0 when every case passed or was skipped, 1 when one
- * failed, 4 (kselftest's KSFT_SKIP) when every case was skipped.  Helpers
+ * 4 (kselftest's KSFT_SKIP) when every case was skipped.  Helpers
  * for statistics live here too, so every program judges alike.
+ *
+ * TAP_ONLY=PATTERN in the environment runs only the cases whose name
+ * matches PATTERN (fnmatch(3), a shell pattern: "seeded_*", "*alias*");
+ * the others are neither run nor numbered, and tap_done() says how many
+ * were left out.  A program none of whose cases match prints "1..0" and
+ * exits 0; scripts/check.sh fails a tier in which TAP_ONLY ran no case,
+ * so a misspelt filter cannot pass silently.
  */
 #ifndef _LIBDICE_TAP_H
 #define _LIBDICE_TAP_H
 
+#include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static int tap_count, tap_failed, tap_skipped, tap_case_failed;
+static int tap_count, tap_failed, tap_skipped, tap_case_failed, tap_left_out;
 static char tap_skip_reason[256];
 
 /* Record a failed expectation inside the running case, with its location. */
@@ -66,8 +75,20 @@ static inline void tap_note(const char *fmt, ...)
 	printf("\n");
 }
 
+/* TAP_ONLY: is case @name to run? */
+static inline int tap_wanted(const char *name)
+{
+	const char *only = getenv("TAP_ONLY");
+
+	return !only || !*only || fnmatch(only, name, 0) == 0;
+}
+
 static inline void tap_run(const char *name, void (*fn)(void))
 {
+	if (!tap_wanted(name)) {
+		tap_left_out++;
+		return;
+	}
 	tap_case_failed = 0;
 	tap_skip_reason[0] = '\0';
 	fn();
@@ -89,6 +110,15 @@ static inline void tap_run(const char *name, void (*fn)(void))
 
 static inline int tap_done(const char *suite)
 {
+	if (tap_left_out) {
+		printf("# %s: TAP_ONLY=%s: %d cases run, %d left out\n", suite,
+		       getenv("TAP_ONLY"), tap_count, tap_left_out);
+		if (!tap_count) {
+			printf("1..0 # SKIP TAP_ONLY=%s matches no case\n",
+			       getenv("TAP_ONLY"));
+			return 0;
+		}
+	}
 	printf("1..%d\n# %s: %d passed, %d failed, %d skipped\n", tap_count,
 	       suite, tap_count - tap_failed - tap_skipped, tap_failed,
 	       tap_skipped);

@@ -322,6 +322,15 @@ debug)
 	KO=$B/kernels/$KVER/kmod/dice.ko
 	;;
 esac
+# TAP_ONLY (a case filter of the TAP programs, testlib/tap.sh and
+# libdice/tests/tap.h) reaches the guest's tests through the kernel command
+# line, which hands it to init's environment: no spaces in it.  The
+# kselftest binaries do not read it; pick those with TEST.
+if [ -n "${TAP_ONLY:-}" ]; then
+	case $TAP_ONLY in *[[:space:]]*) bad_usage "TAP_ONLY cannot hold a space in a VM" ;; esac
+	APPEND="$APPEND TAP_ONLY=$TAP_ONLY"
+	echo "# $PREFIX: TAP_ONLY=$TAP_ONLY for the TAP programs; kselftest binaries run whole"
+fi
 # -cpu max on every kernel: the guest's CRNG is seeded from RDRAND at
 # boot.  6.12 and 7.x flip a static key when the CRNG becomes ready, and
 # under TCG a task running at that moment can hit the int3 of the
