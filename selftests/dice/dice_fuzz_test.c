@@ -575,11 +575,18 @@ static __u64 pick_scalar(struct fz *z, enum op_nr op)
 	}
 }
 
-/* The die changed: what waits in the read buffer is of the old one. */
+/*
+ * The die changed: of what waited in the read buffer only the rest of a
+ * text line a read began is kept (at most 21 bytes, and none when the last
+ * read ended a line); it is of the old die.
+ */
 static void die_changed(struct model *m)
 {
+	unsigned int rest = m->midline ? 21 : 0;
+
+	if (m->left_max > rest)
+		m->left_max = rest;
 	m->stale_max = m->left_max;
-	m->midline = m->midline || m->left_max;
 }
 
 static void buffer_dropped(struct model *m)
@@ -643,10 +650,11 @@ static void scalar_call(struct fz *z, unsigned int cmd, enum op_nr op,
 		break;
 	case OP_SET_METHOD:
 		m->method = (__u32)v;
+		die_changed(m);
 		break;
 	default:
 		m->source = (__u32)v;
-		buffer_dropped(m);
+		die_changed(m);
 	}
 }
 

@@ -222,8 +222,12 @@ static void __attribute__((noreturn)) attacker(enum attack kind, int ready)
 	if (!w || !alias || !thr || setgid(NOBODY) || setuid(NOBODY))
 		_exit(2);
 	fd = open(DICE_PATH, O_RDONLY | O_CLOEXEC);
+	/*
+	 * Weights with a large common factor keep the gcd of GET_MASSES'
+	 * reduction at 2^16 and every step of it long.
+	 */
 	for (i = 0; i < ATTACK_SIDES; i++) {
-		w[i] = 1 + splitmix(&seed) % 1000;
+		w[i] = (1 + splitmix(&seed) % 65535) << 16;
 		thr[i] = splitmix(&seed) % 1001;
 		alias[i] = splitmix(&seed) % ATTACK_SIDES;
 	}

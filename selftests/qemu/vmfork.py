@@ -13,7 +13,12 @@ device (guid=auto) gives each clone a new generation ID and raises an ACPI
 notification, on which the kernel runs its VM-fork notifiers.  Each clone
 then reads 32 rolls.  The clones must print different rolls and each must
 count the bits it had buffered as discarded; without the module's
-notifier both would serve the same rolls from the same buffer.
+notifier both would serve the same rolls from the same buffer.  Two more
+files are compared the same way: a text file whose read faulted before the
+fork (whole lines wait in its buffer: the clones must not serve them), and
+a read in flight across the fork (stopped inside the kernel on a
+userfaultfd page; after the chunk it was copying, the clones must differ
+and the file must count its bits as discarded).
 
 Prints TAP, every name prefixed "NAME: " (default vmfork); exit 0 when
 every check passed.  Works under TCG; QEMU_CPU, as for run.sh, sets -cpu.
@@ -139,14 +144,15 @@ def main():
                 vms.append(vm)
                 vm.cmd("migrate-incoming", uri="exec:cat " + state)
                 clones.append(vm)
-            rolls = []
+            rolls, texts, inflight = [], [], []
             for vm in clones:
                 ok = vm.wait_for("verdict done", opts.timeout)
+                said = vm.said()
                 m = re.search(r"vmfork rolls ([0-9a-f]+) discarded (\d+) (\d+)",
-                              vm.said())
+                              said)
                 tap(ok and m is not None,
                     "clone %s woke from the fork and rolled" % vm.tag,
-                    "no rolls; it said: " + vm.said()[-300:].replace("\n", " | "))
+                    "no rolls; it said: " + said[-300:].replace("\n", " | "))
                 if m:
                     rolls.append(m.group(1))
                     before, after = int(m.group(2)), int(m.group(3))
@@ -154,15 +160,34 @@ def main():
                         "clone %s counted its buffered bits as discarded "
                         "(%d -> %d)" % (vm.tag, before, after),
                         "bits_discarded did not grow")
-                klog = vm.said()
-                bad = [l for l in klog.splitlines() if BAD.search(l)]
+                t = re.search(r"vmfork text ([0-9a-f]+)", said)
+                tap(t is not None, "clone %s read its text file" % vm.tag)
+                if t:
+                    texts.append(t.group(1))
+                f = re.search(r"vmfork inflight ([0-9a-f]+) discarded (\d+) (\d+)",
+                              said)
+                tap(f is not None,
+                    "clone %s finished the read in flight" % vm.tag)
+                if f:
+                    inflight.append(f.group(1))
+                    before, after = int(f.group(2)), int(f.group(3))
+                    tap(after > before,
+                        "clone %s's read in flight dropped its bits at the "
+                        "fork (%d -> %d)" % (vm.tag, before, after),
+                        "bits_discarded did not grow during the read")
+                bad = [l for l in said.splitlines() if BAD.search(l)]
                 tap(not bad, "clone %s kernel log clean" % vm.tag,
                     bad[0] if bad else "")
-            if len(rolls) == 2:
-                tap(rolls[0] != rolls[1],
-                    "the clones rolled different dice (%s... vs %s...)" %
-                    (rolls[0][:8], rolls[1][:8]),
-                    "both clones served the same rolls")
+            for what, got in (("rolled different dice", rolls),
+                              ("served different text lines after a "
+                               "faulted read", texts),
+                              ("finished the read in flight with different "
+                               "rolls", inflight)):
+                if len(got) == 2:
+                    tap(got[0] != got[1],
+                        "the clones %s (%s... vs %s...)" %
+                        (what, got[0][:8], got[1][:8]),
+                        "both clones served the same bytes")
         finally:
             for vm in vms:
                 vm.kill()

@@ -13,16 +13,71 @@
  *
  * Two clones of one saved VM print different rolls only if the module
  * dropped what the file had buffered when the VM forked.
+ *
+ * Two more files check what else was buffered or under way at the fork:
+ *
+ *   vmfork text HEX
+ *	a d6 in text whose read faulted after 2 bytes before the fork, so
+ *	some 500 whole lines wait in its buffer; the first 64 bytes read
+ *	after the fork, which must not be those lines;
+ *   vmfork inflight HEX discarded BEFORE AFTER
+ *	a read of 2 MiB of d6 in U8 in flight across the fork (a chunk of
+ *	1024 d6 rolls spends a third of the file's pool, so the pool's bits
+ *	outlive the chunk, where a chunk of d256 would spend all): its buffer's
+ *	second MiB is registered with userfaultfd, so the read stops at the
+ *	first byte of it, inside the kernel, until the clone resolves the
+ *	fault; 64 bytes from 1 MiB + DICE_CHUNK on (the chunk the read was
+ *	copying when the VM was saved is served whole, as the docs say).
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <linux/dice.h>
+#include <linux/userfaultfd.h>
+
+#define MIB		(1 << 20)
+#define DICE_CHUNK	1024	/* DICE_OUT_BYTES: a read's chunk */
+
+static FILE *port;
+
+static void hex(const unsigned char *p, size_t n)
+{
+	while (n--)
+		fprintf(port, "%02x", *p++);
+}
+
+/* A d@sides in @fmt on the CRNG. */
+static int open_die(__u64 sides, __u32 fmt)
+{
+	int fd = open("/dev/dice", O_RDONLY);
+
+	if (fd < 0 || ioctl(fd, DICE_IOC_SET_SIDES, &sides) ||
+	    ioctl(fd, DICE_IOC_SET_FORMAT, &fmt))
+		return -1;
+	return fd;
+}
+
+struct inflight {
+	int fd;
+	unsigned char *buf;
+	ssize_t got;
+};
+
+static void *inflight_read(void *arg)
+{
+	struct inflight *r = arg;
+
+	r->got = read(r->fd, r->buf, 2 * MIB);
+	return NULL;
+}
 
 /* Sum of the "acpi" line of /proc/interrupts: the SCI count. */
 static unsigned long acpi_irqs(void)
@@ -63,19 +118,51 @@ static int discarded(int fd, unsigned long long *v)
 
 int main(void)
 {
-	unsigned long long before, after;
-	unsigned char rolls[32];
-	__u64 sides = 256;
+	unsigned long long before, after, in_before, in_after;
+	unsigned char rolls[32], text[64], *page, *zeros;
 	__u32 fmt = DICE_FMT_U8 | DICE_FMT_ZERO_BASED;
-	FILE *port = fopen("/dev/ttyS1", "w");
+	long psize = sysconf(_SC_PAGESIZE);
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffdio_api api = { .api = UFFD_API };
+	struct inflight r = { .got = -1 };
+	struct uffdio_copy copy;
+	struct uffd_msg msg;
 	unsigned long irqs;
-	int fd, i;
+	int fd, tfd, uffd, i;
+	pthread_t reader;
 
-	fd = open("/dev/dice", O_RDONLY);
-	if (!port || fd < 0 || ioctl(fd, DICE_IOC_SET_SIDES, &sides) ||
-	    ioctl(fd, DICE_IOC_SET_FORMAT, &fmt) ||
-	    read(fd, rolls, 4) != 4 || discarded(fd, &before)) {
+	port = fopen("/dev/ttyS1", "w");
+	fd = open_die(256, fmt);
+	tfd = open_die(6, DICE_FMT_TEXT);
+	r.fd = open_die(6, DICE_FMT_U8);
+	page = mmap(NULL, 2 * psize, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	r.buf = mmap(NULL, 2 * MIB, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	zeros = calloc(1, MIB);
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
+	if (!port || fd < 0 || tfd < 0 || r.fd < 0 || page == MAP_FAILED ||
+	    r.buf == MAP_FAILED || !zeros || uffd < 0 ||
+	    read(fd, rolls, 4) != 4 || discarded(fd, &before) ||
+	    discarded(r.fd, &in_before) ||
+	    mprotect(page + psize, psize, PROT_NONE)) {
 		perror("vmfork_guest: setup");
+		return 1;
+	}
+	/* The text read faults after 2 bytes: the rest of its lines wait. */
+	if (read(tfd, page + psize - 2, 4096) != 2) {
+		perror("vmfork_guest: faulting text read");
+		return 1;
+	}
+	memset(r.buf, 0, MIB);
+	reg.range.start = (unsigned long)r.buf + MIB;
+	reg.range.len = MIB;
+	if (ioctl(uffd, UFFDIO_API, &api) ||
+	    ioctl(uffd, UFFDIO_REGISTER, &reg) ||
+	    pthread_create(&reader, NULL, inflight_read, &r) ||
+	    read(uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT) {
+		perror("vmfork_guest: a read stopped in flight");
 		return 1;
 	}
 	irqs = acpi_irqs();
@@ -97,14 +184,30 @@ int main(void)
 	 */
 	sleep(1);
 	if (read(fd, rolls, sizeof(rolls)) != sizeof(rolls) ||
-	    discarded(fd, &after)) {
+	    discarded(fd, &after) ||
+	    read(tfd, text, sizeof(text)) != sizeof(text)) {
 		perror("vmfork_guest: read");
 		return 1;
 	}
+	/* Let the read in flight go on. */
+	copy = (struct uffdio_copy){
+		.dst = reg.range.start, .src = (unsigned long)zeros,
+		.len = MIB,
+	};
+	if (ioctl(uffd, UFFDIO_COPY, &copy) || pthread_join(reader, NULL) ||
+	    r.got != 2 * MIB || discarded(r.fd, &in_after)) {
+		fprintf(port, "vmfork inflight-failed %zd\n", r.got);
+		perror("vmfork_guest: the read in flight");
+		return 1;
+	}
 	fprintf(port, "vmfork rolls ");
-	for (i = 0; i < (int)sizeof(rolls); i++)
-		fprintf(port, "%02x", rolls[i]);
+	hex(rolls, sizeof(rolls));
 	fprintf(port, " discarded %llu %llu\n", before, after);
+	fprintf(port, "vmfork text ");
+	hex(text, sizeof(text));
+	fprintf(port, "\nvmfork inflight ");
+	hex(r.buf + MIB + DICE_CHUNK, 64);
+	fprintf(port, " discarded %llu %llu\n", in_before, in_after);
 	fflush(port);
 	return 0;
 }
