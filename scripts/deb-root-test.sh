@@ -28,15 +28,15 @@
 #             purge leaves the root as before
 set -uo pipefail
 pristine=$1 work=$2 newdebs=$3 prevdebs=$4 kvers=$5 n=$6 logs=$7
-name=${8:-deb}
+suite=${8:-deb}
 arch=$(uname -m)
 bad=0
 PKGS="dice dice-dkms libdice-dev libdice1"
 
-ok() { n=$((n + 1)); echo "ok $n - $name: $1"; }
+ok() { n=$((n + 1)); echo "ok $n - $suite: $1"; }
 not_ok() { # NAME [LOG]
 	n=$((n + 1)) bad=$((bad + 1))
-	echo "not ok $n - $name: $1"
+	echo "not ok $n - $suite: $1"
 	[ -n "${2:-}" ] && [ -s "$2" ] && tail -n 25 "$2" | sed 's/^/#   /'
 	true
 }
@@ -78,11 +78,16 @@ R() { # run in the root, clean environment, unable to load kernel modules
 		HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
 }
 # Every path in the root, with type, mode and owner; not the package
-# manager's own records, caches, logs or scratch space.
+# manager's own records, caches, logs or scratch space, nor depmod's
+# indexes (modules.dep and the like: trixie's DKMS removes those of a
+# kernel whose image is not installed when it removes the last module;
+# that modules.dep names no dice.ko is checked on its own).
 snapshot() {
 	R find / -xdev \( -path /proc -o -path /dev -o -path /sys -o -path /run \
 		-o -path /tmp -o -path /root -o -path /var/lib/dpkg \
-		-o -path /var/lib/apt -o -path /var/cache -o -path /var/log \) \
+		-o -path /var/lib/apt -o -path /var/cache -o -path /var/log \
+		-o -path '/usr/lib/modules/*/modules.*' \
+		-o -path '/lib/modules/*/modules.*' \) \
 		-prune -o -printf '%y %m %u:%g %p\n' | LC_ALL=C sort
 }
 same_as_before() { # FILE: the root's paths are those in FILE
@@ -129,7 +134,7 @@ no_dice_left() { # nothing of ours for DKMS or the kernel
 	[ -z "$st" ] && ! test -e "$root/var/lib/dkms/dice" &&
 		! ls -d "$root"/usr/src/dice-* 2>/dev/null &&
 		! find "$root/lib/modules" -name 'dice.ko*' | grep . &&
-		! grep -qs dice $(for k in $kvers; do echo "$root/lib/modules/$k/modules.dep"; done)
+		! grep -qsE '(^|/)dice\.ko' $(for k in $kvers; do echo "$root/lib/modules/$k/modules.dep"; done)
 }
 none_installed() {
 	local p
@@ -271,5 +276,5 @@ check "upgrade, then apt-get purge" purge
 check "upgrade, purge: no DKMS entry, no dice.ko, dpkg knows none" purged
 check "upgrade, purge: the root is as before" same_as_before "$work/before"
 
-echo "# $name: tests in the root done, $bad failed"
+echo "# $suite: tests in the root done, $bad failed"
 [ "$bad" -eq 0 ]
