@@ -34,7 +34,7 @@ CG_LL=${CG_LL:-2097152,16,64}
 
 # --cache DIR BENCH DIE METHOD COUNT: one cachegrind run (for xargs).
 if [ "${1:-}" = --cache ]; then
-	out="$2/${4//^/p}.$5.$6.out"
+	out="$2/${4//^/p}.$5.$6.cache.out"
 	valgrind --tool=cachegrind --cache-sim=yes --D1="$CG_D1" \
 		--LL="$CG_LL" --cachegrind-out-file="$out" \
 		"$3" --callgrind "$4" "$5" "$6" >/dev/null 2>"$out.log" || {
@@ -171,8 +171,8 @@ echo -e "die\tmethod\tir_per_roll\td1_miss_per_roll\tll_miss_per_roll" \
 for c in "${CACHE[@]}"; do
 	read -r die method <<<"$c"
 	f=$CG/${die//^/p}.$method
-	read -r ia da la <<<"$(misses "$f.$N.out")" || true
-	read -r ib db lb <<<"$(misses "$f.0.out")" || true
+	read -r ia da la <<<"$(misses "$f.$N.cache.out")" || true
+	read -r ib db lb <<<"$(misses "$f.0.cache.out")" || true
 	if [ -z "${ia:-}" ] || [ -z "${ib:-}" ]; then
 		printf '%-13s %-11s %10s\n' "$die" "$method" failed
 		rc=1
