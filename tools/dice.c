@@ -12,6 +12,7 @@
  * too costly).  Errors go to stderr as "dice: ...".  Interrupted by
  * SIGINT or SIGTERM, dice says so and dies by that signal.  See dice(1).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <langinfo.h>
@@ -884,6 +885,10 @@ static void parse_options(int argc, char **argv)
 		case ':':
 			bad_usage("option '%s' needs a value", argv[optind - 1]);
 		default:
+			if (optopt && (isdigit(optopt) || optopt == '(' ||
+				       optopt == '{'))
+				bad_usage("unknown option '-%c' (an expression that starts with '-' goes after '--', as in: dice -- -1d6+5)",
+					  optopt);
 			if (optopt)
 				bad_usage("unknown option '-%c'", optopt);
 			bad_usage("unknown option '%s'", argv[optind - 1]);

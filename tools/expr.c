@@ -265,5 +265,6 @@ void notation_free(struct expr *e)
 	free(e->braces);	/* each belongs to its node */
 	free(e->comment);
 	free(e->text);
+	free(e->typed);
 	free(e);
 }

@@ -143,8 +143,14 @@ bool lex_compare(struct parser *ps, struct cmp *c, const char *after)
 		[CMP_LE] = "<=", [CMP_GT] = ">", [CMP_GE] = ">=",
 	};
 	char buf[32];
+	size_t q = ps->p;
 	int64_t n;
 
+	while (lex_is_space(ps->s[q]))		/* "f 1", "r < 3" */
+		q++;
+	if (q != ps->p && (lex_is_cmp_start(ps->s[q]) ||
+			   isdigit((unsigned char)ps->s[q])))
+		ps->p = q;
 	switch (lex_cur(ps)) {
 	case '=':
 		c->op = CMP_EQ;
@@ -167,6 +173,13 @@ bool lex_compare(struct parser *ps, struct cmp *c, const char *after)
 		}
 		c->op = CMP_EQ;
 		break;
+	}
+	if (c->op != CMP_EQ || lex_is_space(lex_cur(ps))) {
+		q = ps->p;		/* "3d6 >= 5" */
+		while (lex_is_space(ps->s[q]))
+			q++;
+		if (isdigit((unsigned char)ps->s[q]) || ps->s[q] == '-')
+			ps->p = q;
 	}
 	if (!lex_integer(ps, &n, names[c->op]))
 		return false;

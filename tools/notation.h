@@ -252,7 +252,9 @@ struct node {
 
 /**
  * struct expr - one parsed expression
- * @text: the expression as written
+ * @text: the expression as read: as typed, but for pasted characters
+ *	written in ASCII and rolldice's order rewritten (see paste.c)
+ * @typed: the text as typed when it differs from @text, else NULL
  * @comment: the text after '#', spaces trimmed, or NULL
  * @repeat: times to roll it (NxEXPR), 1 if not given
  * @root: the syntax tree
@@ -268,6 +270,7 @@ struct node {
  */
 struct expr {
 	char *text;
+	char *typed;
 	char *comment;
 	uint64_t repeat;
 	struct node *root;

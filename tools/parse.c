@@ -66,9 +66,7 @@ static void parse_unexpected(struct parser *ps, const char *expected)
 	char c = lex_cur(ps);
 	const char *hint = "";
 
-	if (c == 'D')
-		hint = " (dice are written with a lowercase d)";
-	else if (c == 'x')
+	if (c == 'x')
 		hint = " (a repeat, as in 6x3d6, goes only at the start)";
 	else if (c == '/')
 		hint = " (division must be rounded: write floor(A/B), ceil(A/B) or round(A/B))";
@@ -76,8 +74,6 @@ static void parse_unexpected(struct parser *ps, const char *expected)
 		hint = " (no '{' opens this '}')";
 	else if (c == '[')
 		hint = " (a label [...] follows a number, a dice group or ')')";
-	else if (at && lex_is_space(ps->s[at - 1]) && mod_char(c))
-		hint = " (no spaces are allowed inside a dice group)";
 	else if (at && mod_char(c) && ps->s[at - 1] != '(' &&
 		 !strchr("+-*%,{", ps->s[at - 1]))
 		hint = " (modifiers must directly follow their dice group, as in 4d6s1+2)";
@@ -466,7 +462,9 @@ static bool parse_label(struct parser *ps, struct node *n)
 	size_t open = ps->p, len;
 	const char *close;
 
-	if (lex_cur(ps) != '[')
+	while (lex_is_space(ps->s[open]))	/* "3d6 [str]" */
+		open++;
+	if (ps->s[open] != '[')
 		return true;
 	close = strchr(ps->s + open, ']');
 	if (!close) {
@@ -599,13 +597,18 @@ int notation_parse(const char *text, const struct notation_opts *opts,
 {
 	struct parser ps = { .s = text, .o = opts, .err = err };
 	struct expr *e = xcalloc(1, sizeof(*e));
-	size_t start, len = strlen(text);
+	size_t start, len = strlen(text), *map;
+	char *folded;
 	unsigned int i;
 
-	e->text = xstrdup(text);
+	/* what players paste, made notation; errors point at the typed text */
+	if (paste_text(text, &e->text, &map))
+		e->typed = xstrdup(text);
+	folded = xstrdup(e->text);
+	paste_fold(folded);
 	e->repeat = 1;
 	ps.e = e;
-	ps.s = e->text;
+	ps.s = folded;
 	memset(err, 0, sizeof(*err));
 
 	if (len > DICE_MAX_TEXT) {
@@ -685,8 +688,15 @@ int notation_parse(const char *text, const struct notation_opts *opts,
 			e->loaded = true;
 	}
 	*out = e;
+	free(folded);
+	free(map);
 	return 0;
 bad:
+	len = strlen(e->text);
+	err->offset = err->offset < len ? map[err->offset] :
+		      map[len] + (err->offset - len);
+	free(folded);
+	free(map);
 	notation_free(e);
 	return -1;
 }

@@ -141,6 +141,18 @@ bool mod_overlap(const struct cmp *s, const struct cmp *f);
 /* Letters that start a modifier, for the "no spaces" hint. */
 bool mod_char(char c);
 
+/* ---- paste.c: what players paste ------------------------------------------ */
+
+/*
+ * @typed with pasted characters (Unicode minus, spaces, full-width forms)
+ * as ASCII and rolldice's NdS*M+KsD as (NdSsD)*M+K, into *@text; *@map
+ * gets, for each byte of it and one past its end, the offset of the typed
+ * byte it came from.  True when *@text differs from @typed.
+ */
+bool paste_text(const char *typed, char **text, size_t **map);
+/* Lower-case @s, but for labels, the comment and the dice dF and dW. */
+void paste_fold(char *s);
+
 /* ---- bounds.c ---------------------------------------------------------------- */
 
 /* Set @n->lo and @n->hi from its kids' (which must be set already). */

@@ -367,7 +367,7 @@ static bool mod_sort(struct parser *ps, struct group *g)
 }
 
 bool mod_success(struct parser *ps, struct cmp *s, struct cmp *f,
-			struct mods *m)
+		 struct mods *m)
 {
 	size_t start = ps->p;
 
@@ -375,6 +375,11 @@ bool mod_success(struct parser *ps, struct cmp *s, struct cmp *f,
 		return false;
 	if (m && !mod_note(ps, m, CK_SUCCESS, start, 0))
 		return false;
+	start = ps->p;
+	while (lex_is_space(ps->s[start]))	/* "3d6 >= 4 f 1" */
+		start++;
+	if (ps->s[start] == 'f')
+		ps->p = start;
 	if (lex_cur(ps) != 'f')
 		return true;
 	start = ps->p++;
@@ -590,6 +595,25 @@ bool mod_char(char c)
 	return c && strchr("kdsr!<>=fumc", c);
 }
 
+/*
+ * Spaces inside a group, as in "4d6 kh3" or "3d6 >= 5": step over them
+ * when a modifier follows ('d' only as dl or dh: "3d6 d4" stays an error,
+ * a missing operator).
+ */
+static void mod_after_space(struct parser *ps)
+{
+	size_t q = ps->p;
+	char c;
+
+	while (lex_is_space(ps->s[q]))
+		q++;
+	c = ps->s[q];
+	if (q == ps->p || !mod_char(c) ||
+	    (c == 'd' && ps->s[q + 1] != 'l' && ps->s[q + 1] != 'h'))
+		return;
+	ps->p = q;
+}
+
 /* After a success target only display modifiers and 'f' may follow. */
 static bool mod_display(const struct parser *ps)
 {
@@ -682,9 +706,11 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 		break;
 	}
 	for (;;) {
-		char c = lex_cur(ps);
+		char c;
 		bool ok;
 
+		mod_after_space(ps);
+		c = lex_cur(ps);
 		if (g->success.op != CMP_NONE && mod_char(c) &&
 		    !mod_display(ps)) {
 			lex_fail(ps, ps->p,

@@ -4,7 +4,7 @@
 # fuzz_notation links the same code): DICE_CLI_CORE is everything but the
 # command itself (options, output), which is DICE_CLI_MAIN.  Each name is a
 # .c file in tools/; Documentation/dice/cli.rst says what each holds.
-DICE_CLI_CORE := lex parse parse_group expr bounds roll \
+DICE_CLI_CORE := paste lex parse parse_group expr bounds roll \
 		 dist dist_group dist_pool dist_enum dist_cost dist_stats \
 		 big common
 DICE_CLI_MAIN := dice engine show show_dist

@@ -321,8 +321,8 @@ t_parse "empty expression" 1 "empty expression" ""
 t_parse "garbage after a total" 4 "unknown modifier 'a'" 3d6abc
 t_parse "3d: no sides" 3 "expected the number of sides" 3d
 t_parse "d0: no sides" 2 "a die needs at least one side" d0
-t_parse "df: Fudge hint" 3 "Fudge dice are written dF" 4df
-t_parse "3D6: lowercase hint" 2 "dice are written with a lowercase d" 3D6
+t_dist "4df is 4dF: case does not matter" "-4:1 -3:4 -2:10 -1:16 0:19 1:16 2:10 3:4 4:1" 81 4df
+t_dist "3D6 is 3d6: case does not matter" "3:1 4:3 5:6 6:10 7:15 8:21 9:25 10:27 11:27 12:25 13:21 14:15 15:10 16:6 17:3 18:1" 216 3D6
 t_parse "kh more than the dice" 4 "cannot keep 5 of 4 dice" 4d6kh5
 t_parse "kh0" 4 "cannot keep 0 of 4 dice" 4d6kh0
 t_parse "kh without a number" 6 "expected a number after 'kh'" 4d6kh
@@ -352,8 +352,9 @@ t_parse "missing )" 1 "missing ')' for this '('" "(3d6"
 t_parse "stray )" 4 "unexpected ')' without a matching '('" "3d6)"
 t_parse "trailing operator" 5 "expression ends too early" "3d6+"
 t_parse "trailing minus" 6 "expression ends too early" "3d6--"
-t_parse "space inside a group" 5 "no spaces are allowed inside a dice group" "4d6 kh3"
-t_parse "modifier after a constant" 6 "modifiers must directly follow their dice group" "4d6+2s1"
+t_dist "spaces inside a group: 4d6 kh3 is 4d6kh3" "3:1 4:4 5:10 6:21 7:38 8:62 9:91 10:122 11:148 12:167 13:172 14:160 15:131 16:94 17:54 18:21" 1296 "4d6 kh3"
+t_dist "rolldice order: 4d6+2s1 is (4d6s1)+2" "5:1 6:4 7:10 8:21 9:38 10:62 11:91 12:122 13:148 14:167 15:172 16:160 17:131 18:94 19:54 20:21" 1296 "4d6+2s1"
+t_parse "modifier after a constant, not rolldice's shape" 9 "modifiers must directly follow their dice group" "d6+4d6+2s1"
 t_parse "number too large" 1 "number too large" "99999999999999999999d6"
 t_parse "constant too large" 1 "number too large" "9223372036854775808"
 t_parse "sides too large" 2 "number too large" "d18446744073709551616"
@@ -371,8 +372,43 @@ t_parse "custom die: all weights zero" 2 "every weight is zero" "d{1:0,2:0}"
 t_parse "custom die: weight too large" 5 "weight too large" "d{1:4294967296}"
 t_parse "dW without --weights or --faces" 2 "dW needs --weights or --faces" "dW"
 t_parse "non-ASCII byte" 4 "unexpected byte 0xc3" "3d6$(printf '\303\251')"
-t_parse "tab inside a group" 5 "no spaces are allowed inside a dice group" "$(printf '3d6\tkh3')"
+t_dist "a tab inside a group: 3d6<TAB>kh2" "2:1 3:3 4:7 5:12 6:19 7:27 8:34 9:36 10:34 11:27 12:16" 216 "$(printf '3d6\tkh2')"
 t_range "tab around operators is fine" 1 4 9 --seed=42 "$(printf 'd6\t+3')"
+
+# ---- what players paste (issue #23) -------------------------------------------
+
+t_dist "D20 is d20" "$(i=1; s=; while [ $i -le 20 ]; do printf '%s%s:1' "$s" $i; s=' '; i=$((i + 1)); done)" 20 D20
+t_dist "1D20+5" "$(i=6; s=; while [ $i -le 25 ]; do printf '%s%s:1' "$s" $i; s=' '; i=$((i + 1)); done)" 20 1D20+5
+t_dist "4d6KH3 is 4d6kh3" "3:1 4:4 5:10 6:21 7:38 8:62 9:91 10:122 11:148 12:167 13:172 14:160 15:131 16:94 17:54 18:21" 1296 4d6KH3
+t_dist "4D6DL1 is 4d6dl1" "3:1 4:4 5:10 6:21 7:38 8:62 9:91 10:122 11:148 12:167 13:172 14:160 15:131 16:94 17:54 18:21" 1296 4D6DL1
+t_dist "2D6R1 and 2d6R<2 reroll" "4:1 5:2 6:3 7:4 8:5 9:4 10:3 11:2 12:1" 25 2D6R1
+t_dist "6X3D6: the repeat in capitals" "3:1 4:3 5:6 6:10 7:15 8:21 9:25 10:27 11:27 12:25 13:21 14:15 15:10 16:6 17:3 18:1" 216 6X3D6
+t_out "labels keep their case" "[Fire]" --seed=1 -s "2D6[Fire]"
+t_out "case: the expression is shown as typed" "expression: 4d6KH3" --dist 4d6KH3
+t_out "rolldice order: 4d6*5+1s2 reads as (4d6s2)*5+1" "expression: (4d6s2)*5+1" --dist "4d6*5+1s2"
+t_out "rolldice order: 2d6*3-4s1 reads as (2d6s1)*3-4" "expression: (2d6s1)*3-4" --dist "2d6*3-4s1"
+t_range "rolldice's example 3x4d6*5+1s2: three rolls in 11..61" 3 11 61 --seed=42 "3x4d6*5+1s2"
+t_dist "rolldice order: 2d6*3-4s1" "-1:1 2:3 5:5 8:7 11:9 14:11" 36 "2d6*3-4s1"
+t_parse "rolldice order: cannot drop every die" 8 "cannot drop 2 of 2 dice" "2d6*3+1s2"
+t_dist "U+2212 minus sign" "2:1 3:1 4:1 5:1 6:1 7:1" 6 "d6$(printf '\342\210\222')(-1)"
+t_dist "en dash as minus" "0:1 1:1 2:1 3:1 4:1 5:1" 6 "d6$(printf '\342\200\223')1"
+t_dist "no-break space" "2:1 3:1 4:1 5:1 6:1 7:1" 6 "d6$(printf '\302\240')+$(printf '\302\240')1"
+t_dist "narrow no-break and thin spaces" "2:1 3:1 4:1 5:1 6:1 7:1" 6 "d6$(printf '\342\200\257')+$(printf '\342\200\211')1"
+t_dist "full-width digits and letters: 3d6" "3:1 4:3 5:6 6:10 7:15 8:21 9:25 10:27 11:27 12:25 13:21 14:15 15:10 16:6 17:3 18:1" 216 "$(printf '\357\274\223\357\275\204\357\274\226')"
+t_dist "full-width plus" "2:1 3:1 4:1 5:1 6:1 7:1" 6 "d6$(printf '\357\274\213')1"
+t_dist "U+00D7 times" "2:1 4:1 6:1" 3 "2$(printf '\303\227')d3"
+t_out "pasted text is shown in ASCII" "expression: 3d6-1" --dist "3d6$(printf '\342\210\222')1"
+t_parse "caret under the typed byte after a full-width character" 6 "unknown modifier 'q'" "$(printf '\357\274\223')d6q"
+t_parse "other non-ASCII is still refused, by byte" 4 "unexpected byte 0xe2" "3d6$(printf '\342\202\254')"
+t_dist "spaces inside a group: 4d6 dl1" "3:1 4:4 5:10 6:21 7:38 8:62 9:91 10:122 11:148 12:167 13:172 14:160 15:131 16:94 17:54 18:21" 1296 "4d6 dl1"
+t_dist "spaces inside a group: 3d6 >= 5" "0:8 1:12 2:6 3:1" 27 "3d6 >= 5"
+t_dist "spaces inside a group: 1d6 r1" "2:1 3:1 4:1 5:1 6:1" 5 "1d6 r1"
+t_parse "3d6 d4 is still a missing operator" 5 "expected an operator" "3d6 d4"
+t_out "a space before a label" "3d6[str] [" --seed=1 -s "3d6 [str]"
+t_out "spaces around labels" "1d4[cold] [" --seed=1 -s "2d6 [fire] + 1d4 [cold]"
+t_err "a leading minus: unknown option, with a hint of --" 2 "an expression that starts with '-' goes after '--', as in: dice -- -1d6+5" -1d6+5
+t_err "-(d6): the hint too" 2 "goes after '--'" "-(d6)"
+t_range "-- then a leading minus rolls" 1 -6 -1 --seed=1 -- -1d6
 
 # ---- option errors --------------------------------------------------------
 
@@ -863,6 +899,10 @@ if command -v python3 >/dev/null; then
 	ref "{2d6!+1d4}kh2 (limit 2)" '{2d6!+1d4}kh2' "Pool([dict(n=2, faces=$d6, explode=('sep', ('=', 6)), limit=2), dict(n=1, faces=range(1, 5))], keep=('h', 2))" --max-explode 2
 	ref "{2d6!p+d4}kh2 (limit 2)" '{2d6!p+d4}kh2' "Pool([dict(n=2, faces=$d6, explode=('sep', ('=', 6)), penetrate=True, limit=2), dict(n=1, faces=range(1, 5))], keep=('h', 2))" --max-explode 2
 	ref "{3d6+2d4}kh3>=4" '{3d6+2d4}kh3>=4' "Pool([dict(n=3, faces=$d6), dict(n=2, faces=range(1, 5))], keep=('h', 3), success=('>=', 4))"
+	ref "rolldice order 4d6*5+1s2" '4d6*5+1s2' "[Mul(dict(n=4, faces=$d6, keep=('h', 2)), 5), 1]"
+	ref "rolldice order 3d8*2-4s1" '3d8*2-4s1' "[Mul(dict(n=3, faces=range(1, 9), keep=('h', 2)), 2), -4]"
+	ref "4D6KH3+1D4" '4D6KH3+1D4' "[dict(n=4, faces=$d6, keep=('h', 3)), dict(n=1, faces=range(1, 5))]"
+	ref "3d6 >= 4 f 1 (spaces)" '3d6 >= 4 f 1' "[dict(n=3, faces=$d6, success=('>=', 4), failure=('=', 1))]"
 	ref "3d6>2 with --roll20" '3d6>2' "[dict(n=3, faces=$d6, success=('>=', 2))]" --roll20
 else
 	echo "# python3 not found: brute-force reference checks skipped"

@@ -440,7 +440,7 @@ static void *one_case(void *arg)
 		return NULL;
 	}
 	j->parsed = true;
-	if (!e->root || e->repeat < 1 || strcmp(e->text, j->text))
+	if (!e->root || e->repeat < 1 || strcmp(e->typed ? e->typed : e->text, j->text))
 		FAIL(j, "a parsed expression is not sane");
 	ret = dist_expr_report(e, &lim, &d, &rep);
 	if (ret && ret != -E2BIG)
