@@ -321,13 +321,16 @@ static unsigned int roll(const struct dice_table *t, u64 sides, u32 method,
 		struct dice_table *u = copy_columns(t);
 
 		CHECK(!dice_table_from_alias(u, t->mass), "copy refused");
-		err = dice_die_set_format(&die, format);
-		CHECK(!err, "format %#x refused for a d6: %d", format, err);
-		err = dice_die_set_table(&die, u);	/* owns u, even on error */
+		/* What SET_ALIAS checks of the format before it installs. */
+		err = dice_format_check(format, t->sides);
 		want = format == DICE_FMT_U8 && t->sides > 255 ? -EOVERFLOW : 0;
-		CHECK(err == want, "set_table: %d, want %d", err, want);
-		if (err)
+		CHECK(err == want, "format check: %d, want %d", err, want);
+		if (err) {
+			dice_table_free(u);
 			goto out;
+		}
+		err = dice_die_set_table(&die, u);	/* owns u, even on error */
+		CHECK(!err, "set_table: %d", err);
 		CHECK(die.kind == DICE_KIND_LOADED && die.sides == t->sides,
 		      "loaded die of %llu sides", (unsigned long long)die.sides);
 		err = dice_die_set_method(&die, method);
@@ -339,9 +342,9 @@ static unsigned int roll(const struct dice_table *t, u64 sides, u32 method,
 		      (unsigned long long)sides, err);
 		if (err)
 			goto out;
-		err = dice_die_set_format(&die, format);
+		err = dice_format_check(format, sides);
 		want = format == DICE_FMT_U8 && sides > 255 ? -EOVERFLOW : 0;
-		CHECK(err == want, "set_format: %d, want %d", err, want);
+		CHECK(err == want, "format check: %d, want %d", err, want);
 		err = dice_die_set_method(&die, method);
 		want = method <= DICE_METHOD_REJECTION ? 0 : -EINVAL;
 	}

@@ -181,6 +181,7 @@ struct stream {
 	struct side b;		/* rolled one face at a time */
 	struct dice_stream *as;	/* A's open file: its die and read-ahead */
 	struct dice_die bdie;
+	u32 b_format;		/* the format A's stream should have */
 	u64 faces[2048];		/* OP_U8 rolls up to 2048 at once */
 	u8 bytes[2048];
 	u32 weights[MAX_TABLE];
@@ -269,8 +270,9 @@ static void check_same(struct stream *st)
 
 	check_die(st, &st->a);
 	check_die(st, &st->b);
-	dice_die_info(st->a.die, &ia);
+	dice_stream_info(st->as, &ia);
 	dice_die_info(st->b.die, &ib);
+	ib.format = st->b_format;
 	CHECK(!memcmp(&ia, &ib, sizeof(ia)),
 	      "step %u (%s): info differs: sides %llu/%llu kind %u/%u format %#x/%#x method %u/%u",
 	      st->step, op_name[st->op], (unsigned long long)ia.sides,
@@ -358,7 +360,7 @@ static void follow(struct stream *st, const u64 *faces, int got,
 /* Bytes of a U8 format back to zero-based faces. */
 static void unbyte(struct stream *st, const u8 *bytes, int got)
 {
-	u64 base = st->a.die->format & DICE_FMT_ZERO_BASED ? 0 : 1;
+	u64 base = st->as->format & DICE_FMT_ZERO_BASED ? 0 : 1;
 	int i;
 
 	for (i = 0; i < got; i++) {
@@ -372,7 +374,8 @@ static void unbyte(struct stream *st, const u8 *bytes, int got)
 
 static int roll_u8(struct stream *st, u8 *out, unsigned int count)
 {
-	int got = dice_die_roll_u8(st->a.die, out, count);
+	int got = dice_die_roll_u8(st->a.die, out, count,
+				   st->as->format & DICE_FMT_ZERO_BASED ? 0 : 1);
 
 	if (got > 0)
 		unbyte(st, out, got);
@@ -467,7 +470,7 @@ static void check_stale(struct stream *st, bool line)
 		return;
 	for (i = s->out_start; i < s->out_end; i++)
 		newlines += s->out[i] == '\n';
-	CHECK(line && !dice_format_width(s->die.format) && s->out_start &&
+	CHECK(line && !dice_format_width(s->format) && s->out_start &&
 	      s->out[s->out_start - 1] != '\n' && newlines == 1 &&
 	      s->out[s->out_end - 1] == '\n',
 	      "step %u (%s): %u bytes encoded before the change kept",
@@ -488,9 +491,12 @@ static void set_sides(struct stream *st, struct in *in)
 	else
 		sides = get(in, 8);
 	ea = dice_stream_set_sides(st->as, sides);
-	eb = dice_die_set_sides(st->b.die, sides);
+	/* B is a bare die: the format is checked as the stream does. */
+	eb = sides ? dice_format_check(st->b_format, sides) : 0;
+	if (!eb)
+		eb = dice_die_set_sides(st->b.die, sides);
 	CHECK(ea == eb, "step %u (sides): %d and %d", st->step, ea, eb);
-	CHECK(ea == (sides ? dice_format_check(st->a.die->format, sides) :
+	CHECK(ea == (sides ? dice_format_check(st->as->format, sides) :
 			     -EINVAL),
 	      "step %u (sides %llu): %d", st->step,
 	      (unsigned long long)sides, ea);
@@ -518,8 +524,15 @@ static int install(struct stream *st, u32 n,
 			continue;
 		}
 		/* The die owns the table from here, even on error. */
-		err[i] = i ? dice_die_set_table(sd[i]->die, t[i]) :
-			     dice_stream_set_table(st->as, t[i]);
+		if (!i) {
+			err[i] = dice_stream_set_table(st->as, t[i]);
+			continue;
+		}
+		err[i] = dice_format_check(st->b_format, n);
+		if (err[i])
+			dice_table_free(t[i]);
+		else
+			err[i] = dice_die_set_table(sd[i]->die, t[i]);
 	}
 	CHECK(err[0] == err[1], "step %u (%s): %d and %d", st->step,
 	      op_name[st->op], err[0], err[1]);
@@ -657,7 +670,10 @@ static void set_format(struct stream *st, struct in *in)
 	if ((b & 0xf0) == 0xf0)
 		format |= 0x200;
 	ea = dice_stream_set_format(st->as, format);
-	eb = dice_die_set_format(st->b.die, format);
+	/* B's format, checked as the stream checks it. */
+	eb = dice_format_check(format, st->b.die->sides);
+	if (!eb)
+		st->b_format = format;
 	CHECK(ea == eb, "step %u (format %#x): %d and %d", st->step, format,
 	      ea, eb);
 	/* Bytes still buffered are in the old encoding: dropped. */
@@ -703,7 +719,7 @@ static void trace(const struct stream *st)
 	fprintf(stderr,
 		"step %u %-9s: d%llu %s format %#x method %u %s, per %u left %u, rolls %llu, bits used %llu, m 2^%u\n",
 		st->step, op_name[st->op], (unsigned long long)die->sides,
-		die->table ? "loaded" : "fair", die->format, die->method,
+		die->table ? "loaded" : "fair", st->as->format, die->method,
 		st->a.written ? "written" : "prng", die->digits.per,
 		die->digits.left, (unsigned long long)die->rolls,
 		(unsigned long long)dice_pool_used(&die->pool),
@@ -713,7 +729,7 @@ static void trace(const struct stream *st)
 
 static void step(struct stream *st, struct in *in)
 {
-	unsigned int width = dice_format_width(st->a.die->format), count;
+	unsigned int width = dice_format_width(st->as->format), count;
 	u64 len, face;
 	int err;
 
@@ -769,7 +785,7 @@ static void step(struct stream *st, struct in *in)
 	case OP_U8:
 		count = 1 + (unsigned int)get(in, 2) % 2048;
 		budget(st, count);
-		if ((st->a.die->format & DICE_FMT_TYPE_MASK) == DICE_FMT_U8)
+		if ((st->as->format & DICE_FMT_TYPE_MASK) == DICE_FMT_U8)
 			roll_u8(st, st->bytes, count);
 		else
 			roll_many(st, count < 256 ? count : 256);

@@ -16,11 +16,11 @@
 #   DICE_KMOD_FILES       every file of a module build, relative to kmod/
 DICE_KMOD := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 
-DICE_CORE := dice_bits dice_uniform dice_alias dice_die dice_roll \
-	     dice_methods dice_stream
+DICE_CORE := dice_pool dice_uniform dice_alias dice_die dice_roll \
+	     dice_methods dice_format dice_stream
 DICE_CORE_SRCS := $(DICE_CORE:%=$(DICE_KMOD)/%.c)
 DICE_CORE_HDR_NAMES := dice_core.h dice_pool.h dice_uniform.h dice_alias.h \
-		       dice_methods.h dice_die.h dice_stream.h \
+		       dice_methods.h dice_die.h dice_format.h dice_stream.h \
 		       include/uapi/linux/dice.h
 DICE_USERSPACE_INC := $(patsubst %/,%,$(dir $(DICE_KMOD)))/userspace/include
 DICE_CORE_HDRS := $(DICE_CORE_HDR_NAMES:%=$(DICE_KMOD)/%) \

@@ -10,8 +10,9 @@
  *  - struct dice_table: an exact integer alias table, built from weights or
  *    validated from a prebuilt table, then handed to a die;
  *  - struct dice_die: one die, its configuration and random state;
- *  - struct dice_stream: an open file's die and the bytes of rolls encoded
- *    for reading, with the bits written for DICE_SRC_WRITTEN.
+ *  - struct dice_stream: an open file's die, the format of its rolls and
+ *    the bytes of rolls encoded for reading, with the bits written for
+ *    DICE_SRC_WRITTEN.
  *
  * Nothing here sleeps, locks or touches user memory: the caller serializes
  * access to a stream and copies bytes in and out.  The parts (bit pool,
@@ -90,6 +91,8 @@ size_t dice_die_table_bytes(const struct dice_die *die);
 struct dice_stream *dice_stream_alloc(dice_fill_fn fill, void *ctx);
 void dice_stream_free(struct dice_stream *stream);
 struct dice_die *dice_stream_die(struct dice_stream *stream);
+void dice_stream_info(const struct dice_stream *stream,
+		      struct dice_info *info);
 int dice_stream_set_format(struct dice_stream *stream, u32 format);
 int dice_stream_set_sides(struct dice_stream *stream, u64 sides);
 int dice_stream_set_table(struct dice_stream *stream, struct dice_table *table);

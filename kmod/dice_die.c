@@ -25,7 +25,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "dice_stream.h"
+#include "dice_die.h"
 
 /*
  * Loaded dice roll in 64 bits when drawn whole (merging the share back
@@ -138,7 +138,6 @@ void dice_die_init(struct dice_die *die, dice_fill_fn fill, void *ctx)
 	die->sides = 6;
 	die->kind = DICE_KIND_FAIR;
 	die->method = DICE_METHOD_RECYCLE;
-	die->format = DICE_FMT_TEXT;
 	dice_recycler_init(&die->rec);
 	dice_pool_init(&die->pool, fill, ctx);
 	dice_die_plan(die);
@@ -219,18 +218,12 @@ static void dice_die_drop_table(struct dice_die *die)
  * @die: the die
  * @sides: 1 to 2^64 - 1
  *
- * Return: 0, -EINVAL for no sides, -EOVERFLOW if the faces do not fit the
- * format; on error the die is unchanged.
+ * Return: 0, or -EINVAL for no sides; on error the die is unchanged.
  */
 int dice_die_set_sides(struct dice_die *die, u64 sides)
 {
-	int err;
-
 	if (!sides)
 		return -EINVAL;
-	err = dice_format_check(die->format, sides);
-	if (err)
-		return err;
 	dice_die_settle(die);
 	dice_die_drop_table(die);
 	die->sides = sides;
@@ -242,38 +235,19 @@ int dice_die_set_sides(struct dice_die *die, u64 sides)
 }
 
 /**
- * dice_die_set_format() - choose how faces are encoded
- * @die: the die
- * @format: DICE_FMT_* type or-ed with flags
- *
- * Return: 0 or the error of dice_format_check(); on error nothing changes.
- */
-int dice_die_set_format(struct dice_die *die, u32 format)
-{
-	int err = dice_format_check(format, die->sides);
-
-	if (!err)
-		die->format = format;
-	return err;
-}
-
-/**
  * dice_die_set_table() - make the die a loaded one
  * @die: the die
  * @table: a finished table; the die owns it from now on, even on error
  *
  * The table is packed to 16 bytes a side when its masses allow.
  *
- * Return: 0, -EINVAL if the method cannot roll loaded dice, or -EOVERFLOW if
- * the faces do not fit the format; on error the table is freed and the die
- * is unchanged.
+ * Return: 0, or -EINVAL if the method cannot roll loaded dice; on error the
+ * table is freed and the die is unchanged.
  */
 int dice_die_set_table(struct dice_die *die, struct dice_table *table)
 {
 	int err = dice_method_check(die->method, DICE_KIND_LOADED);
 
-	if (!err)
-		err = dice_format_check(die->format, table->sides);
 	if (err) {
 		dice_table_free(table);
 		return err;
@@ -419,14 +393,14 @@ const char *dice_die_invalid(const struct dice_die *die)
 /**
  * dice_die_info() - what the die is, for DICE_IOC_GET_INFO
  * @die: the die
- * @info: filled in, all but the source (which the caller owns)
+ * @info: filled in, all but the format and the source (which the stream
+ *	and the caller own)
  */
 void dice_die_info(const struct dice_die *die, struct dice_info *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->sides = die->sides;
 	info->kind = die->kind;
-	info->format = die->format;
 	info->method = die->method;
 }
 

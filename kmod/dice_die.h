@@ -16,7 +16,6 @@
  * @sides: number of sides
  * @kind: DICE_KIND_*
  * @method: DICE_METHOD_*
- * @format: DICE_FMT_* type and flags
  * @table: alias table of a loaded die, NULL for a fair one
  * @rec: recycled randomness
  * @pool: fair bits waiting to be spent
@@ -30,7 +29,6 @@ struct dice_die {
 	u64 sides;
 	u32 kind;
 	u32 method;
-	u32 format;
 	struct dice_table *table;
 	struct dice_recycler rec;
 	struct dice_pool pool;
@@ -49,7 +47,6 @@ static inline bool dice_loaded_one_draw(const struct dice_die *die)
 
 /* The public functions are in dice_core.h; these are the core's own. */
 void dice_die_init(struct dice_die *die, dice_fill_fn fill, void *ctx);
-int dice_die_set_format(struct dice_die *die, u32 format);
 void dice_die_set_source(struct dice_die *die, dice_fill_fn fill, void *ctx);
 void dice_die_drop_random(struct dice_die *die);
 void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
@@ -57,7 +54,8 @@ void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
 void dice_die_settle(struct dice_die *die);
 const char *dice_die_invalid(const struct dice_die *die);
 int dice_die_failed(struct dice_die *die, int err);
-int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count);
+int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count,
+		     u8 base);
 void dice_die_wipe(struct dice_die *die);
 
 #endif /* _DICE_DIE_H */

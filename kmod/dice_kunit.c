@@ -333,17 +333,15 @@ static void dice_test_wide_then_grouped(struct kunit *test)
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, table);
-	KUNIT_ASSERT_EQ(test, dice_die_set_format(die, DICE_FMT_U64), 0);
 	KUNIT_ASSERT_EQ(test, dice_die_set_sides(die, (1ULL << 40) + 1), 0);
 	KUNIT_EXPECT_EQ(test, dice_die_roll_many(die, faces, 8), 8);
 	KUNIT_ASSERT_EQ(test, dice_table_from_weights(table, pair), 0);
 	KUNIT_ASSERT_EQ(test, dice_die_set_table(die, table), 0);
 	KUNIT_EXPECT_NULL(test, dice_die_invalid(die));
-	KUNIT_ASSERT_EQ(test, dice_die_set_format(die, DICE_FMT_U8), 0);
-	KUNIT_EXPECT_EQ(test, dice_die_roll_u8(die, bytes, 1), 1);
+	KUNIT_EXPECT_EQ(test, dice_die_roll_u8(die, bytes, 1, 1), 1);
 	KUNIT_EXPECT_NULL(test, dice_die_invalid(die));
 	for (i = 0; i < 4; i++) {
-		KUNIT_EXPECT_EQ(test, dice_die_roll_u8(die, bytes, 32), 32);
+		KUNIT_EXPECT_EQ(test, dice_die_roll_u8(die, bytes, 32, 1), 32);
 		KUNIT_EXPECT_NULL(test, dice_die_invalid(die));
 	}
 	KUNIT_EXPECT_TRUE(test, bytes[0] == 1 || bytes[0] == 2);

@@ -764,7 +764,7 @@ static long dice_ioctl_get_info(struct dice_file *df, void __user *uarg,
 	err = mutex_lock_killable(&df->lock);
 	if (err)
 		return err;
-	dice_die_info(dice_stream_die(df->stream), &info);
+	dice_stream_info(df->stream, &info);
 	info.source = df->source;
 	mutex_unlock(&df->lock);
 	return dice_copy_struct_to_user(uarg, usize, &info, sizeof(info));

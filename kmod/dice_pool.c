@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1-or-later
 /*
- * dice_bits.c - the bit pool: fair bits bought in batches, spent one by one
+ * dice_pool.c - the bit pool: fair bits bought in batches, spent one by one
  *
  * Sources deliver whole 64-bit words (the CRNG) or bit strings (bits a user
  * wrote, test vectors).  Positions only grow, so "used" and "drawn" fall out

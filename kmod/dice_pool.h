@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1-or-later */
 /*
  * dice_pool.h - the bit pool: fair bits bought in batches, spent one by
- * one (dice_bits.c)
+ * one (dice_pool.c)
  *
  * Private to the die core (kmod/dice_*.c), its KUnit suite and its
  * userspace tests and fuzzers; everyone else uses dice_core.h.
@@ -20,15 +20,7 @@
 #define DICE_POOL_WORDS		128	/* 8192 bits, a power of two */
 #define DICE_POOL_BITS		(DICE_POOL_WORDS * 64)
 
-/**
- * typedef dice_fill_fn - source of fresh random words
- * @ctx: the source's context
- * @words: where to store @nwords words
- * @nwords: number of 64-bit words wanted, at least 1
- *
- * Return: 0 when all @nwords were stored, or a negative errno.
- */
-typedef int (*dice_fill_fn)(void *ctx, u64 *words, unsigned int nwords);
+/* dice_fill_fn, the source of fresh words, is in dice_core.h. */
 
 /**
  * struct dice_pool - bits waiting to be spent

@@ -8,7 +8,7 @@
  */
 #include <linux/kernel.h>
 
-#include "dice_stream.h"
+#include "dice_die.h"
 
 /* Make a draw u from [0, base^per) the digits waiting to be served. */
 static inline void dice_digits_fill(struct dice_digits *dg, u64 u)
@@ -498,19 +498,20 @@ int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count)
 
 /**
  * dice_die_roll_u8() - roll up to @count times into bytes
- * @die: the die, in a DICE_FMT_U8 format
- * @out: room for @count bytes, the faces as the format encodes them
+ * @die: the die, whose faces plus @base fit a byte
+ * @out: room for @count bytes, each a face plus @base
  * @count: rolls wanted
+ * @base: 0 for zero-based faces, 1 for one-based
  *
  * The read path's U8 loop: a fair die's faces go straight from the digits
  * to the bytes.
  *
  * Return: as dice_die_roll_many(), with the same faces.
  */
-int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count)
+int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count,
+		     u8 base)
 {
-	u8 base = die->format & DICE_FMT_ZERO_BASED ? 0 : 1;
-	unsigned int done = 0;
+	unsigned int done = 0, i;
 	u64 faces[16];
 	int err = 0, got;
 
@@ -528,7 +529,8 @@ int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count)
 			err = got;
 			break;
 		}
-		done += dice_format_faces(die->format, faces, got, out + done);
+		for (i = 0; i < (unsigned int)got; i++)
+			out[done++] = (u8)(faces[i] + base);
 	}
 	return done ? (int)done : err;
 }

@@ -11,157 +11,15 @@
  * the bits written so far.  The caller locks, copies to and from its user
  * (copy_to_iter() or memcpy()) and waits; nothing here sleeps.
  *
- * Sections: formats, life cycle, reading, writing.
+ * The encodings themselves are dice_format.c's.
+ *
+ * Sections: life cycle, reading, writing.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "dice_stream.h"
-
-/* ---- formats: faces to bytes ------------------------------------------- */
-
-/**
- * dice_format_width() - bytes per roll of a binary format
- * @format: DICE_FMT_* type and flags, already checked
- *
- * Return: 1, 2, 4 or 8, or 0 for text.
- */
-unsigned int dice_format_width(u32 format)
-{
-	switch (format & DICE_FMT_TYPE_MASK) {
-	case DICE_FMT_U8:
-		return 1;
-	case DICE_FMT_U16:
-		return 2;
-	case DICE_FMT_U32:
-		return 4;
-	case DICE_FMT_U64:
-		return 8;
-	default:
-		return 0;
-	}
-}
-
-/**
- * dice_format_check() - can @format serve a die of @sides sides?
- * @format: DICE_FMT_* type or-ed with DICE_FMT_* flags
- * @sides: number of sides, at least 1
- *
- * Return: 0, -EINVAL for an unknown type or flag, -EOVERFLOW if the largest
- * face does not fit the width.
- */
-int dice_format_check(u32 format, u64 sides)
-{
-	u32 type = format & DICE_FMT_TYPE_MASK;
-	unsigned int width;
-	u64 top;
-
-	if (format & ~(DICE_FMT_TYPE_MASK | DICE_FMT_FLAGS_MASK))
-		return -EINVAL;
-	if (type > DICE_FMT_U64)
-		return -EINVAL;
-	width = dice_format_width(format);
-	if (!width || width == 8)
-		return 0;
-	top = format & DICE_FMT_ZERO_BASED ? sides - 1 : sides;
-	if (top >> (8 * width))
-		return -EOVERFLOW;
-	return 0;
-}
-
-/**
- * dice_format_face() - encode one face
- * @format: a format that dice_format_check() accepted for the die
- * @face: zero-based face
- * @buf: room for DICE_TEXT_MAX bytes
- *
- * Return: bytes stored.
- */
-unsigned int dice_format_face(u32 format, u64 face, u8 *buf)
-{
-	unsigned int width = dice_format_width(format), i, len;
-	u8 digits[DICE_TEXT_MAX];
-
-	/* Sides stop at 2^64 - 1, so a 1-based face never wraps. */
-	if (!(format & DICE_FMT_ZERO_BASED))
-		face++;
-	if (width) {
-		for (i = 0; i < width; i++)
-			buf[i] = (u8)(face >> (8 * i));
-		return width;
-	}
-	len = 0;
-	do {
-		digits[len++] = '0' + (u8)(face % 10);
-		face /= 10;
-	} while (face);
-	for (i = 0; i < len; i++)
-		buf[i] = digits[len - 1 - i];
-	buf[len] = '\n';
-	return len + 1;
-}
-
-/* Little-endian words of a constant width: the compiler merges the bytes. */
-static __always_inline unsigned int dice_format_le(const u64 *faces,
-						   unsigned int count,
-						   u64 base,
-						   unsigned int width, u8 *buf)
-{
-	unsigned int i, b;
-
-	for (i = 0; i < count; i++) {
-		u64 v = faces[i] + base;
-
-		for (b = 0; b < width; b++)
-			buf[width * i + b] = (u8)(v >> (8 * b));
-	}
-	return width * count;
-}
-
-/**
- * dice_format_faces() - encode @count faces
- * @format: a format that dice_format_check() accepted for the die
- * @faces: zero-based faces
- * @count: how many
- * @buf: room for @count * DICE_TEXT_MAX bytes
- *
- * The read path's loop: one switch per batch, not per face.
- *
- * Return: bytes stored.
- */
-unsigned int dice_format_faces(u32 format, const u64 *faces,
-			       unsigned int count, u8 *buf)
-{
-	u64 base = format & DICE_FMT_ZERO_BASED ? 0 : 1;
-	unsigned int i, end = 0;
-
-	switch (dice_format_width(format)) {
-	case 1:
-		for (i = 0; i < count; i++)
-			buf[i] = (u8)(faces[i] + base);
-		return count;
-	case 2:
-		return dice_format_le(faces, count, base, 2, buf);
-	case 4:
-		return dice_format_le(faces, count, base, 4, buf);
-	case 8:
-		return dice_format_le(faces, count, base, 8, buf);
-	}
-	for (i = 0; i < count; i++) {
-		u64 face = faces[i] + base;
-
-		/* Most dice have one-digit faces: no division for them. */
-		if (face < 10) {
-			buf[end] = '0' + (u8)face;
-			buf[end + 1] = '\n';
-			end += 2;
-		} else {
-			end += dice_format_face(format, faces[i], buf + end);
-		}
-	}
-	return end;
-}
 
 /* ---- life cycle --------------------------------------------------------- */
 
@@ -177,8 +35,10 @@ struct dice_stream *dice_stream_alloc(dice_fill_fn fill, void *ctx)
 	struct dice_stream *stream;
 
 	stream = kzalloc(sizeof(*stream), GFP_KERNEL_ACCOUNT);
-	if (stream)
-		dice_die_init(&stream->die, fill, ctx);
+	if (!stream)
+		return NULL;
+	dice_die_init(&stream->die, fill, ctx);
+	stream->format = DICE_FMT_TEXT;
 	return stream;
 }
 
@@ -191,7 +51,7 @@ void dice_stream_free(struct dice_stream *stream)
 	if (!stream)
 		return;
 	dice_die_wipe(&stream->die);
-	kfree(stream->probe);	/* wiped after each use */
+	kfree(stream->scratch);	/* wiped after each use */
 	memzero_explicit(stream, sizeof(*stream));
 	kfree(stream);
 }
@@ -199,6 +59,18 @@ void dice_stream_free(struct dice_stream *stream)
 struct dice_die *dice_stream_die(struct dice_stream *stream)
 {
 	return &stream->die;
+}
+
+/**
+ * dice_stream_info() - the die and its format, for DICE_IOC_GET_INFO
+ * @stream: the stream
+ * @info: filled in, all but the source (which the caller owns)
+ */
+void dice_stream_info(const struct dice_stream *stream,
+		      struct dice_info *info)
+{
+	dice_die_info(&stream->die, info);
+	info->format = stream->format;
 }
 
 /* Every byte waiting to be read is stale: drop them. */
@@ -218,7 +90,7 @@ static void dice_stream_drop_rolls(struct dice_stream *stream)
 {
 	unsigned int end = stream->out_start;
 
-	if (dice_format_width(stream->die.format) || !end ||
+	if (dice_format_width(stream->format) || !end ||
 	    stream->out[end - 1] == '\n') {
 		dice_stream_drop_bytes(stream);
 		return;
@@ -240,11 +112,13 @@ static void dice_stream_drop_rolls(struct dice_stream *stream)
  */
 int dice_stream_set_format(struct dice_stream *stream, u32 format)
 {
-	int err = dice_die_set_format(&stream->die, format);
+	int err = dice_format_check(format, stream->die.sides);
 
-	if (!err)
-		dice_stream_drop_bytes(stream);
-	return err;
+	if (err)
+		return err;
+	stream->format = format;
+	dice_stream_drop_bytes(stream);
+	return 0;
 }
 
 /**
@@ -255,11 +129,15 @@ int dice_stream_set_format(struct dice_stream *stream, u32 format)
  * Rolls of the old die waiting to be read are dropped
  * (dice_stream_drop_rolls()).
  *
- * Return: 0 or the error of dice_die_set_sides(); on error nothing changes.
+ * Return: 0, -EINVAL for no sides, or -EOVERFLOW if the largest face does
+ * not fit the format; on error nothing changes.
  */
 int dice_stream_set_sides(struct dice_stream *stream, u64 sides)
 {
-	int err = dice_die_set_sides(&stream->die, sides);
+	int err = sides ? dice_format_check(stream->format, sides) : -EINVAL;
+
+	if (!err)
+		err = dice_die_set_sides(&stream->die, sides);
 
 	if (!err)
 		dice_stream_drop_rolls(stream);
@@ -273,12 +151,19 @@ int dice_stream_set_sides(struct dice_stream *stream, u64 sides)
  *
  * Rolls of the old die waiting to be read are dropped.
  *
- * Return: 0 or the error of dice_die_set_table(); on error the table is
- * freed and nothing else changes.
+ * Return: 0, -EINVAL if the method cannot roll loaded dice, or -EOVERFLOW
+ * if the largest face does not fit the format; on error the table is freed
+ * and nothing else changes.
  */
 int dice_stream_set_table(struct dice_stream *stream, struct dice_table *table)
 {
-	int err = dice_die_set_table(&stream->die, table);
+	int err = dice_format_check(stream->format, table->sides);
+
+	if (err) {
+		dice_table_free(table);
+		return err;
+	}
+	err = dice_die_set_table(&stream->die, table);
 
 	if (!err)
 		dice_stream_drop_rolls(stream);
@@ -348,7 +233,7 @@ void dice_stream_drop_random(struct dice_stream *stream)
  */
 size_t dice_stream_whole(const struct dice_stream *stream, size_t len)
 {
-	unsigned int width = dice_format_width(stream->die.format);
+	unsigned int width = dice_format_width(stream->format);
 
 	return width ? len - len % width : len;
 }
@@ -375,9 +260,10 @@ int dice_stream_read_size(struct dice_stream *stream, size_t *len)
 }
 
 /* Decimal digits of the largest face, plus the newline. */
-static unsigned int dice_text_line_max(const struct dice_die *die)
+static unsigned int dice_text_line_max(const struct dice_stream *stream)
 {
-	u64 top = die->format & DICE_FMT_ZERO_BASED ? die->sides - 1 : die->sides;
+	u64 sides = stream->die.sides;
+	u64 top = stream->format & DICE_FMT_ZERO_BASED ? sides - 1 : sides;
 	unsigned int len = 2;
 
 	while (top >= 10) {
@@ -403,8 +289,9 @@ static unsigned int dice_text_line_max(const struct dice_die *die)
 int dice_stream_produce(struct dice_stream *stream, size_t want)
 {
 	struct dice_die *die = &stream->die;
-	unsigned int width = dice_format_width(die->format);
-	unsigned int line = width ? width : dice_text_line_max(die);
+	unsigned int width = dice_format_width(stream->format);
+	unsigned int line = width ? width : dice_text_line_max(stream);
+	u8 base = stream->format & DICE_FMT_ZERO_BASED ? 0 : 1;
 	unsigned int end = 0, count;
 	int got = 0;
 
@@ -417,7 +304,7 @@ int dice_stream_produce(struct dice_stream *stream, size_t want)
 	while (end < want) {
 		if (width == 1) {
 			got = dice_die_roll_u8(die, stream->out + end,
-					       want - end);
+					       want - end, base);
 			if (got < 0)
 				break;
 			end += got;
@@ -428,7 +315,7 @@ int dice_stream_produce(struct dice_stream *stream, size_t want)
 		got = dice_die_roll_many(die, stream->faces, count);
 		if (got < 0)
 			break;
-		end += dice_format_faces(die->format, stream->faces, got,
+		end += dice_format_faces(stream->format, stream->faces, got,
 					 stream->out + end);
 	}
 	stream->out_start = 0;
@@ -464,7 +351,7 @@ const u8 *dice_stream_bytes(const struct dice_stream *stream, size_t *len)
 size_t dice_stream_consume(struct dice_stream *stream, size_t copied,
 			   size_t offered)
 {
-	unsigned int width = dice_format_width(stream->die.format);
+	unsigned int width = dice_format_width(stream->format);
 
 	stream->out_start += copied;
 	if (copied == offered || !width)
@@ -612,21 +499,21 @@ int dice_stream_probe(struct dice_stream *stream, bool *discarded)
 	*discarded = false;
 	if (stream->out_start != stream->out_end)
 		return 0;
-	if (!stream->probe) {
-		stream->probe = kmalloc(sizeof(*stream->probe),
+	if (!stream->scratch) {
+		stream->scratch = kmalloc(sizeof(*stream->scratch),
 					GFP_KERNEL_ACCOUNT);
-		if (!stream->probe)
+		if (!stream->scratch)
 			return 0;
 	}
-	probe = &stream->probe->die;
+	probe = &stream->scratch->die;
 	memcpy(probe, &stream->die, sizeof(*probe));
 	if (stream->die.batch) {
-		memcpy(&stream->probe->batch, stream->die.batch,
-		       sizeof(stream->probe->batch));
-		probe->batch = &stream->probe->batch;
+		memcpy(&stream->scratch->batch, stream->die.batch,
+		       sizeof(stream->scratch->batch));
+		probe->batch = &stream->scratch->batch;
 	}
-	if (dice_format_width(probe->format) == 1)
-		got = dice_die_roll_u8(probe, (u8 *)&face, 1);
+	if (dice_format_width(stream->format) == 1)
+		got = dice_die_roll_u8(probe, (u8 *)&face, 1, 0);
 	else
 		got = dice_die_roll_many(probe, &face, 1);
 	if (got == -EAGAIN &&
@@ -634,7 +521,7 @@ int dice_stream_probe(struct dice_stream *stream, bool *discarded)
 		dice_pool_discard(&stream->die.pool);
 		*discarded = true;
 	}
-	memzero_explicit(stream->probe, sizeof(*stream->probe));
+	memzero_explicit(stream->scratch, sizeof(*stream->scratch));
 	memzero_explicit(&face, sizeof(face));
 	return got < 0 ? got : 0;
 }

@@ -9,8 +9,7 @@
 #define _DICE_STREAM_H
 
 #include "dice_die.h"
-
-#define DICE_TEXT_MAX	21	/* "18446744073709551615\n" */
+#include "dice_format.h"
 
 /*
  * Bytes of rolls produced ahead of the copy out: one chunk of a read.
@@ -23,7 +22,7 @@
 #define DICE_STREAM_FACES	64
 
 /* A die and its DICE_METHOD_BATCH state, copied to try a roll on. */
-struct dice_stream_probe {
+struct dice_scratch_die {
 	struct dice_die die;
 	struct dice_batch batch;
 };
@@ -31,7 +30,8 @@ struct dice_stream_probe {
 /**
  * struct dice_stream - an open file: its die and the rolls waiting for it
  * @die: configuration and random state
- * @probe: scratch copy of @die (and of its batch state) for
+ * @format: DICE_FMT_* type and flags of the rolls read
+ * @scratch: scratch copy of @die (and of its batch state) for
  *	dice_stream_probe(), allocated on first use
  * @out_start: first byte of @out not yet read
  * @out_end: end of the bytes in @out
@@ -41,17 +41,12 @@ struct dice_stream_probe {
  */
 struct dice_stream {
 	struct dice_die die;
-	struct dice_stream_probe *probe;
+	u32 format;
+	struct dice_scratch_die *scratch;
 	unsigned int out_start;
 	unsigned int out_end;
 	u64 faces[DICE_STREAM_FACES];
 	u8 out[DICE_OUT_BYTES];
 };
-
-int dice_format_check(u32 format, u64 sides);
-unsigned int dice_format_width(u32 format);
-unsigned int dice_format_face(u32 format, u64 face, u8 *buf);
-unsigned int dice_format_faces(u32 format, const u64 *faces,
-			       unsigned int count, u8 *buf);
 
 #endif /* _DICE_STREAM_H */

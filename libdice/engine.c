@@ -203,7 +203,7 @@ int dice_engine_set_format(struct dice *d, uint32_t format)
 
 void dice_engine_get_info(struct dice *d, struct dice_info *info)
 {
-	dice_die_info(dice_engine_die(d), info);
+	dice_stream_info(d->eng->stream, info);
 	info->source = d->source;
 }
 

@@ -1281,8 +1281,6 @@ static void test_roll_u8(void)
 
 		dice_die_init(&a, kat_fill, &k1);
 		dice_die_init(&b, kat_fill, &k2);
-		EXPECT(!dice_die_set_format(&b, DICE_FMT_U8 |
-					    (base ? 0 : DICE_FMT_ZERO_BASED)));
 		if (sides[i]) {
 			EXPECT(!dice_die_set_sides(&a, sides[i]));
 			EXPECT(!dice_die_set_sides(&b, sides[i]));
@@ -1298,7 +1296,7 @@ static void test_roll_u8(void)
 		for (j = 0; j < 50; j++) {
 			got = dice_die_roll_many(&a, faces, 100 - j);
 			EXPECT(got == (int)(100 - j));
-			EXPECT(dice_die_roll_u8(&b, bytes, 100 - j) == got);
+			EXPECT(dice_die_roll_u8(&b, bytes, 100 - j, base) == got);
 			for (f = 0; f < 100 - j; f++)
 				EXPECT(bytes[f] == (u8)(faces[f] + base));
 			if (tap_case_failed)

@@ -206,15 +206,14 @@ static long do_read(struct pair *p, size_t len)
 
 static void set_format(struct pair *p, u32 format)
 {
-	if (dice_stream_set_format(p->a, format) ||
-	    dice_die_set_format(&p->b, format))
+	if (dice_stream_set_format(p->a, format))
 		fail(p, "SET_FORMAT %#x refused", format);
 	check_valid(p, "SET_FORMAT");
 }
 
 static void set_sides(struct pair *p, u64 sides)
 {
-	if (dice_die_set_sides(&p->a->die, sides) ||
+	if (dice_stream_set_sides(p->a, sides) ||
 	    dice_die_set_sides(&p->b, sides))
 		fail(p, "SET_SIDES %llu refused", (unsigned long long)sides);
 	check_valid(p, "SET_SIDES");
@@ -222,7 +221,6 @@ static void set_sides(struct pair *p, u64 sides)
 
 static void set_weights(struct pair *p, const u32 *w, u32 n)
 {
-	struct dice_die *die[2] = { &p->a->die, &p->b };
 	int i;
 
 	for (i = 0; i < 2; i++) {
@@ -234,7 +232,8 @@ static void set_weights(struct pair *p, const u32 *w, u32 n)
 				dice_table_free(t);
 			return;
 		}
-		if (dice_die_set_table(die[i], t))
+		if (i ? dice_die_set_table(&p->b, t) :
+			dice_stream_set_table(p->a, t))
 			fail(p, "SET_WEIGHTS of %u sides refused", n);
 	}
 	check_valid(p, "SET_WEIGHTS");

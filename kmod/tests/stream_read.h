@@ -26,7 +26,7 @@ typedef void (*stream_rolled_fn)(void *ctx, const u64 *faces, unsigned int n,
 static inline unsigned int stream_decode(const struct dice_stream *s,
 					 u64 *faces)
 {
-	u32 format = s->die.format;
+	u32 format = s->format;
 	unsigned int width = dice_format_width(format), n = 0, i, b;
 	u64 base = format & DICE_FMT_ZERO_BASED ? 0 : 1, v;
 
@@ -49,7 +49,7 @@ static inline unsigned int stream_decode(const struct dice_stream *s,
 /* Bytes dice_stream_produce() makes for @want when no roll fails. */
 static inline size_t stream_target(const struct dice_stream *s, size_t want)
 {
-	unsigned int width = dice_format_width(s->die.format);
+	unsigned int width = dice_format_width(s->format);
 
 	if (width)
 		want -= want % width;
