@@ -43,7 +43,8 @@ tap() { # ok|fail NAME [LOG]
 make_clean() {
 	local log=$1
 	shift
-	inroot make -C "$KDIR" M="$DIR" "$@" >"$log" 2>&1 &&
+	inroot env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		make -C "$KDIR" M="$DIR" "$@" >"$log" 2>&1 &&
 		! grep -E '(warning|error):' "$log" >/dev/null
 }
 
