@@ -42,6 +42,18 @@ static val_t bound_max(val_t a, val_t b)
 }
 
 /* The range of one die of @g in the pool, and the most dice of its pool. */
+/* @b to the power @e (@b >= 1, @e >= 0), saturated. */
+static val_t bound_pow(val_t b, val_t e)
+{
+	val_t r = 1;
+
+	if (b == 1)
+		return 1;
+	while (e-- > 0 && r < DICE_BOUND)
+		r = bound_mul(r, b);
+	return r;
+}
+
 static void bound_die(const struct group *g, val_t *lo, val_t *hi,
 		      val_t *pool)
 {
@@ -144,10 +156,28 @@ void bound_node(struct node *n)
 			n->hi = bound_max(bound_max(a, b), bound_max(c, d));
 		}
 		return;
+	case NODE_POW:
+		a = n->kids[0]->lo;
+		b = n->kids[0]->hi;
+		m = bound_pow(bound_max(bound_max(-a, b), 1), n->kids[1]->hi);
+		n->lo = a >= 0 ? 0 : -m;
+		n->hi = m;
+		return;
 	case NODE_FUNC:
 		a = n->kids[0]->lo;
 		b = n->kids[0]->hi;
-		if (n->func == FUNC_ABS) {
+		if (n->func == FUNC_MAX || n->func == FUNC_MIN) {
+			n->lo = a;
+			n->hi = b;
+			for (i = 1; i < n->nkids; i++) {
+				c = n->kids[i]->lo;
+				d = n->kids[i]->hi;
+				n->lo = n->func == FUNC_MAX ? bound_max(n->lo, c) :
+							      bound_min(n->lo, c);
+				n->hi = n->func == FUNC_MAX ? bound_max(n->hi, d) :
+							      bound_min(n->hi, d);
+			}
+		} else if (n->func == FUNC_ABS) {
 			n->lo = a >= 0 ? a : b <= 0 ? -b : 0;
 			n->hi = bound_max(-a, b);
 		} else if (n->nkids == 1) {

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "dist.h"
 #include "notation.h"
@@ -42,6 +43,9 @@ struct options {
 	const char *weights_arg;
 	const char *faces_arg;
 };
+
+/* help.c: --help. */
+void usage(FILE *f);
 
 /* dice.c: "dice: " and the message on stderr, then exit 1. */
 void die_fail(const char *fmt, ...)

@@ -142,7 +142,7 @@ bool dist_empty(const struct dist *d)
 	return true;
 }
 
-void dist_point(struct dist_ctx *x, struct dist *d, int64_t v)
+void dist_point(struct dist_ctx *x, struct dist *d, __int128 v)
 {
 	dist_init(x, d, v, v);
 	big_set_u64(&d->c[0], 1);
@@ -206,6 +206,15 @@ __int128 dist_apply_op(enum binop op, enum func_type f, __int128 a,
 		return a * b;
 	if (op == OP_MOD)
 		return a % b;
+	if (op == OP_MAX)
+		return a > b ? a : b;
+	if (op == OP_MIN)
+		return a < b ? a : b;
+	if (op == OP_POW) {	/* past the limit: dist_init() refuses it */
+		if (roll_pow(a, b, &q) || q >= VALUE_LIMIT || q <= -VALUE_LIMIT)
+			return a < 0 && (b & 1) ? -VALUE_LIMIT : VALUE_LIMIT;
+		return q;
+	}
 	div_round(f, a, b, &q);
 	return q;
 }
@@ -217,7 +226,7 @@ static void dist_pairwise(struct dist_ctx *x, struct dist *r, const struct dist 
 	size_t na, nb, i, j, *ia = dist_nonzero(a, &na), *ib = dist_nonzero(b, &nb);
 	__int128 lo = VALUE_LIMIT, hi = -VALUE_LIMIT;
 
-	if (op != OP_MUL && b->lo <= 0 && dist_hi(b) >= 0 &&
+	if ((op == OP_MOD || op == OP_DIV) && b->lo <= 0 && dist_hi(b) >= 0 &&
 	    !big_is_zero(&b->c[-b->lo]))
 		dist_infeasible(x, "the divisor can be 0");
 	for (i = 0; i < na; i++) {
@@ -343,9 +352,27 @@ void dist_node(struct dist_ctx *x, struct dist *out, const struct node *n)
 		}
 		*out = a;
 		break;
+	case NODE_POW:
+		dist_node(x, &a, n->kids[0]);
+		dist_node(x, &b, n->kids[1]);
+		x->at = n->start;
+		dist_pairwise(x, out, &a, &b, OP_POW, FUNC_FLOOR);
+		dist_free(&a);
+		dist_free(&b);
+		break;
 	case NODE_FUNC:
 		dist_node(x, out, n->kids[0]);
-		if (n->nkids == 2) {
+		if (n->func == FUNC_MAX || n->func == FUNC_MIN) {
+			for (i = 1; i < n->nkids; i++) {
+				a = *out;
+				dist_node(x, &b, n->kids[i]);
+				x->at = n->start;
+				dist_pairwise(x, out, &a, &b, n->func == FUNC_MAX ?
+					      OP_MAX : OP_MIN, FUNC_FLOOR);
+				dist_free(&a);
+				dist_free(&b);
+			}
+		} else if (n->nkids == 2) {
 			a = *out;
 			dist_node(x, &b, n->kids[1]);
 			x->at = n->start;

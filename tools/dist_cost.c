@@ -78,6 +78,14 @@ static void est_pair(struct dist_ctx *x, struct est_shape *r, const struct est_s
 	} else if (op == '%') {
 		s.lo = a->lo < 0 ? -(m - 1) : 0;
 		s.hi = a->hi > 0 ? m - 1 : 0;
+	} else if (op == 'M' || op == 'm') {	/* max, min */
+		s.lo = op == 'M' ? fmax(a->lo, b->lo) : fmin(a->lo, b->lo);
+		s.hi = op == 'M' ? fmax(a->hi, b->hi) : fmin(a->hi, b->hi);
+		s.bits = fmax(a->bits, b->bits) + fmin(a->bits, b->bits);
+	} else if (op == '^') {
+		m = pow(fmax(fmax(fabs(a->lo), fabs(a->hi)), 1), b->hi);
+		s.lo = a->lo >= 0 ? 0 : -m;
+		s.hi = m;
 	} else {
 		s.hi = fmax(fabs(a->lo), fabs(a->hi));
 		s.lo = -s.hi;
@@ -468,9 +476,22 @@ static void est_node(struct dist_ctx *x, struct est_shape *s, const struct node 
 			est_pair(x, s, &a, &b, n->ops[i]);
 		}
 		break;
+	case NODE_POW:
+		est_node(x, &a, n->kids[0]);
+		est_node(x, &b, n->kids[1]);
+		x->at = n->start;
+		est_pair(x, s, &a, &b, '^');
+		break;
 	case NODE_FUNC:
 		est_node(x, s, n->kids[0]);
-		if (n->nkids == 2) {
+		if (n->func == FUNC_MAX || n->func == FUNC_MIN) {
+			for (i = 1; i < n->nkids; i++) {
+				a = *s;
+				est_node(x, &b, n->kids[i]);
+				x->at = n->start;
+				est_pair(x, s, &a, &b, n->func == FUNC_MAX ? 'M' : 'm');
+			}
+		} else if (n->nkids == 2) {
 			a = *s;
 			est_node(x, &b, n->kids[1]);
 			x->at = n->start;

@@ -51,7 +51,7 @@ struct dist_ctx {
 	long double cap_prob;
 };
 
-enum binop { OP_MUL, OP_MOD, OP_DIV };
+enum binop { OP_MUL, OP_MOD, OP_DIV, OP_POW, OP_MAX, OP_MIN };
 
 /* What a value scores: itself, or +1/-1/0 against a success target. */
 struct scorer {
@@ -105,7 +105,7 @@ __int128 dist_hi(const struct dist *d);
 /* Drop zero counts at both ends; an all-zero distribution keeps one. */
 void dist_trim(struct dist *d);
 bool dist_empty(const struct dist *d);
-void dist_point(struct dist_ctx *x, struct dist *d, int64_t v);
+void dist_point(struct dist_ctx *x, struct dist *d, __int128 v);
 /* Indices of the non-zero counts of @d; *n gets how many. */
 size_t *dist_nonzero(const struct dist *d, size_t *n);
 /* r = the distribution of A + B (independent). */

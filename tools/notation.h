@@ -5,11 +5,13 @@
  *   line     := [repeat 'x'] expr ['#' comment]
  *   expr     := term (('+' | '-') term)*
  *   term     := unary (('*' | '%') unary)*
- *   unary    := ('-' unary | factor) [label]
+ *   unary    := '-' unary | power
+ *   power    := factor [label] [('^' | '**') unary]   (never negative)
  *   label    := '[' text ']'
  *   factor   := number | group | '(' expr ')' | brace | func
  *   func     := ('floor' | 'ceil' | 'round') '(' (expr | term '/' unary) ')'
  *             | 'abs' '(' expr ')'
+ *             | ('max' | 'min') '(' expr (',' expr)* ')'
  *   brace    := '{' expr (',' expr)* '}' bmod*
  *   bmod     := ('kh' | 'kl' | 'k' | 'dh' | 'dl') number
  *             | compare ['f' compare]           (last: success counting)
@@ -211,9 +213,11 @@ enum node_type {
 	NODE_NEG,	/* -@kids[0] */
 	NODE_FUNC,	/* @func of @kids[0], or of @kids[0] / @kids[1] */
 	NODE_BRACE,	/* @brace of the elements @kids */
+	NODE_POW,	/* @kids[0] to the power @kids[1] (never negative) */
 };
 
-enum func_type { FUNC_FLOOR, FUNC_CEIL, FUNC_ROUND, FUNC_ABS };
+enum func_type { FUNC_FLOOR, FUNC_CEIL, FUNC_ROUND, FUNC_ABS, FUNC_MAX,
+		 FUNC_MIN };
 
 /**
  * struct node - a node of the syntax tree
@@ -224,7 +228,8 @@ enum func_type { FUNC_FLOOR, FUNC_CEIL, FUNC_ROUND, FUNC_ABS };
  * @nkids: number of @kids
  * @ops: NODE_SUM, NODE_PRODUCT: the operator before each kid
  * @func: NODE_FUNC; with two kids the value is kids[0] / kids[1] rounded
- *	down (floor), up (ceil) or to the nearest, halves up (round)
+ *	down (floor), up (ceil) or to the nearest, halves up (round); max and
+ *	min take the greatest or least of their one or more @kids
  * @brace: NODE_BRACE
  * @label: the text of an inline label [text] after it, or NULL
  * @start: byte offset of its first character, parentheses included
@@ -235,7 +240,7 @@ enum func_type { FUNC_FLOOR, FUNC_CEIL, FUNC_ROUND, FUNC_ABS };
  */
 struct node {
 	enum node_type type;
-	int64_t value;
+	val_t value;
 	struct group *group;
 	struct node **kids;
 	unsigned int nkids;

@@ -78,7 +78,7 @@ static void parse_unexpected(struct parser *ps, const char *expected)
 		 !strchr("+-*%,{", ps->s[at - 1]))
 		hint = " (modifiers must directly follow their dice group, as in 4d6s1+2)";
 	else if (isalpha((unsigned char)c))
-		hint = " (functions: floor, ceil, round, abs)";
+		hint = " (functions: floor, ceil, round, abs, max, min)";
 	if (!c && at) {
 		lex_fail(ps, at, "expression ends too early: expected %s", expected);
 		return;
@@ -326,6 +326,8 @@ static const struct {
 	{ "ceil", FUNC_CEIL },
 	{ "round", FUNC_ROUND },
 	{ "abs", FUNC_ABS },
+	{ "max", FUNC_MAX },
+	{ "min", FUNC_MIN },
 };
 
 static struct node *parse_sum_rest(struct parser *ps, struct node *first);
@@ -345,6 +347,18 @@ static struct node *parse_func(struct parser *ps, unsigned int which)
 		goto bad;
 	ps->p++;	/* '(' */
 	lex_skip_space(ps);
+	if (n->func == FUNC_MAX || n->func == FUNC_MIN) {
+		for (;;) {		/* max(A, B, ...) */
+			k = parse_expr(ps);
+			if (!k)
+				goto bad;
+			node_add_kid(n, k, ',');
+			lex_skip_space(ps);
+			if (!lex_skip(ps, ','))
+				break;
+		}
+		goto close;
+	}
 	k = parse_term(ps);
 	if (!k)
 		goto bad;
@@ -383,7 +397,10 @@ static struct node *parse_func(struct parser *ps, unsigned int which)
 			 funcs[which].name, funcs[which].name);
 		goto bad;
 	}
-	if (!parse_closing(ps, ')', open, "an operator or ')'"))
+close:
+	if (!parse_closing(ps, ')', open, n->func == FUNC_MAX ||
+			   n->func == FUNC_MIN ? "an operator, ',' or ')'" :
+			   "an operator or ')'"))
 		goto bad;
 	n->end = ps->p;
 	bound_node(n);
@@ -424,15 +441,11 @@ static struct node *parse_factor(struct parser *ps)
 	if (isdigit((unsigned char)lex_cur(ps))) {
 		if (!lex_number(ps, &v))
 			return NULL;
-		if (lex_cur(ps) != 'd') {
-			if (v > INT64_MAX) {
-				lex_fail(ps, start, "number too large");
-				return NULL;
-			}
+		if (lex_cur(ps) != 'd') {	/* up to 2^64 - 1, as faces */
 			n = parse_new_node(ps, NODE_CONST, start);
 			if (!n)
 				return NULL;
-			n->value = (int64_t)v;
+			n->value = v;
 			n->end = ps->p;
 			bound_node(n);
 			return n;
@@ -484,6 +497,53 @@ static bool parse_label(struct parser *ps, struct node *n)
 	return true;
 }
 
+/*
+ * A power after the base @base, if '^' or '**' follows: the exponent is a
+ * unary (so 2^-1 reads, and is refused) and powers group to the right
+ * (2^3^2 is 2^9); -2^2 is -(2^2), as in mathematics.
+ */
+static struct node *parse_power(struct parser *ps, struct node *base)
+{
+	size_t q = ps->p, op;
+	struct node *n, *k;
+
+	while (lex_is_space(ps->s[q]))
+		q++;
+	if (ps->s[q] != '^' && !(ps->s[q] == '*' && ps->s[q + 1] == '*'))
+		return base;
+	op = q;
+	ps->p = q + (ps->s[q] == '^' ? 1 : 2);
+	lex_skip_space(ps);
+	if (!lex_enter(ps, op)) {
+		node_free(base);
+		return NULL;
+	}
+	k = parse_unary(ps);
+	lex_leave(ps);
+	if (!k) {
+		node_free(base);
+		return NULL;
+	}
+	if (k->lo < 0) {
+		lex_fail(ps, k->start,
+			 "the exponent can be negative, and a power must be a whole number: the exponent must be 0 or more");
+		node_free(base);
+		node_free(k);
+		return NULL;
+	}
+	n = parse_new_node(ps, NODE_POW, base->start);
+	if (!n) {
+		node_free(base);
+		node_free(k);
+		return NULL;
+	}
+	node_add_kid(n, base, 0);
+	node_add_kid(n, k, '^');
+	n->end = k->end;
+	bound_node(n);
+	return n;
+}
+
 static struct node *parse_unary(struct parser *ps)
 {
 	size_t start = ps->p;
@@ -513,7 +573,7 @@ static struct node *parse_unary(struct parser *ps)
 		node_free(n);
 		return NULL;
 	}
-	return n;
+	return n ? parse_power(ps, n) : NULL;
 }
 
 /*

@@ -233,6 +233,16 @@ static bool mod_cmp_follows(const struct parser *ps)
 	return lex_is_cmp_start(lex_cur(ps)) || isdigit((unsigned char)lex_cur(ps));
 }
 
+/* A compare point follows, after spaces perhaps ("r 1", "r < 3"). */
+static bool mod_cmp_follows_space(const struct parser *ps)
+{
+	size_t q = ps->p;
+
+	while (lex_is_space(ps->s[q]))
+		q++;
+	return lex_is_cmp_start(ps->s[q]) || isdigit((unsigned char)ps->s[q]);
+}
+
 static bool mod_explode(struct parser *ps, struct group *g, struct mods *m)
 {
 	size_t start = ps->p;
@@ -272,8 +282,13 @@ static bool mod_reroll(struct parser *ps, struct group *g, struct mods *m)
 		return false;
 	}
 	g->reroll = mode;
-	if (!lex_compare(ps, &g->rr[g->nrr], mode == REROLL_ONCE ? "ro" : "r"))
+	if (!mod_cmp_follows_space(ps)) {
+		/* a bare r or ro rerolls the lowest face, as on Foundry */
+		g->rr[g->nrr] = (struct cmp){ CMP_EQ, die_min(&g->die) };
+	} else if (!lex_compare(ps, &g->rr[g->nrr],
+				mode == REROLL_ONCE ? "ro" : "r")) {
 		return false;
+	}
 	g->nrr++;
 	return mod_note(ps, m, CK_REROLL, start, g->nrr - 1);
 }
@@ -288,13 +303,14 @@ static bool mod_unique(struct parser *ps, struct group *g, struct mods *m)
 	return mod_note(ps, m, CK_UNIQUE, start, 0);
 }
 
-static bool mod_min_max(struct parser *ps, struct group *g)
+/* min and max, or d20's mi and ma (@len 2). */
+static bool mod_min_max(struct parser *ps, struct group *g, size_t len)
 {
 	size_t start = ps->p;
-	bool is_min = lex_looking_at(ps, "min");
+	bool is_min = lex_looking_at(ps, "mi");
 	int64_t v;
 
-	if (!mod_once(ps, 3, is_min ? g->has_min : g->has_max,
+	if (!mod_once(ps, len, is_min ? g->has_min : g->has_max,
 		      is_min ? "min" : "max"))
 		return false;
 	if (!lex_integer(ps, &v, is_min ? "min" : "max"))
@@ -620,7 +636,7 @@ static bool mod_display(const struct parser *ps)
 	return lex_looking_at(ps, "cs") || lex_looking_at(ps, "cf") ||
 	       lex_looking_at(ps, "sa") || lex_looking_at(ps, "sd") ||
 	       (lex_cur(ps) == 'm' && !lex_looking_at(ps, "mt") &&
-		!lex_looking_at(ps, "min") && !lex_looking_at(ps, "max"));
+		!lex_looking_at(ps, "mi") && !lex_looking_at(ps, "ma"));
 }
 
 /*
@@ -734,7 +750,11 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 		else if (c == 'u')
 			ok = mod_unique(ps, g, &m);
 		else if (lex_looking_at(ps, "min") || lex_looking_at(ps, "max"))
-			ok = mod_min_max(ps, g);
+			ok = mod_min_max(ps, g, 3);
+		else if ((lex_looking_at(ps, "mi") || lex_looking_at(ps, "ma")) &&
+			 (isdigit((unsigned char)lex_peek(ps, 2)) ||
+			  lex_peek(ps, 2) == '-'))
+			ok = mod_min_max(ps, g, 2);
 		else if (c == 'm')
 			ok = mod_match(ps, g, &m);
 		else if (lex_looking_at(ps, "cs") || lex_looking_at(ps, "cf"))

@@ -553,6 +553,27 @@ static int roll_floor_div(val_t a, val_t b, val_t *q)
 	return 0;
 }
 
+int roll_pow(val_t a, val_t e, val_t *out)
+{
+	val_t r = 1;
+
+	if (e < 0)
+		return -EDOM;
+	if (a == 0 || a == 1 || a == -1) {	/* no loop for 1^(2^60) */
+		*out = a == 0 ? (e == 0) : a == 1 || !(e & 1) ? 1 : -1;
+		return 0;
+	}
+	while (e) {
+		if ((e & 1) && __builtin_mul_overflow(r, a, &r))
+			return -EOVERFLOW;
+		e >>= 1;
+		if (e && __builtin_mul_overflow(a, a, &a))
+			return -EOVERFLOW;
+	}
+	*out = r;
+	return 0;
+}
+
 int div_round(enum func_type f, val_t a, val_t b, val_t *q)
 {
 	val_t t;
@@ -738,10 +759,26 @@ static int roll_eval(const struct node *n, struct roll_result *r, val_t *v)
 		}
 		*v = a;
 		return err;
+	case NODE_POW:
+		err = roll_eval(n->kids[0], r, &a);
+		if (!err)
+			err = roll_eval(n->kids[1], r, &b);
+		return err ? err : roll_pow(a, b, v);
 	case NODE_FUNC:
 		err = roll_eval(n->kids[0], r, &a);
 		if (err)
 			return err;
+		if (n->func == FUNC_MAX || n->func == FUNC_MIN) {
+			for (i = 1; i < n->nkids; i++) {
+				err = roll_eval(n->kids[i], r, &b);
+				if (err)
+					return err;
+				if (n->func == FUNC_MAX ? b > a : b < a)
+					a = b;
+			}
+			*v = a;
+			return 0;
+		}
 		if (n->nkids == 2) {
 			err = roll_eval(n->kids[1], r, &b);
 			return err ? err : div_round(n->func, a, b, v);

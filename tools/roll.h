@@ -151,6 +151,11 @@ int roll_group_count(struct group_roll *gr, const struct roller *rl,
  * -EDOM when @b is 0, -EOVERFLOW when a step does not fit 128 bits (never
  * for |@a|, |@b| below 2^125).
  */
+/*
+ * @a to the power @e into *@out: 0, -EDOM for a negative @e, -EOVERFLOW
+ * past 128 bits.  0^0 is 1.
+ */
+int roll_pow(val_t a, val_t e, val_t *out);
 int div_round(enum func_type f, val_t a, val_t b, val_t *q);
 
 #endif /* _DICE_TOOLS_ROLL_H */

@@ -195,6 +195,7 @@ static void print_node(const struct expr *e, const struct node *n,
 	static const char *const fname[] = {
 		[FUNC_FLOOR] = "floor", [FUNC_CEIL] = "ceil",
 		[FUNC_ROUND] = "round", [FUNC_ABS] = "abs",
+		[FUNC_MAX] = "max", [FUNC_MIN] = "min",
 	};
 	unsigned int i;
 
@@ -202,7 +203,7 @@ static void print_node(const struct expr *e, const struct node *n,
 		putchar('(');
 	switch (n->type) {
 	case NODE_CONST:
-		printf("%lld", (long long)n->value);
+		val_print(stdout, n->value);
 		break;
 	case NODE_GROUP:
 		print_group(e, n, r, n == e->root);
@@ -219,10 +220,19 @@ static void print_node(const struct expr *e, const struct node *n,
 			print_node(e, n->kids[i], r);
 		}
 		break;
+	case NODE_POW:
+		print_node(e, n->kids[0], r);
+		fputs(" ^ ", stdout);
+		print_node(e, n->kids[1], r);
+		break;
 	case NODE_FUNC:
 		printf("%s(", fname[n->func]);
 		print_node(e, n->kids[0], r);
-		if (n->nkids == 2) {
+		for (i = 1; i < n->nkids && n->ops[i] == ','; i++) {
+			fputs(", ", stdout);
+			print_node(e, n->kids[i], r);
+		}
+		if (n->nkids == 2 && n->ops[1] == '/') {
 			fputs(" / ", stdout);
 			print_node(e, n->kids[1], r);
 		}

@@ -272,8 +272,19 @@ static void factor(struct buf *b, int depth)
 		put(b, ")");
 		break;
 	case 9:
-		put(b, "abs(");
-		expr(b, depth - 1);
+		if (below(2)) {
+			put(b, "abs(");
+			expr(b, depth - 1);
+			put(b, ")");
+			break;
+		}
+		n = 1 + below(3);
+		put(b, "%s(", below(2) ? "max" : "min");
+		for (i = 0; i < n; i++) {
+			if (i)
+				put(b, below(2) ? ", " : ",");
+			expr(b, depth - 1);
+		}
 		put(b, ")");
 		break;
 	case 10:
@@ -286,6 +297,9 @@ static void factor(struct buf *b, int depth)
 	}
 	if (below(12) == 0)
 		put(b, "[%s]", below(2) ? "fire" : "a b");
+	if (below(16) == 0)	/* a power: the exponent never negative */
+		put(b, "%s%s", below(2) ? "^" : "**",
+		    below(2) ? "2" : below(2) ? "d3" : "(d4-1)");
 }
 
 static void term(struct buf *b, int depth)
@@ -349,9 +363,18 @@ static char *make_case(void)
 		if (below(8) == 0)
 			put(&b, " # %s", below(2) ? "advantage" : "");
 	}
+	/* what players paste: capitals, a Unicode minus (paste.c) */
+	if (below(8) == 0) {
+		for (i = 0; i < b.len; i++) {
+			if (b.s[i] >= 'a' && b.s[i] <= 'z' && below(2))
+				b.s[i] = (char)(b.s[i] - 'a' + 'A');
+		}
+	}
+	if (below(16) == 0 && b.len && b.s[b.len - 1] != '#')
+		put(&b, "%s", below(2) ? " \xe2\x88\x92 1" : "\xc2\xa0+\xef\xbc\x92");
 	/* mutate a quarter of them */
 	if (below(4) == 0 && b.len) {
-		static const char junk[] = "dkhlsr!pumincaxf<>=()[]{},+-*%/#.0123456789 \t\x01\xc3";
+		static const char junk[] = "dkhlsr!pumincaxf<>=()[]{},+-*%/#^.0123456789 \t\x01\xc3\xe2";
 
 		n = 1 + below(4);
 		for (i = 0; i < n && b.len; i++) {

@@ -23,6 +23,7 @@ SPEC is a Python expression for a term, built of:
         sign     optional -1 to subtract the term (in a list)
     a list [t, ...]         the sum of its terms
     Neg(t), Mul(a, b), Mod(a, b), Abs(t), Div(a, b, 'floor'|'ceil'|'round')
+    Max(t, ...), Min(t, ...), Pow(a, b)
     Count(t, g)             group g rolled with t dice, t itself random
     Brace([t, ...], keep=, success=, failure=)
                             a grouped roll whose elements are the totals
@@ -218,6 +219,33 @@ class Mul:
 
     def dist(self):
         return combine(dist(self.a), dist(self.b), lambda x, y: x * y)
+
+
+class Max:
+    def __init__(self, *ts):
+        self.ts = ts
+
+    def dist(self):
+        out = dist(self.ts[0])
+        for t in self.ts[1:]:
+            out = combine(out, dist(t), max)
+        return out
+
+
+class Min(Max):
+    def dist(self):
+        out = dist(self.ts[0])
+        for t in self.ts[1:]:
+            out = combine(out, dist(t), min)
+        return out
+
+
+class Pow:
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+    def dist(self):
+        return combine(dist(self.a), dist(self.b), lambda x, y: x ** y)
 
 
 class Mod:
