@@ -15,6 +15,7 @@ PKGS="
 	flex bison bc libelf-dev libssl-dev
 	libsodium-dev liburing-dev libgsl-dev
 	dieharder ent
+	python3-sphinx
 	debhelper dh-dkms dpkg-dev lintian debootstrap
 "
 
