@@ -1,15 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench: the die core in userspace (time, bits, callgrind
-# instructions), then /dev/dice in a VM booted on Debian's kernel.  Prints
+# make bench: the die core and its peers in userspace (time, bits,
+# callgrind instructions, cachegrind misses), then /dev/dice in a VM booted
+# on Debian's kernel beside getrandom() and libdice's engine.  Prints
 # everything and writes it to $B/bench/results.txt (TSV next to it).
 #
 # Environment:
 #   BENCH_QUICK=1     shorter userspace runs (10^6 rolls, 0.05 s timings)
 #   BENCH_CORE=0      skip the userspace timings
 #   BENCH_VM=0        skip the VM part
-#   BENCH_CALLGRIND=0 skip callgrind
+#   BENCH_CALLGRIND=0 skip callgrind (and cachegrind)
+#   CACHEGRIND=0      skip cachegrind's cache misses on the 2^20-side die
 #   BENCH_VM_SECS=N   seconds per VM test (default 1)
 #   KVM=1, QEMU_SMP   as for selftests/qemu/run.sh (default TCG, 2 CPUs)
 set -euo pipefail
