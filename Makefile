@@ -154,6 +154,9 @@ static: linux-src
 	echo "ok 2 - static: cppcheck on the core, libdice and the CLI"; \
 	$(TOP)/scripts/tiers.sh --check-docs || { fail=1; printf 'not '; }; \
 	echo "ok 3 - static: README's and testing.rst's tier tables list the tiers of scripts/tiers.sh"; \
+	$(TOP)/scripts/errno-check.py kmod/include/uapi/linux/dice.h \
+		Documentation/userspace-api/dice.rst || { fail=1; printf 'not '; }; \
+	echo "ok 4 - static: <linux/dice.h> and dice.rst list the same errors for each ioctl"; \
 	exit $$fail
 
 selftests: linux-src

@@ -42,14 +42,16 @@
 
 #include "dice_core.h"
 
-static unsigned int max_sides = 1U << 20;
-module_param(max_sides, uint, 0644);
-MODULE_PARM_DESC(max_sides, "Most sides a loaded die may have (default 1048576)");
+static unsigned int max_table_sides = 1U << 20;
+module_param(max_table_sides, uint, 0644);
+MODULE_PARM_DESC(max_table_sides,
+		 "Most sides of a loaded die's table, by weights or alias (default 1048576)");
 
 /*
- * 128 MiB: room for three tables of max_sides sides that do not pack (30 MiB
- * each as charged), or to replace one in place (30 + 48 MiB); the same order
- * as the 64 MiB of pipe buffers a user gets by default (pipe-user-pages-soft).
+ * 128 MiB: room for three tables of max_table_sides sides that do not pack
+ * (30 MiB each as charged), or to replace one in place (30 + 48 MiB); the
+ * same order as the 64 MiB of pipe buffers a user gets by default
+ * (pipe-user-pages-soft).
  */
 static unsigned int max_user_table_kib = 128 << 10;
 module_param(max_user_table_kib, uint, 0644);
@@ -59,13 +61,24 @@ MODULE_PARM_DESC(max_user_table_kib,
 /* Masses copied out per step of DICE_IOC_GET_MASSES. */
 #define DICE_MASSES_CHUNK	64
 
+/*
+ * The module's counters (sysfs): per CPU, so that readers of different
+ * files never share a cache line; and, in each file, the part of its own
+ * counts already added to them.
+ */
+struct dice_counters {
+	u64 rolls;
+	u64 bits_used;
+	u64 bits_drawn;
+};
+
 /**
  * struct dice_file - one open file of /dev/dice: one die
  * @lock: serializes everything below; held while rolls are made and copied
  * @stream: the die and the rolls encoded for reading
  * @source: DICE_SRC_* the die's bits come from
  * @reported: the die's rolls, bits used and bits drawn already added to the
- *	global counters
+ *	module's counters
  * @user: the user charged for the die's table, NULL when it has none
  * @table_cost: bytes charged for it (dice_alloc_cost())
  * @wait: poll() waits here; woken after a change that may make the file
@@ -76,7 +89,7 @@ struct dice_file {
 	struct mutex lock;	/* protects all of the below but @wait */
 	struct dice_stream *stream;
 	u32 source;
-	u64 reported[3];
+	struct dice_counters reported;
 	struct dice_user *user;
 	size_t table_cost;
 	wait_queue_head_t wait;
@@ -85,12 +98,6 @@ struct dice_file {
 
 /* ---- global counters ------------------------------------------------------ */
 
-/* Per CPU, so readers of different files never share a cache line. */
-struct dice_counters {
-	u64 rolls;
-	u64 bits_used;
-	u64 bits_drawn;
-};
 
 static struct dice_counters __percpu *dice_counters;
 static atomic_long_t dice_open_count = ATOMIC_LONG_INIT(0);
@@ -99,21 +106,18 @@ static atomic64_t dice_spliced_unread = ATOMIC64_INIT(0);
 
 static void dice_report(struct dice_file *df)
 {
-	struct dice_counters *c;
-	struct dice_stats stats;
-	u64 now[3];
+	struct dice_counters *c, *seen = &df->reported;
+	struct dice_stats now;
 
-	dice_die_stats(dice_stream_die(df->stream), &stats);
-	now[0] = stats.rolls;
-	now[1] = stats.bits_used;
-	now[2] = stats.bits_drawn;
+	dice_die_stats(dice_stream_die(df->stream), &now);
 	c = get_cpu_ptr(dice_counters);
-
-	c->rolls += now[0] - df->reported[0];
-	c->bits_used += now[1] - df->reported[1];
-	c->bits_drawn += now[2] - df->reported[2];
+	c->rolls += now.rolls - seen->rolls;
+	c->bits_used += now.bits_used - seen->bits_used;
+	c->bits_drawn += now.bits_drawn - seen->bits_drawn;
 	put_cpu_ptr(dice_counters);
-	memcpy(df->reported, now, sizeof(now));
+	seen->rolls = now.rolls;
+	seen->bits_used = now.bits_used;
+	seen->bits_drawn = now.bits_drawn;
 }
 
 static u64 dice_counter_sum(size_t offset)
@@ -188,7 +192,7 @@ ATTRIBUTE_GROUPS(dice);
 
 /*
  * Alias tables are the only memory a file makes the kernel hold that grows
- * with its arguments: up to 28 bytes a side, for up to max_sides sides.
+ * with its arguments: up to 28 bytes a side, for up to max_table_sides sides.
  * They are charged to the caller's memory cgroup (DICE_GFP) and, because a
  * desktop often has no memory limit, to a budget of max_user_table_kib per
  * user (real uid, as RLIMIT_NPROC and the pipe limits count), shared by all
@@ -824,7 +828,7 @@ out_uncharge:
  * Begin a table of @sides sides for the caller: charge its user what the
  * build may hold at most (dice_build_cost()), then allocate the table.
  *
- * Return: the table, or -E2BIG over max_sides, -ENOMEM over the user's
+ * Return: the table, or -E2BIG over max_table_sides, -ENOMEM over the user's
  * budget or without memory (as an ERR_PTR).
  */
 static struct dice_table *dice_table_begin(u32 sides, struct dice_user **user,
@@ -832,7 +836,7 @@ static struct dice_table *dice_table_begin(u32 sides, struct dice_user **user,
 {
 	struct dice_table *table;
 
-	if (sides > READ_ONCE(max_sides))
+	if (sides > READ_ONCE(max_table_sides))
 		return ERR_PTR(-E2BIG);
 	*reserve = dice_build_cost(sides);
 	*user = dice_user_charge(*reserve);
@@ -1070,5 +1074,5 @@ module_init(dice_init);
 module_exit(dice_exit);
 
 MODULE_DESCRIPTION("Fair and loaded dice at the entropy bound: /dev/dice");
-MODULE_AUTHOR("The dice developers");
+MODULE_AUTHOR("dice maintainers <maintainers@users.noreply.a-seed-e5ea7db1.example>");
 MODULE_LICENSE("GPL");

@@ -45,8 +45,8 @@
 #define DICE_SYSFS	"/sys/class/misc/dice"
 #define MODULE_SYSFS	"/sys/module/dice"
 #define PARAMS_SYSFS	MODULE_SYSFS "/parameters"
-#define MAX_SIDES_PATH	PARAMS_SYSFS "/max_sides"
-#define DEFAULT_MAX_SIDES (1U << 20)	/* max_sides as the module loads */
+#define MAX_TABLE_SIDES_PATH	PARAMS_SYSFS "/max_table_sides"
+#define DEFAULT_MAX_TABLE_SIDES (1U << 20)	/* max_table_sides as the module loads */
 #define TAINTED_PATH	"/proc/sys/kernel/tainted"
 #define TAINT_WARN	(1ULL << 9)	/* 'W': a WARN() fired */
 #define POW2(k)		((__u64)1 << (k))
@@ -309,13 +309,13 @@ static inline __u64 sysfs_u64(const char *name)
 	return v;
 }
 
-/* table_sides() - the largest table a case makes: max_sides, at most 2^20 */
+/* table_sides() - the largest table a case makes: max_table_sides, at most 2^20 */
 static inline __u32 table_sides(void)
 {
-	__u64 max = DEFAULT_MAX_SIDES;
+	__u64 max = DEFAULT_MAX_TABLE_SIDES;
 
-	read_u64_file(MAX_SIDES_PATH, &max);
-	return max > DEFAULT_MAX_SIDES ? DEFAULT_MAX_SIDES : (__u32)max;
+	read_u64_file(MAX_TABLE_SIDES_PATH, &max);
+	return max > DEFAULT_MAX_TABLE_SIDES ? DEFAULT_MAX_TABLE_SIDES : (__u32)max;
 }
 
 /**

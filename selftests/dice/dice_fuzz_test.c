@@ -216,7 +216,7 @@ struct fz {
 	__u64 seed;
 	__u64 rng;
 	unsigned long iter;
-	__u64 max_sides;
+	__u64 max_table_sides;
 	int fd[NFILES];
 	struct model m[NFILES];
 	int cur;
@@ -448,7 +448,7 @@ static __u64 pick_sides(struct fz *z)
 	if (r < 85)
 		return 257 + below(z, 3840);
 	if (r < 88)
-		return z->max_sides + below(z, 2);
+		return z->max_table_sides + below(z, 2);
 	if (r < 93)
 		return (__u32)rnd(z);
 	return 1 + below(z, 65536);
@@ -821,7 +821,7 @@ static void do_set_weights(struct fz *z, unsigned int cmd)
 	expect = -emu_struct_in(&z->a, p, usize, &seen, sizeof(seen));
 	if (!expect && (seen.flags || !seen.sides))
 		expect = EINVAL;
-	else if (!expect && seen.sides > z->max_sides)
+	else if (!expect && seen.sides > z->max_table_sides)
 		expect = E2BIG;
 	if (!expect) {
 		wlen = (__u64)seen.sides * 4;
@@ -932,7 +932,7 @@ static void do_set_alias(struct fz *z, unsigned int cmd)
 	expect = -emu_struct_in(&z->a, p, usize, &seen, sizeof(seen));
 	if (!expect && (seen.flags || !seen.sides || !seen.mass))
 		expect = EINVAL;
-	else if (!expect && seen.sides > z->max_sides)
+	else if (!expect && seen.sides > z->max_table_sides)
 		expect = E2BIG;
 	if (!expect) {
 		tlen = (__u64)seen.sides * 8;
@@ -1498,7 +1498,7 @@ static void weights_call(struct fz *z, const __u32 *w, __u32 n)
 
 	for (i = 0; i < n; i++)
 		sum += w[i];
-	if (n > z->max_sides)
+	if (n > z->max_table_sides)
 		expect = E2BIG;
 	else if (!sum)
 		expect = EINVAL;
@@ -1711,8 +1711,8 @@ FIXTURE_SETUP(fuzz)
 	for (i = 0; i < a->page; i++)
 		a->ro[i] = (__u8)rnd(z);
 	ASSERT_EQ(0, mprotect(a->ro, a->page, PROT_READ));
-	if (!read_u64_file(MAX_SIDES_PATH, &z->max_sides))
-		z->max_sides = 1 << 20;
+	if (!read_u64_file(MAX_TABLE_SIDES_PATH, &z->max_table_sides))
+		z->max_table_sides = 1 << 20;
 	for (i = 0; i < NFILES; i++) {
 		z->fd[i] = open(DICE_PATH, O_RDWR | O_CLOEXEC);
 		ASSERT_LE(0, z->fd[i]) TH_LOG("open: %s", strerror(errno));

@@ -649,7 +649,7 @@ struct fill_report {
 /*
  * In a child, as nobody: open USER_FILES files, tell the parent, wait for
  * it; install in each the largest table the budget lets through, halving
- * from max_sides down to 1024 sides on ENOMEM; then ask for one more in a
+ * from max_table_sides down to 1024 sides on ENOMEM; then ask for one more in a
  * forked sibling (same user, another process); report, wait for the
  * parent, exit (closing everything).
  */
@@ -800,7 +800,7 @@ TEST_F_TIMEOUT(budget, given_back, 300)
 	if (!set_param(&self->budget, "16384"))
 		SKIP(return, "%s is not writable", BUDGET_PATH);
 	if (table_sides() < (1 << 18))
-		SKIP(return, "max_sides is below 2^18");
+		SKIP(return, "max_table_sides is below 2^18");
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
@@ -849,7 +849,7 @@ TEST_F(budget, root_exempt)
 	if (!set_param(&self->budget, "1024"))
 		SKIP(return, "%s is not writable", BUDGET_PATH);
 	if (table_sides() < (1 << 16))
-		SKIP(return, "max_sides is below 2^16");
+		SKIP(return, "max_table_sides is below 2^16");
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {

@@ -13,7 +13,7 @@
  *  - round trips: weights and alias tables in, GET_MASSES out;
  *  - errno rules of SET_WEIGHTS, SET_ALIAS and GET_MASSES, every refusal
  *    leaving the die as it was;
- *  - the max_sides module parameter;
+ *  - the max_table_sides module parameter;
  *  - goodness of fit and bits per roll over 10^6 rolls;
  *  - tables swapped while other threads read and query the same file.
  *
@@ -400,12 +400,12 @@ static double chi2_critical(size_t df)
 	return (double)df * t * t * t;
 }
 
-static __u32 max_sides(void)
+static __u32 max_table_sides(void)
 {
 	__u64 v;
 
-	if (!read_u64_file(MAX_SIDES_PATH, &v) || v > ~(__u32)0)
-		return DEFAULT_MAX_SIDES;
+	if (!read_u64_file(MAX_TABLE_SIDES_PATH, &v) || v > ~(__u32)0)
+		return DEFAULT_MAX_TABLE_SIDES;
 	return v;
 }
 
@@ -661,17 +661,17 @@ TEST_F(dice, fair_masses)
 	EXPECT_EQ(POISON, m[0]);
 }
 
-/* A die of exactly max_sides sides is fine, by weights and by table. */
+/* A die of exactly max_table_sides sides is fine, by weights and by table. */
 TEST_F_TIMEOUT(dice, max_sides_accepted, 60)
 {
-	__u32 n = max_sides(), i;
+	__u32 n = max_table_sides(), i;
 	__u64 *m, total;
 	struct table t;
 	__u32 *w;
 
 	REQUIRE_DIE(self->fd);
-	if (n > DEFAULT_MAX_SIDES)
-		SKIP(return, "max_sides is %u, too many to try", n);
+	if (n > DEFAULT_MAX_TABLE_SIDES)
+		SKIP(return, "max_table_sides is %u, too many to try", n);
 	w = xcalloc(_metadata, n, sizeof(*w));
 	m = xcalloc(_metadata, n, sizeof(*m));
 	for (i = 0; i < n; i++)
@@ -844,7 +844,7 @@ TEST_F(dice_err, set_weights_einval)
 		       "8-byte struct");
 }
 
-/* sides beyond max_sides, and a longer struct with a non-zero tail */
+/* sides beyond max_table_sides, and a longer struct with a non-zero tail */
 TEST_F(dice_err, set_weights_e2big)
 {
 	struct {
@@ -852,11 +852,11 @@ TEST_F(dice_err, set_weights_e2big)
 		__u64 tail[6];
 	} ext = { };
 	static const __u32 w[] = { 5, 5 };
-	__u32 max = max_sides();
+	__u32 max = max_table_sides();
 	__u32 *many = NULL;
 
 	REQUIRE_DIE(self->fd);
-	if (max < DEFAULT_MAX_SIDES * 4) {
+	if (max < DEFAULT_MAX_TABLE_SIDES * 4) {
 		__u32 i;
 
 		many = xcalloc(_metadata, max + 1, sizeof(*many));
@@ -867,7 +867,7 @@ TEST_F(dice_err, set_weights_e2big)
 	ext.arg.sides = max + 1;
 	if (max != ~(__u32)0)
 		expect_refused(_metadata, self->fd, DICE_IOC_SET_WEIGHTS, &ext,
-			       E2BIG, "max_sides + 1 sides");
+			       E2BIG, "max_table_sides + 1 sides");
 	free(many);
 	ext.arg.weights = 0;
 	ext.arg.sides = ~(__u32)0;
@@ -1096,12 +1096,12 @@ TEST_F(dice_err, set_alias_e2big)
 	} ext = { };
 	static const __u64 thr[] = { 1, 1 };
 	static const __u32 alias[] = { 1, 0 };
-	__u32 max = max_sides();
+	__u32 max = max_table_sides();
 	__u32 *many_alias = NULL;
 	__u64 *many_thr = NULL;
 
 	REQUIRE_DIE(self->fd);
-	if (max < DEFAULT_MAX_SIDES * 4) {
+	if (max < DEFAULT_MAX_TABLE_SIDES * 4) {
 		__u32 i;
 
 		many_thr = xcalloc(_metadata, max + 1, sizeof(*many_thr));
@@ -1115,7 +1115,7 @@ TEST_F(dice_err, set_alias_e2big)
 	ext.arg.sides = max + 1;
 	if (max != ~(__u32)0)
 		expect_refused(_metadata, self->fd, DICE_IOC_SET_ALIAS, &ext,
-			       E2BIG, "max_sides + 1 columns");
+			       E2BIG, "max_table_sides + 1 columns");
 	free(many_thr);
 	free(many_alias);
 	ext.arg.thresholds = 0;
@@ -1355,30 +1355,30 @@ TEST_F(dice_err, get_masses_eoverflow)
 	}
 }
 
-/* ---- max_sides ----------------------------------------------------------- */
+/* ---- max_table_sides ----------------------------------------------------------- */
 
-/* @max_sides: the parameter, as found once a case changes it */
+/* @max_table_sides: the parameter, as found once a case changes it */
 FIXTURE(dice_max) {
 	int fd;
-	struct saved_param max_sides;
+	struct saved_param max_table_sides;
 };
 
 FIXTURE_SETUP(dice_max)
 {
 	self->fd = open_die(_metadata, O_RDONLY);
-	self->max_sides.path = MAX_SIDES_PATH;
+	self->max_table_sides.path = MAX_TABLE_SIDES_PATH;
 }
 
 FIXTURE_TEARDOWN(dice_max)
 {
-	if (!restore_param(&self->max_sides))
-		TH_LOG("could not restore max_sides to %s",
-		       self->max_sides.val);
+	if (!restore_param(&self->max_table_sides))
+		TH_LOG("could not restore max_table_sides to %s",
+		       self->max_table_sides.val);
 	if (self->fd >= 0)
 		close(self->fd);
 }
 
-/* With max_sides at 100, 100 sides are fine and 101 are E2BIG. */
+/* With max_table_sides at 100, 100 sides are fine and 101 are E2BIG. */
 TEST_F(dice_max, lowered)
 {
 	static const __u32 w101[101] = { [0] = 1, [50] = 1, [100] = 1 };
@@ -1387,11 +1387,11 @@ TEST_F(dice_max, lowered)
 	__u64 v;
 
 	REQUIRE_DIE(self->fd);
-	if (geteuid() != 0 || access(MAX_SIDES_PATH, W_OK))
-		SKIP(return, "%s is not writable", MAX_SIDES_PATH);
+	if (geteuid() != 0 || access(MAX_TABLE_SIDES_PATH, W_OK))
+		SKIP(return, "%s is not writable", MAX_TABLE_SIDES_PATH);
 	/* saves it (a failure to read it is a failure here), then 100 */
-	ASSERT_TRUE(set_param(&self->max_sides, "100"));
-	ASSERT_TRUE(read_u64_file(MAX_SIDES_PATH, &v));
+	ASSERT_TRUE(set_param(&self->max_table_sides, "100"));
+	ASSERT_TRUE(read_u64_file(MAX_TABLE_SIDES_PATH, &v));
 	ASSERT_EQ(100, v);
 
 	EXPECT_EQ(0, set_weights(self->fd, w101, 100));
@@ -1404,8 +1404,8 @@ TEST_F(dice_max, lowered)
 	/* fair dice do not care */
 	set_sides(_metadata, self->fd, 1000);
 
-	ASSERT_TRUE(restore_param(&self->max_sides));
-	if (strtoull(self->max_sides.val, NULL, 10) > 100) {
+	ASSERT_TRUE(restore_param(&self->max_table_sides));
+	if (strtoull(self->max_table_sides.val, NULL, 10) > 100) {
 		EXPECT_EQ(0, set_weights(self->fd, w101, 101));
 	}
 }

@@ -10,8 +10,8 @@
  *    method and source, a writer of bits, pollers of GET_STATS, GET_INFO
  *    with GET_MASSES, and of the sysfs counters); 32 files at once, each
  *    read by its own thread and every face checked; open/close churn;
- *  - resource limits: sides past max_sides fail at once with E2BIG, a
- *    lowered max_sides applies to open files, a table at the limit (2^20
+ *  - resource limits: sides past max_table_sides fail at once with E2BIG, a
+ *    lowered max_table_sides applies to open files, a table at the limit (2^20
  *    sides) works, installing and replacing it 50 times and closing leaks
  *    no memory, a memory cgroup limit gives ENOMEM (opt-in, see there), a
  *    1 GiB read is interrupted by a signal (partial count) or killed within
@@ -642,17 +642,17 @@ TEST_F_TIMEOUT(stress, open_close_churn, 300)
 
 /* ---- resource limits --------------------------------------------------------------- */
 
-/* Past max_sides, both loaded-die ioctls fail at once, before any copy. */
+/* Past max_table_sides, both loaded-die ioctls fail at once, before any copy. */
 TEST_F(stress, sides_past_max_e2big_fast)
 {
-	__u64 max = DEFAULT_MAX_SIDES;
+	__u64 max = DEFAULT_MAX_TABLE_SIDES;
 	static const __u32 w[2] = { 1, 1 };
 	__u32 sides[3];
 	double t0, took;
 	int i, k;
 
 	REQUIRE_DIE(self->fd);
-	read_u64_file(MAX_SIDES_PATH, &max);
+	read_u64_file(MAX_TABLE_SIDES_PATH, &max);
 	ASSERT_GT(0xffffffffULL, max);
 	sides[0] = max + 1;
 	sides[1] = 0xffffffffU;
@@ -676,23 +676,23 @@ TEST_F(stress, sides_past_max_e2big_fast)
 	expect_d6_line(_metadata, self->fd);
 }
 
-/* @max_sides: the parameter, as found once a case changes it */
+/* @max_table_sides: the parameter, as found once a case changes it */
 FIXTURE(limit) {
 	int fd;
-	struct saved_param max_sides;
+	struct saved_param max_table_sides;
 };
 
 FIXTURE_SETUP(limit)
 {
 	self->fd = open_die(_metadata, O_RDWR);
-	self->max_sides.path = MAX_SIDES_PATH;
+	self->max_table_sides.path = MAX_TABLE_SIDES_PATH;
 }
 
 FIXTURE_TEARDOWN(limit)
 {
-	if (!restore_param(&self->max_sides))
-		TH_LOG("could not restore max_sides to %s",
-		       self->max_sides.val);
+	if (!restore_param(&self->max_table_sides))
+		TH_LOG("could not restore max_table_sides to %s",
+		       self->max_table_sides.val);
 	if (self->fd >= 0)
 		close(self->fd);
 }
@@ -707,15 +707,15 @@ TEST_F(limit, max_sides_applies_to_open_files)
 	REQUIRE_DIE(self->fd);
 	for (i = 0; i < 1001; i++)
 		w[i] = 1;
-	if (!set_param(&self->max_sides, "1000"))
-		SKIP(return, "%s is not writable", MAX_SIDES_PATH);
-	ASSERT_TRUE(read_u64_file(MAX_SIDES_PATH, &v));
+	if (!set_param(&self->max_table_sides, "1000"))
+		SKIP(return, "%s is not writable", MAX_TABLE_SIDES_PATH);
+	ASSERT_TRUE(read_u64_file(MAX_TABLE_SIDES_PATH, &v));
 	ASSERT_EQ(1000, v);
 	EXPECT_EQ(0, set_weights(self->fd, w, 1000));
 	EXPECT_EQ(E2BIG, set_weights(self->fd, w, 1001));
-	ASSERT_TRUE(set_param(&self->max_sides, "1001"));
+	ASSERT_TRUE(set_param(&self->max_table_sides, "1001"));
 	EXPECT_EQ(0, set_weights(self->fd, w, 1001));
-	ASSERT_TRUE(set_param(&self->max_sides, "1"));
+	ASSERT_TRUE(set_param(&self->max_table_sides, "1"));
 	/* The table installed under the old limit stays usable. */
 	ASSERT_EQ(0, set_u32(self->fd, DICE_IOC_SET_FORMAT, DICE_FMT_U16));
 	ASSERT_EQ(2, read(self->fd, w, 2));
@@ -723,9 +723,9 @@ TEST_F(limit, max_sides_applies_to_open_files)
 	EXPECT_EQ(E2BIG, set_weights(self->fd, w, 2));
 	w[0] = 1;
 	EXPECT_EQ(0, set_weights(self->fd, w, 1));
-	ASSERT_TRUE(set_param(&self->max_sides, "0"));
+	ASSERT_TRUE(set_param(&self->max_table_sides, "0"));
 	EXPECT_EQ(E2BIG, set_weights(self->fd, w, 1));
-	ASSERT_TRUE(restore_param(&self->max_sides));
+	ASSERT_TRUE(restore_param(&self->max_table_sides));
 }
 
 /* Weights of a loaded die at the limit: side i has weight i % 7. */
@@ -922,7 +922,7 @@ TEST_F_TIMEOUT(limit, memcg_limit_gives_enomem, 120)
 	const char *opt = getenv("DICE_STRESS_MEMCG"), *root;
 	char cg[320], path[400], buf[512];
 	__u64 max, oom_kills = 0;
-	static __u32 w[DEFAULT_MAX_SIDES];
+	static __u32 w[DEFAULT_MAX_TABLE_SIDES];
 	bool mounted;
 	int status, fd;
 	ssize_t len;
@@ -1378,8 +1378,8 @@ TEST_F_TIMEOUT(module, reload_loop, 600)
 		ASSERT_TRUE(wait_node(true, 10))
 			TH_LOG("%s did not come back", DICE_PATH);
 		/* A fresh module: default parameter, counters from zero. */
-		ASSERT_TRUE(read_u64_file(MAX_SIDES_PATH, &v));
-		EXPECT_EQ(DEFAULT_MAX_SIDES, v);
+		ASSERT_TRUE(read_u64_file(MAX_TABLE_SIDES_PATH, &v));
+		EXPECT_EQ(DEFAULT_MAX_TABLE_SIDES, v);
 		EXPECT_EQ(0, sysfs_u64("rolls"));
 		EXPECT_EQ(0, sysfs_u64("open_dice"));
 

@@ -13,6 +13,11 @@
  * takes the size from the ioctl number, zero-fills a short struct passed in,
  * refuses a longer one whose unknown tail is not zero (-E2BIG), and copies
  * out no more than the caller's size.
+ *
+ * Each command's errors are listed once, above its definition at the end
+ * of this file; Documentation/userspace-api/dice.rst lists the same (make
+ * check compares the two).  Every command also fails with -EFAULT for an
+ * argument it cannot read or write, and an unknown one with -ENOTTY.
  */
 #ifndef _UAPI_LINUX_DICE_H
 #define _UAPI_LINUX_DICE_H
@@ -20,7 +25,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-/* Ioctl type byte: unused in Documentation/userspace-api/ioctl/ioctl-number.rst */
+/* Ioctl type byte (Documentation/userspace-api/ioctl/ioctl-number.rst) */
 #define DICE_IOC_MAGIC		0xD1
 
 /* Largest number of sides of a fair die: 2^64 - 1. */
@@ -79,12 +84,13 @@ struct dice_info {
 
 /**
  * struct dice_stats - what a die has spent, returned by DICE_IOC_GET_STATS
- * @rolls: rolls produced since open (served, or waiting in a partly read
- *	text line)
+ * @rolls: rolls produced since open (served, waiting to be read, or
+ *	dropped unread by a change of die or a VM fork)
  * @bits_used: fair bits the sampler consumed
  * @bits_drawn: bits taken into the file's bit buffer from the source; minus
  *	@bits_used and @bits_discarded, this is what waits there for later rolls
- * @bits_discarded: buffered bits dropped unused when the source changed
+ * @bits_discarded: buffered bits dropped unused when the source changed,
+ *	the VM forked, or written bits could never complete a roll
  * @coin_bits: part of @bits_used spent on tossing biased coins
  *	(DICE_METHOD_VIGLIETTA's (1/n)-coin, DICE_METHOD_ALIAS's column
  *	coins); the rest are fair flips
@@ -105,7 +111,8 @@ struct dice_stats {
  * struct dice_weights - a loaded die as integer weights, for DICE_IOC_SET_WEIGHTS
  * @weights: user pointer to @sides __u32 weights; side i comes up with
  *	probability weights[i] / sum(weights)
- * @sides: number of sides, 1 to the module parameter max_sides
+ * @sides: number of sides, 1 to max_table_sides (a module parameter,
+ *	2^20 by default)
  * @flags: none defined yet, must be zero
  */
 struct dice_weights {
@@ -121,7 +128,7 @@ struct dice_weights {
  * @aliases: user pointer to @sides __u32: the side column c yields otherwise,
  *	each below @sides
  * @mass: the mass D of every column, at least 1
- * @sides: number of sides (columns), 1 to the module parameter max_sides
+ * @sides: number of sides (columns), 1 to max_table_sides
  * @flags: none defined yet, must be zero
  *
  * Each column is chosen with probability 1 / @sides.  The mass a side
@@ -140,12 +147,8 @@ struct dice_alias {
  * @masses: user pointer to room for @capacity __u64 masses; side i comes up
  *	with probability masses[i] / @total
  * @capacity: in: entries @masses has room for
- * @sides: out: number of sides; if it exceeds @capacity, nothing was written
- *	to @masses and the ioctl failed with -ENOSPC.  A user alias table
- *	whose total in lowest terms does not fit 64 bits gives -EOVERFLOW.
- *	The masses go out 64 at a time; a signal between two chunks ends the
- *	call with -EINTR (restarted under SA_RESTART), the masses written so
- *	far left as they are.
+ * @sides: out: number of sides; if it exceeds @capacity, nothing is written
+ *	to @masses
  * @total: out: sum of all masses
  * @flags: none defined yet, must be zero
  * @padding: must be zero
@@ -159,14 +162,69 @@ struct dice_masses {
 	__u32 padding;
 };
 
+/*
+ * The commands.  "Errors:" lists each one's errno values besides EFAULT;
+ * the ones that work in steps over many sides stop for a signal with
+ * EINTR (restarted from scratch under SA_RESTART).
+ */
+
+/* Make the die a fair die of *arg sides.
+ * Errors: EINVAL (0 sides), EOVERFLOW (the largest face does not fit the
+ * binary format).
+ */
 #define DICE_IOC_SET_SIDES	_IOW(DICE_IOC_MAGIC, 0x01, __u64)
+
+/* Encode the rolls read from now on as *arg, a DICE_FMT_* type and flags.
+ * Errors: EINVAL (unknown type or flag), EOVERFLOW (the largest face does
+ * not fit the width).
+ */
 #define DICE_IOC_SET_FORMAT	_IOW(DICE_IOC_MAGIC, 0x02, __u32)
+
+/* Report what the die is.
+ * Errors: EINVAL (a size of 0 in the command).
+ */
 #define DICE_IOC_GET_INFO	_IOR(DICE_IOC_MAGIC, 0x03, struct dice_info)
+
+/* Report what the die has spent since open.
+ * Errors: EINVAL (a size of 0 in the command).
+ */
 #define DICE_IOC_GET_STATS	_IOR(DICE_IOC_MAGIC, 0x04, struct dice_stats)
+
+/* Make the die a loaded die of integer weights.
+ * Errors: EINVAL (flags, 0 sides, every weight 0, or a method that cannot
+ * roll loaded dice), E2BIG (more than max_table_sides, or a longer struct
+ * with a non-zero tail), ENOMEM (no memory, or over the user's table
+ * budget max_user_table_kib), EOVERFLOW (the largest face does not fit the
+ * binary format), EINTR (a signal during the build).
+ */
 #define DICE_IOC_SET_WEIGHTS	_IOW(DICE_IOC_MAGIC, 0x05, struct dice_weights)
+
+/* Make the die a loaded die given as an alias table.
+ * Errors: EINVAL (flags, 0 sides or mass, a threshold above the mass, an
+ * alias out of range, or a method that cannot roll loaded dice), E2BIG,
+ * ENOMEM (as SET_WEIGHTS), EOVERFLOW (a side's mass over all columns does
+ * not fit 64 bits, or the largest face does not fit the binary format),
+ * EINTR (a signal during the checks).
+ */
 #define DICE_IOC_SET_ALIAS	_IOW(DICE_IOC_MAGIC, 0x06, struct dice_alias)
+
+/* Report the exact distribution in lowest terms, 64 masses at a time.
+ * Errors: EINVAL (flags or padding, or a size of 0), E2BIG (a longer struct
+ * with a non-zero tail), ENOSPC (@capacity below the sides: @sides and
+ * @total are written back, nothing else), EOVERFLOW (an alias table whose
+ * total in lowest terms does not fit 64 bits), EINTR (a signal: the masses
+ * written so far are left as they are).
+ */
 #define DICE_IOC_GET_MASSES	_IOWR(DICE_IOC_MAGIC, 0x07, struct dice_masses)
+
+/* Roll the same die another way: *arg is a DICE_METHOD_*.
+ * Errors: EINVAL (unknown method, or one that cannot roll this die).
+ */
 #define DICE_IOC_SET_METHOD	_IOW(DICE_IOC_MAGIC, 0x08, __u32)
+
+/* Take bits from *arg, a DICE_SRC_*, from now on.
+ * Errors: EINVAL (unknown source).
+ */
 #define DICE_IOC_SET_SOURCE	_IOW(DICE_IOC_MAGIC, 0x09, __u32)
 
 #endif /* _UAPI_LINUX_DICE_H */
