@@ -42,7 +42,8 @@
  * Every check fails at p < 1e-6 (ALPHA), so a correct die fails a given
  * check about once in a million runs; with about 420 checks a run of this
  * binary fails falsely about once in 2000 runs.  The p-values are computed
- * (regularized incomplete gamma, erfc, Kolmogorov's series); at 1e-6 they
+ * (regularized incomplete gamma: testlib/chi2.h's chi2_tail(); erfc,
+ * Kolmogorov's series); at 1e-6 they
  * amount to these critical values (mpmath; test "reference"):
  *
  *   chi-square, 63 degrees of freedom  131.37
@@ -75,6 +76,7 @@
 #include "kselftest_harness.h"
 
 #include "dice_common.h"
+#include "../../testlib/chi2.h"
 
 #define U64_MAX_	(~(__u64)0)
 
@@ -85,59 +87,10 @@
 
 /* ---- distributions ------------------------------------------------------- */
 
-/*
- * gamma_q() - regularized upper incomplete gamma function Q(a, x): the
- * series for P below a + 1, the continued fraction (modified Lentz) above,
- * as in Numerical Recipes 6.2.  Good to about 1e-13 relative.
- */
-static double gamma_q(double a, double x)
-{
-	const double tiny = 1e-300, eps = 1e-15;
-	double front, sum, del, ap, b, c, d, h, an;
-	int i;
-
-	if (x <= 0)
-		return 1;
-	front = exp(-x + a * log(x) - lgamma(a));
-	if (x < a + 1) {
-		ap = a;
-		del = 1 / a;
-		sum = del;
-		for (i = 0; i < 10000; i++) {
-			ap += 1;
-			del *= x / ap;
-			sum += del;
-			if (fabs(del) < fabs(sum) * eps)
-				break;
-		}
-		return 1 - sum * front;
-	}
-	b = x + 1 - a;
-	c = 1 / tiny;
-	d = 1 / b;
-	h = d;
-	for (i = 1; i < 10000; i++) {
-		an = -i * (i - a);
-		b += 2;
-		d = an * d + b;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = b + an / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
-		h *= del;
-		if (fabs(del - 1) < eps)
-			break;
-	}
-	return front * h;
-}
-
 /* chi2_p() - P(X >= @chi2) for X chi-square with @dof degrees of freedom */
 static double chi2_p(double chi2, unsigned int dof)
 {
-	return gamma_q(dof / 2.0, chi2 / 2.0);
+	return chi2_tail(chi2, dof);
 }
 
 /* z_p() - two-sided normal p-value, P(|Z| >= |z|) */
