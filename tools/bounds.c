@@ -113,6 +113,12 @@ void bound_node(struct node *n)
 		return;
 	case NODE_GROUP:
 		bound_group(n->group, &n->lo, &n->hi);
+		if (n->group->margin.op != CMP_NONE) {
+			a = bound_sat(group_margin(n->group, n->lo));
+			b = bound_sat(group_margin(n->group, n->hi));
+			n->lo = bound_min(a, b);
+			n->hi = bound_max(a, b);
+		}
 		return;
 	case NODE_NEG:
 		n->lo = -n->kids[0]->hi;

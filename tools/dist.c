@@ -324,6 +324,21 @@ void dist_node(struct dist_ctx *x, struct dist *out, const struct node *n)
 		break;
 	case NODE_GROUP:
 		dist_group(x, out, n->group);
+		if (n->group->margin.op != CMP_NONE) {	/* 'ms' */
+			const struct cmp *ms = &n->group->margin;
+			__int128 lo;
+
+			if (ms->op == CMP_LT || ms->op == CMP_LE) {
+				dist_negate(out);	/* N - value */
+				lo = (__int128)out->lo + ms->n;
+			} else {
+				lo = (__int128)out->lo - ms->n;
+			}
+			if (lo <= -VALUE_LIMIT ||
+			    lo + (__int128)out->n >= VALUE_LIMIT)
+				dist_infeasible(x, "its values would not fit in 62 bits");
+			out->lo = (int64_t)lo;
+		}
 		break;
 	case NODE_NEG:
 		dist_node(x, out, n->kids[0]);

@@ -447,6 +447,14 @@ static void est_node(struct dist_ctx *x, struct est_shape *s, const struct node 
 		break;
 	case NODE_GROUP:
 		est_group(x, n->group, s);
+		if (n->group->margin.op != CMP_NONE) {
+			double a = (double)group_margin(n->group, (val_t)s->lo);
+			double b = (double)group_margin(n->group, (val_t)s->hi);
+
+			s->lo = fmin(a, b);
+			s->hi = fmax(a, b);
+			est_range(x, s);
+		}
 		break;
 	case NODE_NEG:
 		est_node(x, s, n->kids[0]);
@@ -514,6 +522,7 @@ unsigned int dist_max_cap(const struct expr *e)
 
 	for (i = 0; i < e->ngroups; i++) {
 		if (e->groups[i]->explode != EXPLODE_NONE &&
+		    !e->groups[i]->explode_capped &&
 		    e->groups[i]->explode_limit > cap)
 			cap = e->groups[i]->explode_limit;
 	}

@@ -118,7 +118,7 @@ static void law_rerolls(struct dist *law, const struct group *g)
 
 unsigned int group_cap(const struct dist_ctx *x, const struct group *g)
 {
-	return x->cap ? x->cap : g->explode_limit;
+	return x->cap && !g->explode_capped ? x->cap : g->explode_limit;
 }
 
 /* Remember how likely one die of @g is to explode up to its cap. */

@@ -89,6 +89,10 @@ int cmp_match(const struct cmp *c, val_t v)
 		return v > c->n;
 	case CMP_GE:
 		return v >= c->n;
+	case CMP_EVEN:
+		return !(v & 1);
+	case CMP_ODD:
+		return v & 1;
 	default:
 		return 0;
 	}
@@ -143,6 +147,10 @@ static bool die_scan(const struct die *d, const struct group *g,
 	hi = g ? face_clamp(g, (val_t)d->sides) : (val_t)d->sides;
 	if (cmp_any(c, n, lo) == want || cmp_any(c, n, hi) == want)
 		return true;
+	/* even and odd: the next faces in have the other parity */
+	if ((lo < hi && cmp_any(c, n, lo + 1) == want) ||
+	    (lo < hi && cmp_any(c, n, hi - 1) == want))
+		return true;
 	for (k = 0; k < n; k++) {
 		for (delta = -1; delta <= 1; delta++) {
 			val_t v = c[k].n + delta;
@@ -194,7 +202,24 @@ void cmp_str(const struct cmp *c, char *buf, size_t len)
 	};
 	char num[VAL_BUFSZ];
 
+	if (c->op == CMP_EVEN || c->op == CMP_ODD) {
+		snprintf(buf, len, "%s", c->op == CMP_EVEN ? "even" : "odd");
+		return;
+	}
 	snprintf(buf, len, "%s%s", ops[c->op], val_str(c->n, num));
+}
+
+val_t group_margin(const struct group *g, val_t v)
+{
+	switch (g->margin.op) {
+	case CMP_NONE:
+		return v;
+	case CMP_LT:
+	case CMP_LE:
+		return g->margin.n - v;
+	default:
+		return v - g->margin.n;
+	}
 }
 
 uint64_t keep_count(const struct keep *k, uint64_t pool)

@@ -20,12 +20,13 @@
  *             | '{' face (',' face)* '}'
  *   face     := integer [':' weight]
  *   modifier := ('kh' | 'kl' | 'k' | 'dh' | 'dl' | 's') number
- *             | ('!' | '!!') ['p'] [compare]
- *             | ('r' | 'ro') compare
+ *             | ('!' | '!!') ['p'] ['o'] [compare] [':' number]
+ *             | 'ra' compare | 'ms' compare
+ *             | ('r' | 'ro') [compare]
  *             | 'u' | 'uo' | ('min' | 'max') integer
  *             | 'm' ['t'] [number] | ('cs' | 'cf') [compare]
  *             | 'sa' | 'sd'
- *             | compare ['f' compare]           (last: success counting)
+ *             | (compare | 'even' | 'odd') ['f' compare]   (last)
  *   compare  := ('=' | '<' | '<=' | '>' | '>=') integer | number
  *
  * See dice(1) for the meaning of each part.  Every error carries the byte
@@ -57,7 +58,9 @@
 #define DICE_MAX_NODES			100000U	/* numbers, groups, operators */
 #define DICE_MAX_TEXT			(1U << 20)	/* bytes */
 
-enum cmp_op { CMP_NONE, CMP_EQ, CMP_LT, CMP_LE, CMP_GT, CMP_GE };
+/* CMP_EVEN, CMP_ODD: the even and odd values (Foundry), @n unused */
+enum cmp_op { CMP_NONE, CMP_EQ, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EVEN,
+	      CMP_ODD };
 
 struct cmp {
 	enum cmp_op op;
@@ -131,7 +134,11 @@ struct node;
  * @penetrate: 'p': every face an explosion adds counts one less
  * @ex: faces that explode; CMP_NONE means the highest face
  * @explode_limit: most extra dice one die may explode into
+ * @explode_capped: @explode_limit comes from the notation ('!:N', '!o',
+ *	'ra'), not from --max-explode
  * @keep: keep/drop
+ * @margin: 'ms': the group's value minus @margin.n ('=', '>=', '>'), or
+ *	@margin.n minus it ('<=', '<'); CMP_NONE: none
  * @success: count the kept dice that match (CMP_NONE: sum the dice)
  * @failure: and subtract those that match this (CMP_NONE: none)
  * @match: 'm': mark the kept dice whose value at least @match_min of
@@ -160,7 +167,9 @@ struct group {
 	bool penetrate;
 	struct cmp ex;
 	unsigned int explode_limit;
+	bool explode_capped;
 	struct keep keep;
+	struct cmp margin;
 	struct cmp success;
 	struct cmp failure;
 	bool match;
@@ -313,6 +322,8 @@ int notation_parse(const char *text, const struct notation_opts *opts,
 		   struct expr **out, struct notation_error *err);
 void notation_free(struct expr *e);
 
+/* The value of @g as its expression sees it: @v moved by 'ms'. */
+val_t group_margin(const struct group *g, val_t v);
 /* The value of side @i (0-based) of @d. */
 val_t die_face(const struct die *d, uint64_t i);
 val_t die_min(const struct die *d);

@@ -251,6 +251,10 @@ static bool mod_explode(struct parser *ps, struct group *g, struct mods *m)
 		return false;
 	g->explode = lex_skip(ps, '!') ? EXPLODE_COMPOUND : EXPLODE_SEPARATE;
 	g->penetrate = lex_skip(ps, 'p');
+	if (lex_skip(ps, 'o')) {	/* once, as Foundry's xo */
+		g->explode_limit = 1;
+		g->explode_capped = true;
+	}
 	if (mod_cmp_follows(ps)) {
 		if (!lex_compare(ps, &g->ex, g->explode == EXPLODE_COMPOUND ?
 				 (g->penetrate ? "!!p" : "!!") :
@@ -258,6 +262,20 @@ static bool mod_explode(struct parser *ps, struct group *g, struct mods *m)
 			return false;
 	} else {
 		g->ex.op = CMP_NONE;	/* the highest face, once min/max are known */
+	}
+	if (lex_cur(ps) == ':') {	/* a cap on the extra dice of one die */
+		uint64_t cap;
+		size_t at = ps->p++;
+
+		if (!lex_need_number(ps, &cap, ":", " (a cap on explosions, as in 3d6!:2)"))
+			return false;
+		if (!cap || cap > DICE_HARD_MAX_EXPLODE) {
+			lex_fail(ps, at, "an explosion cap must be from 1 to %u",
+				 DICE_HARD_MAX_EXPLODE);
+			return false;
+		}
+		g->explode_limit = (unsigned int)cap;
+		g->explode_capped = true;
 	}
 	return mod_note(ps, m, CK_EXPLODE, start, 0);
 }
@@ -268,6 +286,20 @@ static bool mod_reroll(struct parser *ps, struct group *g, struct mods *m)
 	enum reroll_mode mode = REROLL_ALWAYS;
 
 	ps->p++;
+	if (lex_cur(ps) == 'a') {
+		/* Avrae's ra: each die that matches adds one die, once */
+		ps->p++;
+		if (g->explode != EXPLODE_NONE) {
+			lex_fail(ps, start, "more than one '!' modifier in a dice group ('ra' adds dice as '!' does)");
+			return false;
+		}
+		if (!lex_compare(ps, &g->ex, "ra"))
+			return false;
+		g->explode = EXPLODE_SEPARATE;
+		g->explode_limit = 1;
+		g->explode_capped = true;
+		return mod_note(ps, m, CK_EXPLODE, start, 0);
+	}
 	if (lex_cur(ps) == 'o') {
 		mode = REROLL_ONCE;
 		ps->p++;
@@ -404,11 +436,56 @@ bool mod_success(struct parser *ps, struct cmp *s, struct cmp *f,
 	return !m || mod_note(ps, m, CK_FAILURE, start, 0);
 }
 
+/*
+ * Foundry's even and odd: count the kept dice that show an even (odd)
+ * value, as a success target would; 'f' may follow.
+ */
+static bool mod_parity(struct parser *ps, struct group *g, struct mods *m)
+{
+	size_t start = ps->p;
+	bool even = lex_looking_at(ps, "even");
+
+	if (!mod_once(ps, even ? 4 : 3, g->success.op != CMP_NONE,
+		      even ? "even" : "odd"))
+		return false;
+	g->success = (struct cmp){ even ? CMP_EVEN : CMP_ODD, 0 };
+	if (!mod_note(ps, m, CK_SUCCESS, start, 0))
+		return false;
+	start = ps->p;
+	while (lex_is_space(ps->s[start]))
+		start++;
+	if (ps->s[start] != 'f')
+		return true;
+	ps->p = start;
+	start = ps->p++;
+	if (!lex_compare(ps, &g->failure, "f"))
+		return false;
+	return mod_note(ps, m, CK_FAILURE, start, 0);
+}
+
+/*
+ * Foundry's margin of success: msN, ms>=N, ms>N give the group's value
+ * minus N; ms<=N, ms<N give N minus it.
+ */
+static bool mod_margin(struct parser *ps, struct group *g)
+{
+	if (!mod_once(ps, 2, g->margin.op != CMP_NONE, "ms"))
+		return false;
+	return lex_compare(ps, &g->margin, "ms");
+}
+
 /* Both compare points are intervals of integers: do they share one? */
 bool mod_overlap(const struct cmp *s, const struct cmp *f)
 {
 	val_t ends[6] = { s->n - 1, s->n, s->n + 1, f->n - 1, f->n, f->n + 1 };
+	bool ps = s->op == CMP_EVEN || s->op == CMP_ODD;
+	bool pf = f->op == CMP_EVEN || f->op == CMP_ODD;
 	unsigned int i;
+
+	if (ps && pf)
+		return s->op == f->op;
+	if ((ps || pf) && (ps ? f : s)->op != CMP_EQ)
+		return true;	/* a parity meets every unbounded interval */
 
 	for (i = 0; i < ARRAY_SIZE(ends); i++) {
 		if (cmp_match(s, ends[i]) && cmp_match(f, ends[i]))
@@ -608,7 +685,7 @@ static bool group_check(struct parser *ps, struct group *g,
 /* Letters that start a modifier, for the "no spaces" hint. */
 bool mod_char(char c)
 {
-	return c && strchr("kdsr!<>=fumc", c);
+	return c && strchr("kdsr!<>=fumceo", c);
 }
 
 /*
@@ -733,7 +810,11 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 				 "the success target must be the last modifier of its dice group");
 			goto bad;
 		}
-		if (c == 'k' || c == 'd' || (c == 's' && isdigit((unsigned char)lex_peek(ps, 1))))
+		if (lex_looking_at(ps, "even") || lex_looking_at(ps, "odd"))
+			ok = mod_parity(ps, g, &m);
+		else if (lex_looking_at(ps, "ms"))
+			ok = mod_margin(ps, g);
+		else if (c == 'k' || c == 'd' || (c == 's' && isdigit((unsigned char)lex_peek(ps, 1))))
 			ok = mod_keep_drop(ps, &g->keep, g->count, !count_node,
 					   "dice group", "dice",
 					   " (rolldice: 4d6s1 drops the lowest die)");

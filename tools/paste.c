@@ -218,8 +218,15 @@ void paste_fold(char *s)
 			continue;
 		}
 		s[i] = (char)tolower((unsigned char)s[i]);
-		/* the dice dF and dW keep their capitals */
-		if (i && s[i - 1] == 'd' && (s[i] == 'f' || s[i] == 'w'))
+		/*
+		 * the dice dF and dW keep their capitals: a 'd' that is not
+		 * the end of a word ("oddf1" is odd, then f1), or after the
+		 * repeat ("6xdF")
+		 */
+		if (i && s[i - 1] == 'd' && (s[i] == 'f' || s[i] == 'w') &&
+		    (i < 2 || !isalpha((unsigned char)s[i - 2]) ||
+		     (s[i - 2] == 'x' && i >= 3 &&
+		      isdigit((unsigned char)s[i - 3]))))
 			s[i] = (char)toupper((unsigned char)s[i]);
 	}
 }

@@ -721,7 +721,7 @@ static int roll_eval(const struct node *n, struct roll_result *r, val_t *v)
 		*v = n->value;
 		return 0;
 	case NODE_GROUP:
-		*v = r->groups[n->group->index].value;
+		*v = group_margin(n->group, r->groups[n->group->index].value);
 		return 0;
 	case NODE_NEG:
 		err = roll_eval(n->kids[0], r, &a);

@@ -444,6 +444,36 @@ t_out "2^64 - 1 in arithmetic" "36893488147419103230" --seed=1 "1844674407370955
 t_out "a 64-bit constant in JSON is a string" '"total":"18446744073709551615"' --seed=1 --json "18446744073709551615"
 t_parse "a constant of 2^64 is too large" 1 "number too large" "18446744073709551616+1"
 
+# ---- Avrae's and Foundry's modifiers (issue #23) --------------------------------
+
+t_dist "5d6even counts even dice" "0:1 1:5 2:10 3:10 4:5 5:1" 32 5d6even
+t_dist "1d6odd" "0:1 1:1" 2 1d6odd
+t_dist "2d6evenf1" "-2:1 -1:4 0:10 1:12 2:9" 36 2d6evenf1
+t_out "even in the breakdown" "success" --seed=1 -s 5d6even
+t_out "even in JSON" '"success":true' --seed=1 --json 5d6even
+t_parse "odd on a die with no odd face" 7 "matches no face" "d{2,4}odd"
+t_parse "even and a failure that overlaps" 8 "cannot count as both" "3d6evenf2"
+t_parse "even, then odd" 8 "the success target must be the last modifier" "3d6evenodd"
+t_dist "1d20ms15: the margin of success" "-14:1 -13:1 -12:1 -11:1 -10:1 -9:1 -8:1 -7:1 -6:1 -5:1 -4:1 -3:1 -2:1 -1:1 0:1 1:1 2:1 3:1 4:1 5:1" 20 1d20ms15
+t_dist "1d4ms<3: the margin below" "-1:1 0:1 1:1 2:1" 4 "1d4ms<3"
+t_dist "1d4ms>=2 is 1d4-2" "-1:1 0:1 1:1 2:1" 4 "1d4ms>=2"
+t_dist "3d2>=2ms3: the successes beyond three" "-3:1 -2:3 -1:3 0:1" 8 "3d2>=2ms3"
+t_range "1d20ms15 rolls in -14..5" 50 -14 5 --seed=42 50x1d20ms15
+t_parse "ms twice" 8 "more than one 'ms' modifier" "1d20ms5ms6"
+t_parse "ms without a number" 7 "expected a compare point" "1d20ms"
+t_range "1d6ra6 (a six adds one die, once) in 1..12" 200 1 12 --seed=42 200x1d6ra6
+t_dist "1d4ra4: a four adds one d4, once" "1:4 2:4 3:4 5:1 6:1 7:1 8:1" 16 1d4ra4
+t_count "ra in the breakdown" "exploded" 1 200 --seed=42 -s 200x1d6ra6
+t_parse "ra without a compare point" 6 "expected a compare point" "1d6ra"
+t_parse "ra and !" 5 "more than one '!' modifier" "1d6!ra1"
+t_dist "1d4!:2 caps a die at two extra dice" "1:16 2:16 3:16 5:4 6:4 7:4 9:1 10:1 11:1 12:1" 64 "1d4!:2"
+t_dist "1d4!o explodes once" "1:4 2:4 3:4 5:1 6:1 7:1 8:1" 16 "1d4!o"
+t_dist "1d4!!>=3:1" "1:4 2:4 4:1 5:2 6:2 7:2 8:1" 16 "1d4!!>=3:1"
+t_range "1d6!:3 never passes 24" 300 1 24 --seed=42 "300x1d6!:3"
+t_dist "the cap is the die's, whatever --max-explode says" "1:16 2:16 3:16 5:4 6:4 7:4 9:1 10:1 11:1 12:1" 64 --max-explode 5 "1d4!:2"
+t_parse "a cap of 0" 5 "an explosion cap must be from 1 to 10000" "1d6!:0"
+t_parse "a cap without a number" 6 "expected a number after ':'" "1d6!:"
+
 # ---- option errors --------------------------------------------------------
 
 t_err "no expression" 2 "dice: no expression given" 
@@ -948,6 +978,18 @@ if command -v python3 >/dev/null; then
 	ref "4dFro (bare ro)" '4dFro' "[dict(n=4, faces=[-1, 0, 1], reroll=('once', [('=', -1)]))]"
 	ref "4d6mi2kh3 (d20's mi)" '4d6mi2kh3' "[dict(n=4, faces=$d6, min=2, keep=('h', 3))]"
 	ref "3d8ma6 (d20's ma)" '3d8ma6' "[dict(n=3, faces=range(1, 9), max=6)]"
+	ref "5d6even (Foundry)" '5d6even' "[dict(n=5, faces=$d6, success=('even', 0))]"
+	ref "4d6oddf2" '4d6oddf2' "[dict(n=4, faces=$d6, success=('odd', 0), failure=('=', 2))]"
+	ref "5d6kh3even" '5d6kh3even' "[dict(n=5, faces=$d6, keep=('h', 3), success=('even', 0))]"
+	ref "3dFeven" '3dFeven' "[dict(n=3, faces=[-1, 0, 1], success=('even', 0))]"
+	ref "1d20ms15 (margin of success)" '1d20ms15' "[dict(n=1, faces=range(1, 21)), -15]"
+	ref "3d6ms<10 (margin below)" '3d6ms<10' "[Neg(dict(n=3, faces=$d6)), 10]"
+	ref "4d6ra6 (Avrae: reroll and add)" '4d6ra6' "[dict(n=4, faces=$d6, explode=('sep', ('=', 6)), limit=1)]"
+	ref "3d6ra<2kh2" '3d6ra<2kh2' "[dict(n=3, faces=$d6, explode=('sep', ('<', 2)), limit=1, keep=('h', 2))]"
+	ref "3d6!:2 (a cap of 2)" '3d6!:2' "[dict(n=3, faces=$d6, explode=('sep', ('=', 6)), limit=2)]"
+	ref "2d6!!>=5:3" '2d6!!>=5:3' "[dict(n=2, faces=$d6, explode=('compound', ('>=', 5)), limit=3)]"
+	ref "3d6!o (once)" '3d6!o' "[dict(n=3, faces=$d6, explode=('sep', ('=', 6)), limit=1)]"
+	ref "2d6!p:3 with --max-explode 1 (the cap wins)" '2d6!p:3' "[dict(n=2, faces=$d6, explode=('sep', ('=', 6)), penetrate=True, limit=3)]" --max-explode 1
 	ref "3d6>2 with --roll20" '3d6>2' "[dict(n=3, faces=$d6, success=('>=', 2))]" --roll20
 else
 	echo "# python3 not found: brute-force reference checks skipped"

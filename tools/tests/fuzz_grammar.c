@@ -164,13 +164,22 @@ static void modifiers(struct buf *b, int sides, unsigned int count)
 			    below(count));
 			break;
 		case 2:
-			put(b, "!%s%s", below(3) ? "" : "!", below(3) ? "" : "p");
+			if (below(6) == 0) {	/* Avrae's reroll and add */
+				put(b, "ra");
+				compare(b, 1, sides);
+				break;
+			}
+			put(b, "!%s%s%s", below(3) ? "" : "!", below(3) ? "" : "p",
+			    below(5) ? "" : "o");
 			if (below(2))
 				compare(b, 1, sides);
+			if (below(4) == 0)
+				put(b, ":%u", below(4));
 			break;
 		case 3:
 			put(b, "r%s", below(2) ? "" : "o");
-			compare(b, 0, sides);
+			if (below(6))	/* else bare: the lowest face */
+				compare(b, 0, sides);
 			break;
 		case 4:
 			put(b, "u%s", below(2) ? "" : "o");
@@ -197,11 +206,18 @@ static void modifiers(struct buf *b, int sides, unsigned int count)
 		}
 	}
 	if (below(4) == 0) {
-		compare(b, 0, sides + 2);
+		if (below(5) == 0)
+			put(b, "%s", below(2) ? "even" : "odd");
+		else
+			compare(b, 0, sides + 2);
 		if (below(3) == 0) {
 			put(b, "f");
 			compare(b, 0, sides);
 		}
+	}
+	if (below(10) == 0) {	/* Foundry's margin of success */
+		put(b, "ms");
+		compare(b, 0, sides * 2);
 	}
 }
 

@@ -49,6 +49,8 @@ OPS = {
     '<=': lambda v, n: v <= n,
     '>': lambda v, n: v > n,
     '>=': lambda v, n: v >= n,
+    'even': lambda v, n: v % 2 == 0,
+    'odd': lambda v, n: v % 2 == 1,
 }
 
 
