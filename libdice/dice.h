@@ -50,6 +50,13 @@ int dice_set_weights(struct dice *d, const uint32_t *weights, uint32_t sides);
 int dice_set_alias(struct dice *d, const uint64_t *thresholds,
 		   const uint32_t *aliases, uint32_t sides, uint64_t mass);
 int dice_set_method(struct dice *d, uint32_t method);
+/*
+ * The name of a DICE_METHOD_* ("recycle", "viglietta", "batch", "alias",
+ * "rejection"), NULL for a number that is none; and back: 0 and *method
+ * set, or -EINVAL for a name that is none (exact, lowercase).
+ */
+const char *dice_method_name(uint32_t method);
+int dice_method_parse(const char *name, uint32_t *method);
 int dice_set_source(struct dice *d, uint32_t source);
 int dice_set_format(struct dice *d, uint32_t format);
 int dice_get_info(struct dice *d, struct dice_info *info);

@@ -32,10 +32,6 @@ static const uint32_t methods[] = {
 	DICE_METHOD_ALIAS, DICE_METHOD_REJECTION,
 };
 
-static const char *const method_names[] = {
-	"recycle", "viglietta", "batch", "alias", "rejection",
-};
-
 /* Configure and roll N faces; 0, or the error of the configuration. */
 static int roll_seeded(uint64_t seed, const struct die_spec *s, uint32_t method,
 		       uint64_t *faces, struct dice_stats *st)
@@ -96,7 +92,7 @@ static void test_replay_every_method(void)
 			EXPECT_EQ(bad, 0);
 			if (memcmp(a, b, N * 8))
 				tap_note("%s, %s: replay differs", s->name,
-					 method_names[m]);
+					 dice_method_name(methods[m]));
 			EXPECT(!memcmp(a, b, N * 8));
 			EXPECT_EQ(sa.rolls, N);
 			EXPECT_EQ(sa.bits_used, sb.bits_used);
@@ -105,7 +101,7 @@ static void test_replay_every_method(void)
 		}
 	}
 	for (m = 0; m < 5; m++) {
-		tap_note("%s: replayed on %u dice", method_names[m],
+		tap_note("%s: replayed on %u dice", dice_method_name(methods[m]),
 			 accepted[m]);
 		EXPECT(accepted[m] > 0);
 	}
