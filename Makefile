@@ -159,6 +159,27 @@ static: linux-src
 	echo "ok 4 - static: <linux/dice.h> and dice.rst list the same errors for each ioctl"; \
 	exit $$fail
 
+# This tree's documentation, every .rst under Documentation/ (its conf.py),
+# built by Sphinx into build/docs/html; any warning fails (the docs tier).
+docs:
+	@rm -rf $(B)/docs && mkdir -p $(B)/docs; \
+	out=$$(sphinx-build -q -b html -d $(B)/docs/.doctrees $(TOP)/Documentation \
+		$(B)/docs/html 2>&1); rc=$$?; \
+	[ -z "$$out" ] || printf '%s\n' "$$out"; \
+	n=$$(find $(TOP)/Documentation -name '*.rst' | wc -l); \
+	if [ $$rc -ne 0 ] || [ -n "$$out" ]; then printf 'not '; fi; \
+	echo "ok 1 - docs: the $$n .rst files of Documentation/ build with Sphinx, no warning"; \
+	[ $$rc -eq 0 ] && [ -z "$$out" ]
+
+# make upstream: the series for the newest kernel tree (scripts/upstream.sh)
+# in build/upstream/linux-X.Y/; UPSTREAM_SRC=<unpacked tree> for another.
+# The upstream tier (scripts/upstream-check.sh) proves it in that tree.
+UPSTREAM_SRC ?= $(LINUX_SRC_NEWEST)
+upstream:
+	@test -n "$(UPSTREAM_SRC)" || { echo "upstream: no newest tree (make linux-src-newest)"; exit 1; }
+	@$(TOP)/scripts/upstream.sh --src $(UPSTREAM_SRC) --out $(B)/upstream/linux-$$(sed -n \
+		's/^\(VERSION\|PATCHLEVEL\) = //p' $(UPSTREAM_SRC)/Makefile | paste -sd.)
+
 selftests: linux-src
 	$(MAKE) -C selftests/dice LINUX_SRC=$(LINUX_SRC) O=$(B)/selftests
 
@@ -305,7 +326,7 @@ clean:
 	rm -rf $(B)
 
 export TOP KVER KDIR KIMAGE B LINUX_SRC DICE_CACHE
-.PHONY: all deps trixie linux-src linux-src-newest checkpatch-newest \
+.PHONY: all deps trixie linux-src linux-src-newest checkpatch-newest docs upstream \
 	kunit-newest tiers module core libdice cli sparse checkpatch \
 	selftests fuzz kunit vmtest vmfork kmod-files kver static kernels vmtest-kernels debug-kernel vmtest-debug check check-tiers demo demo-run bench bench-run install uninstall dkms \
 	dkms-source dkms-install dkms-uninstall deb deb-check shell clean
