@@ -17,14 +17,14 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/dice-dkms.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
 DKMS=(dkms --dkmstree "$T/dkms" --sourcetree "$T/root/usr/src" --installtree "$T/install")
-n=0 bad=0
+# shellcheck source=../testlib/tap.sh
+. "$TOP/testlib/tap.sh"
+tap_init dkms
 tap() { # ok|fail NAME [LOG]
-	n=$((n + 1))
 	if [ "$1" = ok ]; then
-		echo "ok $n - dkms: $2"
+		tap_ok "dkms: $2"
 	else
-		bad=$((bad + 1))
-		echo "not ok $n - dkms: $2"
+		tap_not_ok "dkms: $2"
 		[ -n "${3:-}" ] && tail -n 30 "$3" | sed 's/^/#   /'
 	fi
 }
@@ -64,5 +64,4 @@ if [ -z "$(ls -A /var/lib/dkms/dice 2>/dev/null)" ]; then
 else
 	tap fail "nothing registered in /var/lib/dkms (a dice entry is there)"
 fi
-echo "dkms: $((n - bad)) passed, $bad failed"
-[ "$bad" -eq 0 ]
+tap_done
