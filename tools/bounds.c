@@ -88,7 +88,7 @@ static void bound_group(const struct group *g, val_t *rlo, val_t *rhi)
 	bound_die(g, &lo, &hi, &pool);
 	kmax = g->keep.mode == KEEP_ALL ? pool :
 	       bound_min(pool, (val_t)keep_count(&g->keep, g->count));
-	kmin = (val_t)keep_count(&g->keep, cmin);
+	kmin = g->keep_by.op != CMP_NONE ? 0 : (val_t)keep_count(&g->keep, cmin);
 	if (g->explode != EXPLODE_SEPARATE || g->keep.mode != KEEP_ALL)
 		kmin = bound_min(kmin, kmax);
 	if (g->success.op != CMP_NONE) {

@@ -135,9 +135,13 @@ static void est_law(struct dist_ctx *x, const struct group *g, struct est_shape 
 		t.rr += g->reroll == REROLL_ONCE && cmp_any(g->rr, g->nrr, v);
 		t.boom += g->explode != EXPLODE_NONE && cmp_match(&g->ex, v);
 	}
+	if (g->keep_by.op != CMP_NONE) {	/* a dropped die counts 0 */
+		lo = fmin(lo, 0);
+		hi = fmax(hi, 0);
+	}
 	law->lo = lo;
 	law->hi = hi;
-	law->nz = fmin((double)d->sides, hi - lo + 1);
+	law->nz = fmin((double)d->sides + 1, hi - lo + 1);
 	law->bits = log2((double)d->weight_sum) + 1;
 	est_spend(x, (double)d->sides);
 	if (sd)

@@ -20,6 +20,8 @@
 
 val_t scorer_score(const struct scorer *sc, val_t v)
 {
+	if (sc && sc->keep_by && cmp_match(sc->keep_by, v) == sc->keep_by_drop)
+		return 0;
 	if (!sc || sc->success->op == CMP_NONE)
 		return v;
 	return cmp_score(sc->success, sc->failure, v);
@@ -351,6 +353,7 @@ bool group_needs_enum(const struct dist_ctx *x, const struct group *g)
 	if (x->lim->enumerate_all && g->unique != UNIQUE_ALWAYS)
 		return true;
 	return g->unique == UNIQUE_ONCE ||
+	       (g->keep_by.op != CMP_NONE && g->match_count) ||
 	       (g->match_count && g->unique == UNIQUE_NONE &&
 		(g->explode == EXPLODE_SEPARATE || g->keep.mode != KEEP_ALL));
 }
@@ -359,8 +362,10 @@ bool group_needs_enum(const struct dist_ctx *x, const struct group *g)
 static void group_dist_n(struct dist_ctx *x, struct dist *out, const struct group *g,
 			 uint64_t n)
 {
-	struct scorer scr = { &g->success, &g->failure },
-		      *sc = g->success.op != CMP_NONE ? &scr : NULL;
+	struct scorer scr = { &g->success, &g->failure,
+			      g->keep_by.op != CMP_NONE ? &g->keep_by : NULL,
+			      g->keep_by_drop },
+		      *sc = g->success.op != CMP_NONE || scr.keep_by ? &scr : NULL;
 	uint64_t k = keep_count(&g->keep, n);
 	struct dist law, t;
 
@@ -506,7 +511,7 @@ void dist_group(struct dist_ctx *x, struct dist *out, const struct group *g)
 void dist_brace(struct dist_ctx *x, struct dist *out, const struct node *n)
 {
 	const struct brace *b = n->brace;
-	struct scorer scr = { &b->success, &b->failure },
+	struct scorer scr = { &b->success, &b->failure, NULL, false },
 		      *sc = b->success.op != CMP_NONE ? &scr : NULL;
 	struct dist acc, t;
 	unsigned int i;

@@ -57,6 +57,8 @@ enum binop { OP_MUL, OP_MOD, OP_DIV, OP_POW, OP_MAX, OP_MIN };
 struct scorer {
 	const struct cmp *success;
 	const struct cmp *failure;
+	const struct cmp *keep_by;	/* k>3, p<2: a dropped value scores 0 */
+	bool keep_by_drop;
 };
 
 /*

@@ -20,6 +20,7 @@
  *             | '{' face (',' face)* '}'
  *   face     := integer [':' weight]
  *   modifier := ('kh' | 'kl' | 'k' | 'dh' | 'dl' | 's') number
+ *             | ('k' | 'p' | 'd') compare        (keep, drop by comparison)
  *             | ('!' | '!!') ['p'] ['o'] [compare] [':' number]
  *             | 'ra' compare | 'ms' compare
  *             | ('r' | 'ro') [compare]
@@ -137,6 +138,10 @@ struct node;
  * @explode_capped: @explode_limit comes from the notation ('!:N', '!o',
  *	'ra'), not from --max-explode
  * @keep: keep/drop
+ * @keep_by: keep/drop by comparison, as Avrae's k>3 and p<2: the dice whose
+ *	value matches are kept (dropped with @keep_by_drop), each on its own
+ *	(CMP_NONE: none)
+ * @keep_by_drop: see @keep_by
  * @margin: 'ms': the group's value minus @margin.n ('=', '>=', '>'), or
  *	@margin.n minus it ('<=', '<'); CMP_NONE: none
  * @success: count the kept dice that match (CMP_NONE: sum the dice)
@@ -169,6 +174,8 @@ struct group {
 	unsigned int explode_limit;
 	bool explode_capped;
 	struct keep keep;
+	struct cmp keep_by;
+	bool keep_by_drop;
 	struct cmp margin;
 	struct cmp success;
 	struct cmp failure;

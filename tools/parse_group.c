@@ -437,6 +437,24 @@ bool mod_success(struct parser *ps, struct cmp *s, struct cmp *f,
 }
 
 /*
+ * Keep/drop by comparison, as Avrae writes it: k>3 keeps the dice above 3,
+ * p<2 (or d<2) drops those below 2; the others count nothing.
+ */
+static bool mod_keep_by(struct parser *ps, struct group *g)
+{
+	size_t start = ps->p;
+	char kind = lex_cur(ps);
+
+	ps->p++;
+	if (g->keep.mode != KEEP_ALL || g->keep_by.op != CMP_NONE) {
+		lex_fail(ps, start, "more than one keep/drop modifier in a dice group");
+		return false;
+	}
+	g->keep_by_drop = kind != 'k';
+	return lex_compare(ps, &g->keep_by, kind == 'k' ? "k" : kind == 'p' ? "p" : "d");
+}
+
+/*
  * Foundry's even and odd: count the kept dice that show an even (odd)
  * value, as a success target would; 'f' may follow.
  */
@@ -685,7 +703,7 @@ static bool group_check(struct parser *ps, struct group *g,
 /* Letters that start a modifier, for the "no spaces" hint. */
 bool mod_char(char c)
 {
-	return c && strchr("kdsr!<>=fumceo", c);
+	return c && strchr("kdsr!<>=fumceop", c);
 }
 
 /*
@@ -814,7 +832,16 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 			ok = mod_parity(ps, g, &m);
 		else if (lex_looking_at(ps, "ms"))
 			ok = mod_margin(ps, g);
-		else if (c == 'k' || c == 'd' || (c == 's' && isdigit((unsigned char)lex_peek(ps, 1))))
+		else if (((c == 'k' || c == 'd') && lex_is_cmp_start(lex_peek(ps, 1))) ||
+			 (c == 'p' && (lex_is_cmp_start(lex_peek(ps, 1)) ||
+				       isdigit((unsigned char)lex_peek(ps, 1)))))
+			ok = mod_keep_by(ps, g);
+		else if (g->keep_by.op != CMP_NONE &&
+			 (c == 'k' || c == 'd' ||
+			  (c == 's' && isdigit((unsigned char)lex_peek(ps, 1))))) {
+			lex_fail(ps, ps->p, "more than one keep/drop modifier in a dice group");
+			goto bad;
+		} else if (c == 'k' || c == 'd' || (c == 's' && isdigit((unsigned char)lex_peek(ps, 1))))
 			ok = mod_keep_drop(ps, &g->keep, g->count, !count_node,
 					   "dice group", "dice",
 					   " (rolldice: 4d6s1 drops the lowest die)");

@@ -76,7 +76,8 @@ void roll_free(struct roll_result *r)
 static bool roll_plain(const struct group *g)
 {
 	return g->reroll == REROLL_NONE && g->explode == EXPLODE_NONE &&
-	       g->keep.mode == KEEP_ALL && g->success.op == CMP_NONE &&
+	       g->keep.mode == KEEP_ALL && g->keep_by.op == CMP_NONE &&
+	       g->success.op == CMP_NONE &&
 	       g->unique == UNIQUE_NONE && !g->match_count;
 }
 
@@ -207,6 +208,14 @@ static void keep_dice(struct group_roll *gr)
 	struct pool_die **order;
 	size_t i;
 
+	if (g->keep_by.op != CMP_NONE) {	/* k>3, p<2: each die alone */
+		for (i = 0; i < gr->npool; i++) {
+			if (cmp_match(&g->keep_by, gr->pool[i].value) ==
+			    g->keep_by_drop)
+				gr->pool[i].flags |= POOL_DROPPED;
+		}
+		return;
+	}
 	if (g->keep.mode == KEEP_ALL)
 		return;
 	order = xmalloc((gr->npool ? gr->npool : 1) * sizeof(*order));

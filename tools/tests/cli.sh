@@ -466,6 +466,15 @@ t_dist "1d4ra4: a four adds one d4, once" "1:4 2:4 3:4 5:1 6:1 7:1 8:1" 16 1d4ra
 t_count "ra in the breakdown" "exploded" 1 200 --seed=42 -s 200x1d6ra6
 t_parse "ra without a compare point" 6 "expected a compare point" "1d6ra"
 t_parse "ra and !" 5 "more than one '!' modifier" "1d6!ra1"
+t_dist "4d6k>4 keeps fives and sixes" "0:256 5:256 6:256 10:96 11:192 12:96 15:16 16:48 17:48 18:16 20:1 21:4 22:6 23:4 24:1" 1296 "4d6k>4"
+t_dist "1d6k>4" "0:4 5:1 6:1" 6 "1d6k>4"
+t_dist "1d6p<3 (Avrae's p)" "0:2 3:1 4:1 5:1 6:1" 6 "1d6p<3"
+t_dist "1d6d<=3 (d with a compare point drops)" "0:3 4:1 5:1 6:1" 6 "1d6d<=3"
+t_count "k>3 in the breakdown" "dropped" 1 100 --seed=42 -s "100x4d6k>3"
+t_out "k>3 in JSON" '"kept":false' --seed=42 --json "20x4d6k>3"
+t_parse "k>3 with kh" 7 "more than one keep/drop modifier" "4d6k>3kh2"
+t_parse "kh with k>3" 7 "more than one keep/drop modifier" "4d6kh2k>3"
+t_parse "p< without a number" 6 "expected a number after '<'" "4d6p<"
 t_dist "1d4!:2 caps a die at two extra dice" "1:16 2:16 3:16 5:4 6:4 7:4 9:1 10:1 11:1 12:1" 64 "1d4!:2"
 t_dist "1d4!o explodes once" "1:4 2:4 3:4 5:1 6:1 7:1 8:1" 16 "1d4!o"
 t_dist "1d4!!>=3:1" "1:4 2:4 4:1 5:2 6:2 7:2 8:1" 16 "1d4!!>=3:1"
@@ -990,6 +999,15 @@ if command -v python3 >/dev/null; then
 	ref "2d6!!>=5:3" '2d6!!>=5:3' "[dict(n=2, faces=$d6, explode=('compound', ('>=', 5)), limit=3)]"
 	ref "3d6!o (once)" '3d6!o' "[dict(n=3, faces=$d6, explode=('sep', ('=', 6)), limit=1)]"
 	ref "2d6!p:3 with --max-explode 1 (the cap wins)" '2d6!p:3' "[dict(n=2, faces=$d6, explode=('sep', ('=', 6)), penetrate=True, limit=3)]" --max-explode 1
+	ref "4d6k>3 (Avrae: keep by comparison)" '4d6k>3' "[dict(n=4, faces=$d6, keep_by=('>', 3))]"
+	ref "4d6p<2 (Avrae: drop by comparison)" '4d6p<2' "[dict(n=4, faces=$d6, drop_by=('<', 2))]"
+	ref "5d6d1 is not that, but 5d6p1 drops ones" '5d6p1' "[dict(n=5, faces=$d6, drop_by=('=', 1))]"
+	ref "4d6k>=3>=5f3" '4d6k>=3>=5f3' "[dict(n=4, faces=$d6, keep_by=('>=', 3), success=('>=', 5), failure=('=', 3))]"
+	ref "3d6!k>4 (limit 2)" '3d6!k>4' "[dict(n=3, faces=$d6, explode=('sep', ('=', 6)), limit=2, keep_by=('>', 4))]" --max-explode 2
+	ref "2d6!!k<9: the compound value is compared (limit 2)" '2d6!!k<9' "[dict(n=2, faces=$d6, explode=('compound', ('=', 6)), limit=2, keep_by=('<', 9))]" --max-explode 2
+	ref "4d6r1k>4" '4d6r1k>4' "[dict(n=4, faces=$d6, reroll=('always', [('=', 1)]), keep_by=('>', 4))]"
+	ref "4d6uk>3" '4d6uk>3' "[dict(n=4, faces=$d6, unique='always', keep_by=('>', 3))]"
+	ref "5d6p<3mt" '5d6p<3mt' "[dict(n=5, faces=$d6, drop_by=('<', 3), match=2)]"
 	ref "3d6>2 with --roll20" '3d6>2' "[dict(n=3, faces=$d6, success=('>=', 2))]" --roll20
 else
 	echo "# python3 not found: brute-force reference checks skipped"

@@ -156,6 +156,11 @@ static void modifiers(struct buf *b, int sides, unsigned int count)
 		used |= 1U << bit;
 		switch (kind) {
 		case 0:
+			if (below(5) == 0) {	/* Avrae's k>3, p<2 */
+				put(b, "%s", below(2) ? "k" : "p");
+				compare(b, 0, sides);
+				break;
+			}
 			put(b, "%s%u", below(2) ? "kh" : below(2) ? "kl" : "k",
 			    1 + below(count));
 			break;

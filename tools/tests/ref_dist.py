@@ -17,6 +17,8 @@ SPEC is a Python expression for a term, built of:
         penetrate optional True: every face an explosion adds counts 1 less
         limit    explosions per die (default 100)
         keep     optional ('h' | 'l', k)
+        keep_by, drop_by  optional compare: keep (drop) each die that
+                 matches, the others count nothing
         success  optional compare; failure optional compare
         match    optional m: the value is the number of values at least m
                  kept dice show ('mt')
@@ -183,6 +185,10 @@ def group_dist(g, n=None):
     dist = defaultdict(Fraction)
     for p, pool in group_pools(g, n):
         pool = kept(pool, g.get('keep'))
+        if 'keep_by' in g:      # k>3: each die on its own
+            pool = [v for v in pool if match(g['keep_by'], v)]
+        if 'drop_by' in g:      # p<2
+            pool = [v for v in pool if not match(g['drop_by'], v)]
         dist[value_of(pool, g.get('success'), g.get('failure'),
                       g.get('match'))] += p
     return dist
