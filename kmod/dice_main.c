@@ -35,6 +35,7 @@
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
@@ -98,7 +99,6 @@ struct dice_file {
 
 /* ---- global counters ------------------------------------------------------ */
 
-
 static struct dice_counters __percpu *dice_counters;
 static atomic_long_t dice_open_count = ATOMIC_LONG_INIT(0);
 /* Bytes of rolls spliced into a pipe and released from it unread. */
@@ -139,18 +139,29 @@ static u64 dice_counter_sum(size_t offset)
  * none); in text, rolls follows the digits of the faces.  open_dice moves
  * only with open() and release(), so it stays world-readable.
  */
-#define DICE_COUNTER_ATTR(name)						\
-static ssize_t name##_show(struct device *dev,				\
-			   struct device_attribute *attr, char *buf)	\
-{									\
-	return sysfs_emit(buf, "%llu\n",				\
-		dice_counter_sum(offsetof(struct dice_counters, name)));\
-}									\
-static DEVICE_ATTR_ADMIN_RO(name)
+static ssize_t rolls_show(struct device *dev,
+			  struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  dice_counter_sum(offsetof(struct dice_counters, rolls)));
+}
+static DEVICE_ATTR_ADMIN_RO(rolls);
 
-DICE_COUNTER_ATTR(rolls);
-DICE_COUNTER_ATTR(bits_used);
-DICE_COUNTER_ATTR(bits_drawn);
+static ssize_t bits_used_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  dice_counter_sum(offsetof(struct dice_counters, bits_used)));
+}
+static DEVICE_ATTR_ADMIN_RO(bits_used);
+
+static ssize_t bits_drawn_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  dice_counter_sum(offsetof(struct dice_counters, bits_drawn)));
+}
+static DEVICE_ATTR_ADMIN_RO(bits_drawn);
 
 static ssize_t open_dice_show(struct device *dev,
 			      struct device_attribute *attr, char *buf)
@@ -270,7 +281,7 @@ static struct dice_user *dice_user_charge(size_t bytes)
 	struct dice_user *u, *fresh;
 	bool exempt = false;
 
-	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
+	fresh = kzalloc_obj(*fresh, GFP_KERNEL_ACCOUNT);
 	if (!fresh)
 		return NULL;
 	for (;;) {
@@ -396,7 +407,7 @@ static int dice_file_open(struct inode *inode, struct file *file)
 {
 	struct dice_file *df;
 
-	df = kzalloc(sizeof(*df), GFP_KERNEL_ACCOUNT);
+	df = kzalloc_obj(*df, GFP_KERNEL_ACCOUNT);
 	if (!df)
 		return -ENOMEM;
 	df->stream = dice_stream_alloc(dice_fill_crng, NULL);
@@ -859,6 +870,31 @@ static long dice_table_abandon(struct dice_table *table,
 	return err;
 }
 
+/*
+ * A table's arrays in from userspace: up to 8 bytes a side for up to
+ * max_table_sides sides, 96 MiB for an alias table of 2^23 sides, which one
+ * copy_from_user() copies without a pause (0.5 s under QEMU's TCG).  In
+ * 1 MiB steps with a signal check and cond_resched() between, as every
+ * loop over user memory here.
+ */
+static int dice_copy_table_in(void *dst, u64 src, size_t len)
+{
+	const u8 __user *from = u64_to_user_ptr(src);
+	size_t done, step;
+
+	for (done = 0; done < len; done += step) {
+		if (done) {
+			if (signal_pending(current))
+				return -ERESTARTSYS;
+			cond_resched();
+		}
+		step = min_t(size_t, len - done, SZ_1M);
+		if (copy_from_user((u8 *)dst + done, from + done, step))
+			return -EFAULT;
+	}
+	return 0;
+}
+
 static long dice_ioctl_set_weights(struct dice_file *df, void __user *uarg,
 				   size_t usize)
 {
@@ -881,10 +917,9 @@ static long dice_ioctl_set_weights(struct dice_file *df, void __user *uarg,
 	weights = kvmalloc_array(arg.sides, sizeof(*weights), DICE_GFP);
 	if (!weights)
 		return dice_table_abandon(table, user, reserve, -ENOMEM);
-	if (copy_from_user(weights, u64_to_user_ptr(arg.weights),
-			   (size_t)arg.sides * sizeof(*weights)))
-		err = -EFAULT;
-	else
+	err = dice_copy_table_in(weights, arg.weights,
+				 (size_t)arg.sides * sizeof(*weights));
+	if (!err)
 		err = dice_table_from_weights(table, weights);
 	kvfree(weights);
 	if (err)
@@ -909,14 +944,13 @@ static long dice_ioctl_set_alias(struct dice_file *df, void __user *uarg,
 	table = dice_table_begin(arg.sides, &user, &reserve);
 	if (IS_ERR(table))
 		return PTR_ERR(table);
-	if (copy_from_user(dice_table_thresholds(table),
-			   u64_to_user_ptr(arg.thresholds),
-			   (size_t)arg.sides * sizeof(u64)) ||
-	    copy_from_user(dice_table_aliases(table),
-			   u64_to_user_ptr(arg.aliases),
-			   (size_t)arg.sides * sizeof(u32)))
-		err = -EFAULT;
-	else
+	err = dice_copy_table_in(dice_table_thresholds(table), arg.thresholds,
+				 (size_t)arg.sides * sizeof(u64));
+	if (!err)
+		err = dice_copy_table_in(dice_table_aliases(table),
+					 arg.aliases,
+					 (size_t)arg.sides * sizeof(u32));
+	if (!err)
 		err = dice_table_from_alias(table, arg.mass);
 	if (err)
 		return dice_table_abandon(table, user, reserve, err);
