@@ -102,12 +102,33 @@ make -s linux-src >/dev/null || { echo "cannot unpack linux-source"; exit 1; }
 selected module-w1 && make -s -C "$KDIR" M="$TOP" clean >/dev/null 2>&1
 : >"$LOGS/.skips"
 : >"$LOGS/.times"
+: >"$LOGS/.times.start"
 
 while read -r name needs cmd; do
 	selected "$name" && tier "$name" "$needs" "$cmd"
 done <<<"$TIER_LIST"
 
 echo
+# What the closing line counts besides tests: the kernels whose module
+# built, kselftests ran and kernel log was clean (the vm tier's default
+# kernel, each kernel-NAME tier), and the Debian roots the packages
+# installed into.
+kernels=()
+for log in "$LOGS"/vm.log "$LOGS"/kernel-*.log; do
+	[ -f "$log" ] && [ "$log" -nt "$LOGS/.times.start" ] || continue
+	name=$(basename "$log" .log)
+	name=${name#kernel-}
+	[ "$name" = vm ] && name="default ($(make -s --no-print-directory kver))"
+	grep -qE '^ok [0-9]+ - [^ ]+: kernel log clean' "$log" &&
+		! grep -qE '^not ok' "$log" && kernels+=("$name")
+done
+roots=()
+if [ -f "$LOGS/deb.log" ] && [ "$LOGS/deb.log" -nt "$LOGS/.times.start" ]; then
+	grep -qE '^ok [0-9]+ - deb: apt-get install' "$LOGS/deb.log" && roots+=("Debian 12")
+	grep -qE '^ok [0-9]+ - deb trixie: apt-get install' "$LOGS/deb.log" && roots+=("Debian 13")
+fi
+echo "kernels exercised (build, kselftests, log gate): ${#kernels[@]}${kernels[*]:+ (${kernels[*]})}"
+echo "packages installed in ${#roots[@]} Debian root(s)${roots[*]:+ (${roots[*]})}"
 if [ ${#failed_tiers[@]} -gt 0 ]; then
 	echo "failed tiers: ${failed_tiers[*]}"
 fi
