@@ -412,6 +412,14 @@ static void vset_add(struct vset *s, val_t v)
 }
 
 /* Unique dice, one after another (they cannot explode). */
+/* EV_RAISED or EV_LOWERED when min/max moved side @i to the face @f. */
+static uint32_t roll_clamped(const struct group *g, uint64_t i, val_t f)
+{
+	val_t shown = die_face(&g->die, i);
+
+	return f > shown ? EV_RAISED : f < shown ? EV_LOWERED : 0;
+}
+
 static int roll_unique(struct group_roll *gr, const struct roller *rl)
 {
 	const struct group *g = gr->g;
@@ -424,26 +432,28 @@ static int roll_unique(struct group_roll *gr, const struct roller *rl)
 		bool ro_used = false, uo_used = false;
 
 		for (;;) {
+			uint32_t cl;
 			val_t f;
 
 			err = roll_get_sides(rl, &g->die, &side, 1);
 			if (err)
 				goto out;
 			f = group_face(g, side - 1);
+			cl = roll_clamped(g, side - 1, f);
 			if (g->reroll != REROLL_NONE && !ro_used &&
 			    cmp_any(g->rr, g->nrr, f)) {
-				add_event(gr, f, slot, EV_REROLLED);
+				add_event(gr, f, slot, EV_REROLLED | cl);
 				ro_used = g->reroll == REROLL_ONCE;
 				continue;
 			}
 			if (vset_has(&seen, f) &&
 			    (g->unique == UNIQUE_ALWAYS || !uo_used)) {
-				add_event(gr, f, slot, EV_REROLLED | EV_UNIQUE);
+				add_event(gr, f, slot, EV_REROLLED | EV_UNIQUE | cl);
 				uo_used = true;
 				ro_used = false;
 				continue;
 			}
-			add_event(gr, f, slot, 0);
+			add_event(gr, f, slot, cl);
 			vset_add(&seen, f);
 			break;
 		}
@@ -500,12 +510,13 @@ int roll_group_count(struct group_roll *gr, const struct roller *rl,
 			for (i = 0; i < n; i++) {
 				uint32_t slot = pending[done + i];
 				val_t f = group_face(g, sides[i] - 1);
-				uint32_t pen = g->penetrate && extras[slot] ?
-					       EV_PENETRATED : 0;
+				uint32_t pen = (g->penetrate && extras[slot] ?
+						EV_PENETRATED : 0) |
+					       roll_clamped(g, sides[i] - 1, f);
 
 				if (g->reroll != REROLL_NONE && !ro_used[slot] &&
 				    cmp_any(g->rr, g->nrr, f)) {
-					add_event(gr, f, slot, EV_REROLLED);
+					add_event(gr, f, slot, EV_REROLLED | pen);
 					if (g->reroll == REROLL_ONCE)
 						ro_used[slot] = 1;
 					next[nnext++] = slot;
@@ -803,6 +814,13 @@ static int roll_eval(const struct node *n, struct roll_result *r, val_t *v)
 		return roll_eval_brace(n, r, v);
 	}
 	return -EINVAL;
+}
+
+int roll_node_value(const struct node *n, const struct roll_result *r,
+		    val_t *v)
+{
+	/* every group is rolled already: evaluating again rolls nothing */
+	return roll_eval(n, (struct roll_result *)r, v);
 }
 
 int roll_expr(const struct expr *e, const struct roller *rl,

@@ -29,6 +29,8 @@ struct roller {
 #define EV_CRIT_S	0x8	/* a critical success ('cs') */
 #define EV_CRIT_F	0x10	/* a critical failure ('cf') */
 #define EV_PENETRATED	0x20	/* added by a penetrating explosion: counts 1 less */
+#define EV_RAISED	0x40	/* 'min' raised the face the die showed */
+#define EV_LOWERED	0x80	/* 'max' lowered it */
 
 /**
  * struct roll_event - one face that came up, in the order of its die
@@ -136,6 +138,12 @@ void roll_free(struct roll_result *r);
  * division or '%' by zero, -ERANGE when a computed count falls outside
  * 0..@g->count, or what the source returned.
  */
+/*
+ * The value of the node @n of a rolled expression (a labelled part, for
+ * the plain output): 0 or the error roll_expr() would have given.
+ */
+int roll_node_value(const struct node *n, const struct roll_result *r,
+		    val_t *v);
 int roll_expr(const struct expr *e, const struct roller *rl,
 	      struct roll_result *r);
 

@@ -55,9 +55,31 @@ static void json_span(const struct expr *e, size_t start, size_t end)
 
 /* ---- rolls --------------------------------------------------------------- */
 
+/* "fire 8, cold 3": each labelled part with its value, in order. */
+static void print_labels(const struct node *n, const struct roll_result *r,
+			 bool *any)
+{
+	unsigned int i;
+	val_t v;
+
+	if (n->label && !roll_node_value(n, r, &v)) {
+		fputs(*any ? ", " : " (", stdout);
+		printf("%s ", n->label);
+		val_print(stdout, v);
+		*any = true;
+	}
+	for (i = 0; i < n->nkids; i++)
+		print_labels(n->kids[i], r, any);
+}
+
 void print_total(const struct expr *e, const struct roll_result *r)
 {
+	bool any = false;
+
 	val_print(stdout, r->total);
+	print_labels(e->root, r, &any);
+	if (any)
+		putchar(')');
 	if (e->comment && *e->comment)
 		printf("  # %s", e->comment);
 	putchar('\n');
@@ -68,6 +90,18 @@ void print_total(const struct expr *e, const struct roll_result *r)
 static void print_span(const struct expr *e, size_t start, size_t end)
 {
 	fwrite(e->text + start, 1, end - start, stdout);
+}
+
+/*
+ * A face that 'min' raised or 'max' lowered is marked, as rpg-dice-roller
+ * does: 2^ (raised to 2), 5v (lowered to 5).
+ */
+static void print_clamp(uint32_t flags)
+{
+	if (flags & EV_RAISED)
+		putchar('^');
+	else if (flags & EV_LOWERED)
+		putchar('v');
 }
 
 /* One die of the pool for --breakdown: "6 exploded", "1 rerolled, 4". */
@@ -88,6 +122,7 @@ static void print_pool_die(const struct group_roll *gr, const struct pool_die *p
 	for (i = 0; i < p->nev; i++) {
 		if (ev[i].flags & EV_REROLLED) {
 			val_print(stdout, ev[i].face);
+			print_clamp(ev[i].flags);
 			fputs(ev[i].flags & EV_UNIQUE ? " repeated, " : " rerolled, ",
 			      stdout);
 			continue;
@@ -97,9 +132,11 @@ static void print_pool_die(const struct group_roll *gr, const struct pool_die *p
 			if (!first)
 				putchar('+');
 			val_print(stdout, ev[i].face);
+			print_clamp(ev[i].flags);
 			first = false;
 		} else {
 			val_print(stdout, ev[i].face);
+			print_clamp(ev[i].flags);
 			if (ev[i].flags & EV_EXPLODED)
 				fputs(" exploded", stdout);
 		}
@@ -315,6 +352,10 @@ static void json_die(const struct group_roll *gr, const struct pool_die *p)
 		fputs(",\"extra\":true", stdout);
 	if (p->flags & POOL_BRACE_DROP)
 		fputs(",\"dropped_by\":\"brace\"", stdout);
+	if (marks & EV_RAISED)
+		fputs(",\"raised\":true", stdout);
+	if (marks & EV_LOWERED)
+		fputs(",\"lowered\":true", stdout);
 	if (marks & EV_CRIT_S)
 		fputs(",\"critical\":\"success\"", stdout);
 	if (marks & EV_CRIT_F)

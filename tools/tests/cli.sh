@@ -483,6 +483,33 @@ t_dist "the cap is the die's, whatever --max-explode says" "1:16 2:16 3:16 5:4 6
 t_parse "a cap of 0" 5 "an explosion cap must be from 1 to 10000" "1d6!:0"
 t_parse "a cap without a number" 6 "expected a number after ':'" "1d6!:"
 
+# ---- marks for clamped faces, labels in plain output (issue #23) ---------------
+
+t_out "a face raised by min is marked ^" "3^" --seed=1 -s 4d6min3
+t_out "a face lowered by max is marked v" "2v" --seed=1 -s 4d6max2
+t_count "no mark on a face rolled as it counts" "3^" 0 0 --seed=1 -s 4d6
+t_out "JSON: raised" '"raised":true' --seed=1 --json 4d6min3
+t_out "JSON: lowered" '"lowered":true' --seed=1 --json 4d6max2
+run --seed=1 --json 4d6min3
+if grep -q '{"value":3,"kept":true,"raised":true}' "$T/out" && ! grep -q '"value":[4-6],"kept":true,"raised"' "$T/out"; then
+	ok "JSON: only the raised faces are marked"
+else
+	not_ok "JSON: only the raised faces are marked" "marks"
+fi
+t_out "labels in the plain output" "(fire " --seed=1 "2d6[fire] + 1d4[cold]"
+run --seed=1 "2d6[fire] + 1d4[cold]"
+line=$(cat "$T/out")
+tot=${line%% *}
+fire=$(echo "$line" | sed -n 's/.*(fire \([0-9]*\), cold \([0-9]*\))$/\1/p')
+cold=$(echo "$line" | sed -n 's/.*(fire \([0-9]*\), cold \([0-9]*\))$/\2/p')
+if [ -n "$fire" ] && [ -n "$cold" ] && [ "$tot" -eq $((fire + cold)) ] && [ "$fire" -ge 2 ] && [ "$fire" -le 12 ] && [ "$cold" -ge 1 ] && [ "$cold" -le 4 ]; then
+	ok "labels: the parts add up to the total"
+else
+	not_ok "labels: the parts add up to the total" "$line"
+fi
+t_out "a label on a parenthesis" "(x " --seed=1 "(2d6+1)[x]*2"
+t_count "no parenthesis without a label" "(" 0 0 --seed=1 3d6
+
 # ---- option errors --------------------------------------------------------
 
 t_err "no expression" 2 "dice: no expression given" 
