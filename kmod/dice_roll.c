@@ -177,7 +177,7 @@ static int dice_roll_loaded(struct dice_die *die, u64 *face)
 }
 
 /* A fair die the register loops can roll: grouped or not, 64-bit state. */
-static bool dice_fair_in_registers(const struct dice_die *die)
+static __always_inline bool dice_fair_in_registers(const struct dice_die *die)
 {
 	u64 n = die->sides;
 
@@ -294,48 +294,90 @@ static __always_inline bool dice_register_draw(struct dice_reader *rd,
 	return true;
 }
 
+/* Store a face at @o, a byte (plus @base) or a u64. */
+static __always_inline void dice_put(u8 *o, u64 face, const bool bytes,
+				     u8 base)
+{
+	if (bytes)
+		*(u8 *)o = (u8)face + base;
+	else
+		*(u64 *)o = face;
+}
+
+/*
+ * Serve the faces of the fraction *@fp (radix @n) into [@o, @end): unrolled
+ * by four, so that a face is one multiplication and one store.
+ */
+static __always_inline u8 *dice_digits_serve(u8 *o, u8 *end, u64 *fp, u64 n,
+					     const bool bytes, u8 base)
+{
+	const unsigned int sz = bytes ? 1 : 8;
+	u64 f = *fp;
+	u128 p;
+
+	for (; o + 4 * sz <= end; o += 4 * sz) {
+		p = (u128)f * n;
+		dice_put(o, (u64)(p >> 64), bytes, base);
+		p = (u128)(u64)p * n;
+		dice_put(o + sz, (u64)(p >> 64), bytes, base);
+		p = (u128)(u64)p * n;
+		dice_put(o + 2 * sz, (u64)(p >> 64), bytes, base);
+		p = (u128)(u64)p * n;
+		dice_put(o + 3 * sz, (u64)(p >> 64), bytes, base);
+		f = (u64)p;
+	}
+	for (; o < end; o += sz) {
+		p = (u128)f * n;
+		dice_put(o, (u64)(p >> 64), bytes, base);
+		f = (u64)p;
+	}
+	*fp = f;
+	return o;
+}
+
 static __always_inline unsigned int
 dice_roll_fair_digits(struct dice_die *die, void *out, unsigned int count,
 		      int *errp, const bool bytes, u8 base)
 {
 	struct dice_digits *dg = &die->digits;
 	const struct dice_divisor span = dg->span;
-	const unsigned int width = die->rec.narrow_width;
-	u64 n = die->sides, x = (u64)die->rec.x, m = (u64)die->rec.m, u, f;
+	const unsigned int width = die->rec.narrow_width, per = dg->per;
+	const unsigned int sz = bytes ? 1 : 8;
+	u64 n = die->sides, x = (u64)die->rec.x, m = (u64)die->rec.m, u;
+	u64 f = dg->frac, recip = dg->recip;
+	unsigned int k, left = dg->left;
+	u8 *o = out, *end = o + (size_t)count * sz;
 	struct dice_reader rd;
-	unsigned int i = 0, k;
 
+	/* The faces already drawn first, then a draw per @per faces. */
+	k = left < count ? left : count;
+	left -= k;
+	o = dice_digits_serve(o, o + (size_t)k * sz, &f, n, bytes, base);
 	dice_reader_open(&rd, &die->pool);
-	while (i < count) {
-		if (!dg->left) {
-			if (!dice_register_draw(&rd, &span, width, &x, &m, &u,
-						errp))
-				break;
-			u = dice_digits_start(dg, n, u);
-			if (bytes)
-				((u8 *)out)[i++] = (u8)u + base;
-			else
-				((u64 *)out)[i++] = u;
+	while (per == 1 && o < end) {
+		if (!dice_register_draw(&rd, &span, width, &x, &m, &u, errp))
+			break;
+		dice_put(o, u, bytes, base);
+		o += sz;
+	}
+	while (per > 1 && o < end) {
+		if (!dice_register_draw(&rd, &span, width, &x, &m, &u, errp))
+			break;
+		f = recip * u;
+		if (likely(o + (size_t)per * sz <= end)) {
+			o = dice_digits_serve(o, o + (size_t)per * sz, &f, n,
+					      bytes, base);
 			continue;
 		}
-		k = dg->left < count - i ? dg->left : count - i;
-		dg->left -= k;
-		f = dg->frac;
-		while (k--) {
-			u128 p = (u128)f * n;
-
-			if (bytes)
-				((u8 *)out)[i++] = (u8)(p >> 64) + base;
-			else
-				((u64 *)out)[i++] = (u64)(p >> 64);
-			f = (u64)p;
-		}
-		dg->frac = f;
+		left = per - (unsigned int)((end - o) / sz);
+		o = dice_digits_serve(o, end, &f, n, bytes, base);
 	}
 	dice_reader_close(&rd);
+	dg->frac = f;
+	dg->left = left;
 	die->rec.x = x;
 	die->rec.m = m;
-	return i;
+	return (unsigned int)((o - (u8 *)out) / sz);
 }
 
 /*
