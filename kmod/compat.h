@@ -24,4 +24,13 @@ typedef unsigned __int128 u128;
 #define copy_splice_read	generic_file_splice_read
 #endif
 
+/*
+ * kmalloc_obj() and kzalloc_obj(), one object of @p's type: Linux 7.x and
+ * Debian's 6.12 (6.12.118) have them, 6.1 does not.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+#define kmalloc_obj(p, gfp)	kmalloc(sizeof(p), gfp)
+#define kzalloc_obj(p, gfp)	kzalloc(sizeof(p), gfp)
+#endif
+
 #endif /* _DICE_COMPAT_H */

@@ -279,7 +279,7 @@ int dice_die_set_method(struct dice_die *die, u32 method)
 	if (err)
 		return err;
 	if (method == DICE_METHOD_BATCH && !die->batch) {
-		die->batch = kzalloc(sizeof(*die->batch), GFP_KERNEL_ACCOUNT);
+		die->batch = kzalloc_obj(*die->batch, GFP_KERNEL_ACCOUNT);
 		if (!die->batch)
 			return -ENOMEM;
 	} else if (method != DICE_METHOD_BATCH) {

@@ -34,7 +34,7 @@ struct dice_stream *dice_stream_alloc(dice_fill_fn fill, void *ctx)
 {
 	struct dice_stream *stream;
 
-	stream = kzalloc(sizeof(*stream), GFP_KERNEL_ACCOUNT);
+	stream = kzalloc_obj(*stream, GFP_KERNEL_ACCOUNT);
 	if (!stream)
 		return NULL;
 	dice_die_init(&stream->die, fill, ctx);
@@ -500,8 +500,8 @@ int dice_stream_probe(struct dice_stream *stream, bool *discarded)
 	if (stream->out_start != stream->out_end)
 		return 0;
 	if (!stream->scratch) {
-		stream->scratch = kmalloc(sizeof(*stream->scratch),
-					GFP_KERNEL_ACCOUNT);
+		stream->scratch = kmalloc_obj(*stream->scratch,
+					      GFP_KERNEL_ACCOUNT);
 		if (!stream->scratch)
 			return 0;
 	}

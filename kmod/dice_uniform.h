@@ -54,8 +54,8 @@ struct dice_recycler {
  * zipf-1000 12 against 8.7, with the same faces, bits and fewer
  * instructions): the compiler laid the loops out worse.
  */
-#define DICE_NARROW_LIMIT	(1ULL << 32)
-#define DICE_WHOLE_LIMIT	(1ULL << 40)
+#define DICE_NARROW_LIMIT	BIT_ULL(32)
+#define DICE_WHOLE_LIMIT	BIT_ULL(40)
 #define DICE_NARROW_WIDTH	63U
 #define DICE_WIDE_WIDTH		128U
 

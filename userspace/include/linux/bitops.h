@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1-or-later */
-/* userspace/include/linux/bitops.h - fls64() */
+/* userspace/include/linux/bitops.h - fls64(), BIT_ULL() */
 #ifndef _DICE_SHIM_LINUX_BITOPS_H
 #define _DICE_SHIM_LINUX_BITOPS_H
 
@@ -8,6 +8,10 @@
 #endif
 
 #include <linux/types.h>
+
+#ifndef BIT_ULL
+#define BIT_ULL(nr)	(1ULL << (nr))
+#endif
 
 static inline unsigned int fls64(u64 x)
 {

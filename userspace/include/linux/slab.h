@@ -37,4 +37,8 @@ static inline void kfree(const void *p)
 	free((void *)p);
 }
 
+/* One object of the type of @p (an lvalue, as *ptr), as Linux 6.12 on. */
+#define kmalloc_obj(p, gfp)	kmalloc(sizeof(p), gfp)
+#define kzalloc_obj(p, gfp)	kzalloc(sizeof(p), gfp)
+
 #endif
