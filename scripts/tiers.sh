@@ -28,6 +28,7 @@ sparse - scripts/sparse.sh "$KDIR" "$TOP" sparse / "$B/logs/sparse-make.log"
 checkpatch - make -s checkpatch
 checkpatch-newest - make -s checkpatch-newest
 static - make -s static
+docs - make -s docs
 core - make -s -C kmod/tests O="$B/core" check
 libdice - make -s -C libdice O="$B/libdice" check
 cli - make -s -C tools O="$B/tools" check
@@ -37,6 +38,7 @@ dkms - scripts/dkms-check.sh
 deb - scripts/deb-check.sh
 kunit - make -s kunit
 kunit-newest - make -s kunit-newest
+upstream - scripts/upstream-check.sh
 selftests-build - make -s selftests
 vm module,selftests "$VMTEST" --kernel default
 vmfork module "$VMTEST" --kernel default vmfork

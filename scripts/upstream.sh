@@ -18,10 +18,12 @@
 #
 # The patches, in an order where each one builds:
 #   1. the uapi header and its ioctl-number.rst line (type 0xD1)
-#   2. the driver, drivers/misc/dice/, with Kconfig, Makefile and the hooks
-#   3. the KUnit suite (CONFIG_DICE_KUNIT_TEST) and its .kunitconfig
-#   4. the documentation: userspace-api/dice.rst and Documentation/ABI
-#   5. the kselftests, tools/testing/selftests/drivers/dice/
+#   2. the driver, drivers/misc/dice/, with Kconfig, Makefile and the hooks,
+#      and its KUnit suite (CONFIG_DICE_KUNIT_TEST, .kunitconfig): a patch
+#      of its own would add files without touching MAINTAINERS (the suite
+#      lies in drivers/misc/dice/ already), which checkpatch warns about
+#   3. the documentation: userspace-api/dice.rst and Documentation/ABI
+#   4. the kselftests, tools/testing/selftests/drivers/dice/
 # The MAINTAINERS entry (this tree's MAINTAINERS) comes with the first patch
 # and every later patch adds its files to it, so that checkpatch's "does
 # MAINTAINERS need updating?" has nothing to say.  scripts/upstream-check.sh
@@ -214,18 +216,9 @@ HDRS=$(mkvar DICE_CORE_HDR_NAMES | tr ' ' '\n' | grep -v '^include/' | paste -sd
 copy kmod/dice_main.c $D/dice_main.c
 for o in $CORE; do copy "kmod/$o.c" "$D/$o.c"; done
 for h in $HDRS; do copy "kmod/$h" "$D/$h"; done
-# Kconfig without the KUnit option (the comment block above it included),
-# which comes with the suite.
 copy kmod/Kconfig $D/Kconfig
-awk '{ l[NR] = $0 } /^config DICE_KUNIT_TEST/ { k = NR }
-END {
-	if (!k) exit 1
-	e = k - 1
-	while (e > 0 && l[e] ~ /^#/) e--
-	while (e > 0 && l[e] ~ /^[[:space:]]*$/) e--
-	for (i = 1; i <= e; i++) print l[i]
-}' "$G/$D/Kconfig" >"$W/kconfig" || { echo "$ME: no DICE_KUNIT_TEST in kmod/Kconfig" >&2; exit 1; }
-mv "$W/kconfig" "$G/$D/Kconfig"
+copy kmod/dice_kunit.c $D/dice_kunit.c
+cp "$TOP/selftests/kunit/.kunitconfig" "$G/$D/.kunitconfig"
 # makefile [KUNIT]: the in-tree Makefile; the objects from dice-core.mk.
 makefile() {
 	{
@@ -247,7 +240,7 @@ makefile() {
 		fi
 	} >"$G/$D/Makefile"
 }
-makefile
+makefile kunit
 awk '{ l[NR] = $0; if ($0 ~ /^endmenu/) e = NR }
 END { for (i = 1; i <= NR; i++) { if (i == e) print "source \"drivers/misc/dice/Kconfig\""; print l[i] } }' \
 	"$G/drivers/misc/Kconfig" >"$W/k" && mv "$W/k" "$G/drivers/misc/Kconfig"
@@ -276,25 +269,18 @@ instead of the 32 of get_random_u32_below().  Memory a user makes the
 kernel allocate (alias tables) is charged to its memory cgroup
 (GFP_KERNEL_ACCOUNT) and bounded by max_table_sides and a per-user budget
 (max_user_table_kib).  Rolls encoded before a VM fork (vmgenid) are
-dropped, so clones of a snapshot do not share rolls."
+dropped, so clones of a snapshot do not share rolls.
 
-# ---- 3. the KUnit suite ----
-copy kmod/dice_kunit.c $D/dice_kunit.c
-copy kmod/Kconfig $D/Kconfig
-makefile kunit
-cp "$TOP/selftests/kunit/.kunitconfig" "$G/$D/.kunitconfig"
-maintainers
-commit "misc: dice: add KUnit tests for the die core" \
-"The KUnit suite \"dice\" (CONFIG_DICE_KUNIT_TEST) runs the die core
-inside the kernel: alias table construction invariants and validation
-errors, faces from known bit streams against an independent reference,
-the invariants of the randomness carried between rolls, and every
-sampling method.  The core exports no symbols, so the suite links into
-dice.o.
+The KUnit suite \"dice\" (CONFIG_DICE_KUNIT_TEST, dice_kunit.c) runs the
+die core inside the kernel: alias table construction invariants and
+validation errors, faces from known bit streams against an independent
+reference, the invariants of the randomness carried between rolls, and
+every sampling method.  The core exports no symbols, so the suite links
+into dice.o:
 
   ./tools/testing/kunit/kunit.py run --kunitconfig=drivers/misc/dice"
 
-# ---- 4. documentation ----
+# ---- 3. documentation ----
 copy Documentation/userspace-api/dice.rst Documentation/userspace-api/dice.rst
 # The project's own pages are not in the kernel: plain text for their links.
 sed -i \
@@ -325,7 +311,7 @@ and observe, and VM forks.${abi:+
 Documentation/ABI/ gets an entry for every sysfs file and module
 parameter.}"
 
-# ---- 5. kselftests ----
+# ---- 4. kselftests ----
 K=tools/testing/selftests/drivers/dice
 copy selftests/dice/dice_common.h $K/dice_common.h
 for t in $UPSTREAM_TESTS; do copy "selftests/dice/$t.c" "$K/$t.c"; done
@@ -408,11 +394,11 @@ The series
 
  1. the uapi header and its ioctl-number.rst line (type 0x$magic)
  2. the driver, drivers/misc/dice/ (the die core is plain C, in its own
-    files beside dice_main.c)
- 3. the KUnit suite (kunit.py run --kunitconfig=drivers/misc/dice)
- 4. documentation: Documentation/userspace-api/dice.rst${abi:+ and
+    files beside dice_main.c), with its KUnit suite (kunit.py run
+    --kunitconfig=drivers/misc/dice)
+ 3. documentation: Documentation/userspace-api/dice.rst${abi:+ and
     Documentation/ABI}
- 5. kselftests, tools/testing/selftests/drivers/dice/
+ 4. kselftests, tools/testing/selftests/drivers/dice/
 
 Each patch builds (W=1, CONFIG_DICE=m), checkpatch --strict is clean on
 each, the KUnit suite passes under UML and the selftests build in the tree.
@@ -442,7 +428,7 @@ git -C "$G" config branch.master.description "$(cat "$W/cover")"
 rm -rf "$OUT"
 mkdir -p "$OUT"
 git -C "$G" format-patch -q --cover-letter --cover-from-description=subject \
-	--thread=shallow -o "$OUT" HEAD~5 >/dev/null
+	--thread=shallow -o "$OUT" HEAD~4 >/dev/null
 n=$(find "$OUT" -name '[0-9]*.patch' | grep -vc /0000-)
 echo "$ME: $n patches and a cover letter against Linux $VER in ${OUT#"$TOP"/}"
 (cd "$OUT" && ls)

@@ -1,0 +1,253 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The upstream tier: make upstream's series, proved in a kernel tree.
+#
+#   scripts/upstream-check.sh [--src LINUX_SRC]
+#
+# Regenerates the series (scripts/upstream.sh) against LINUX_SRC (default:
+# the newest tree, make linux-src-newest) and, in a git-initialised copy of
+# that tree:
+#   - git am applies every patch;
+#   - after each patch, make W=1 drivers/misc/dice/ builds with
+#     CONFIG_DICE=m (and CONFIG_DICE_KUNIT_TEST=y once it exists), without
+#     a warning; make headers, and the uapi header compiles alone;
+#   - scripts/checkpatch.pl --strict (in-tree mode) on every patch: nothing;
+#   - make htmldocs SPHINXDIRS=userspace-api: no warning that names dice;
+#     scripts/get_abi.py validates the ABI files;
+#   - tools/testing/kunit/kunit.py run --kunitconfig=drivers/misc/dice;
+#   - make -C tools/testing/selftests TARGETS=drivers/dice builds;
+#   - scripts/get_maintainer.pl names the MAINTAINERS entry for every patch.
+# TAP, one line a check, prefixed "upstream X.Y:".
+#
+# Cached by version in $DICE_CACHE/upstream-X.Y/ (/var/tmp/dice), as the
+# debug kernel is: tree/ (hard links to the unpacked source, and a .git of
+# it: the base commit), build/ (O=: defconfig, CONFIG_KUNIT=m,
+# modules_prepare done), kunit/ (kunit.py's UML build), docs/ (htmldocs'
+# output).  Each run puts the tree back to the base commit first and takes
+# every file the series touches out of the hard links; the source tree is
+# never written.  Made afresh when the source is unpacked again.
+set -uo pipefail
+
+ME=${0##*/}
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/.." && pwd)
+B=${B:-$TOP/build}
+DICE_CACHE=${DICE_CACHE:-/var/tmp/dice}
+JOBS=${JOBS:-2}
+SRC=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	--src) SRC=${2:?}; shift ;;
+	--src=*) SRC=${1#*=} ;;
+	-h | --help) sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "$ME: unknown argument: $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+if [ -z "$SRC" ]; then
+	SRC=$(awk '$1 == "source" { print $2 }' "$DICE_CACHE/trixie/current" 2>/dev/null || true)
+fi
+
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - upstream $VER: $*"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - upstream $VER: $*"; }
+# check NAME CMD...: ok or not ok as CMD exits, its output shown with "# ".
+check() {
+	local name=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/# /'
+	if [ $rc -eq 0 ]; then ok "$name"; else not_ok "$name"; fi
+	return $rc
+}
+finish() {
+	echo "1..$n"
+	echo "upstream $VER: $((n - failed)) passed, $failed failed ($(($(date +%s) - start))s)"
+	[ "$failed" -eq 0 ]
+	exit
+}
+start=$(date +%s)
+VER=?
+if [ -z "$SRC" ] || [ ! -f "$SRC/Makefile" ]; then
+	not_ok "a kernel tree to test in (make linux-src-newest, or --src): none at '${SRC}'"
+	finish
+fi
+SRC=$(cd "$SRC" && pwd -P)
+VER=$(sed -n 's/^\(VERSION\|PATCHLEVEL\) = //p' "$SRC/Makefile" | paste -sd.)
+C=$DICE_CACHE/upstream-$VER
+T=$C/tree O=$C/build K=$C/kunit DOCS=$C/docs
+SERIES=$B/upstream/linux-$VER
+mkdir -p "$C"
+exec 9>"$C.lock"
+if ! flock -n 9; then
+	echo "# waiting for another run in $C"
+	flock -w 3600 9 || { not_ok "the lock $C.lock"; finish; }
+fi
+
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+export GIT_AUTHOR_NAME=dice GIT_AUTHOR_EMAIL=dice@localhost
+export GIT_COMMITTER_NAME=dice GIT_COMMITTER_EMAIL=dice@localhost
+export KBUILD_BUILD_TIMESTAMP='' PYTHONDONTWRITEBYTECODE=1
+git_t() { git -C "$T" "$@"; }
+kmake() { make -s --no-print-directory -C "$T" O="$O" -j"$JOBS" "$@"; }
+
+# The cached tree, its git base and the configured build: made once per
+# unpacked source (its path, top Makefile's inode and version).
+src_id() {
+	printf '%s %s %s\n' "$SRC" "$(stat -c %d:%i "$SRC/Makefile")" \
+		"$(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = //p' "$SRC/Makefile" | paste -sd.)"
+}
+want=$(src_id)
+if [ "$(cat "$C/stamp" 2>/dev/null)" != "$want" ]; then
+	echo "# $C: making the tree (hard links to $SRC, git base) and the build"
+	rm -rf "$C/stamp" "$T" "$O" "$K" "$DOCS"
+	t0=$(date +%s)
+	cp -al "$SRC" "$T" 2>/dev/null || { rm -rf "$T"; cp -a "$SRC" "$T"; } || {
+		not_ok "copy $SRC to $T"; finish; }
+	git_t init -q -b master &&
+		git_t config core.trustctime false &&
+		git_t config gc.auto 0 &&
+		git_t add -A -f . &&
+		git_t commit -q -m "Linux $VER ($(basename "$SRC"))" &&
+		git_t tag base || { not_ok "git init the tree in $T"; finish; }
+	t1=$(date +%s)
+	mkdir -p "$O"
+	kmake defconfig >/dev/null &&
+		"$T"/scripts/config --file "$O/.config" -m KUNIT -e HEADERS_INSTALL &&
+		kmake olddefconfig >/dev/null &&
+		cp "$O/.config" "$C/config.base" &&
+		kmake modules_prepare >"$C/prepare.log" 2>&1 || {
+			cat "$C/prepare.log"; not_ok "configure and prepare the build in $O"; finish; }
+	echo "$want" >"$C/stamp"
+	echo "# made in $(($(date +%s) - t0))s (git base $((t1 - t0))s)"
+fi
+
+# Back to the base commit, nothing of a former run left.
+git_t am --abort >/dev/null 2>&1
+git_t reset -q --hard base && git_t clean -qfdx || { not_ok "reset $T to its base"; finish; }
+cp "$C/config.base" "$O/.config"
+rm -rf "$O/drivers/misc/dice" "$O/kselftest" "$O/usr/include"
+
+# The series, made afresh.
+check "make upstream writes the series ($(basename "$SERIES"))" \
+	"$TOP/scripts/upstream.sh" --src "$SRC" --out "$SERIES" || finish
+PATCHES=$(find "$SERIES" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort)
+[ -n "$PATCHES" ] || { not_ok "the series has patches"; finish; }
+
+# Every file the series touches that the base has: out of the hard links
+# (git replaces files rather than writing into them, but the source tree
+# must not depend on that).
+for f in $(sed -n 's|^--- a/||p' $PATCHES | sort -u); do
+	[ -f "$T/$f" ] && [ "$(stat -c %h "$T/$f")" -gt 1 ] &&
+		cp "$T/$f" "$T/$f.unlink" && mv "$T/$f.unlink" "$T/$f"
+done
+
+# build_step PATCH: what must build after PATCH.
+build_step() {
+	local out rc=0
+	if grep -q 'drivers/misc/dice/Kconfig' "$T/drivers/misc/Kconfig" 2>/dev/null; then
+		"$T"/scripts/config --file "$O/.config" -m DICE -e DICE_KUNIT_TEST
+	fi
+	kmake olddefconfig >/dev/null || return 1
+	if [ -f "$T/include/uapi/linux/dice.h" ]; then
+		kmake headers || return 1
+		# the installed header alone, as usr/include/Makefile's header
+		# test compiles each (C90, all warnings)
+		out=$(gcc -std=c90 -Wall -Wextra -Werror -fsyntax-only -I"$O/usr/include" \
+			-include linux/dice.h -x c /dev/null 2>&1) || rc=1
+		[ -z "$out" ] || echo "$out"
+	fi
+	if [ -d "$T/drivers/misc/dice" ]; then
+		out=$(kmake W=1 drivers/misc/dice/ 2>&1) || rc=1
+		[ -z "$out" ] || echo "$out"
+		grep -q 'CONFIG_DICE=m' "$O/.config" || { echo "CONFIG_DICE=m not set"; rc=1; }
+		ls "$O"/drivers/misc/dice/*.o >/dev/null 2>&1 || { echo "no objects built"; rc=1; }
+	fi
+	[ $rc -eq 0 ] && ! grep -qE '(warning|error):' <<<"$out"
+}
+
+am_ok=1
+for p in $PATCHES; do
+	name=$(basename "$p" .patch)
+	if ! check "git am $name" git_t am -q --whitespace=error "$p"; then
+		am_ok=''
+		git_t am --abort >/dev/null 2>&1
+		break
+	fi
+	check "W=1 build after $name (CONFIG_DICE=m)" build_step "$p"
+done
+
+# checkpatch, in-tree mode (run from the top of the tree).
+for p in $PATCHES; do
+	check "checkpatch --strict $(basename "$p" .patch)" bash -c '
+		out=$(cd "$1" && perl scripts/checkpatch.pl --strict --show-types "$2" 2>&1)
+		echo "$out" | grep -v "^$"
+		echo "$out" | grep -q "total: 0 errors, 0 warnings, 0 checks"' _ "$T" "$p"
+done
+
+[ -n "$am_ok" ] || finish
+
+# get_maintainer.pl names the entry for each patch.
+entry=$(sed -n 's/^M:[[:space:]]*//p' "$TOP/MAINTAINERS" | head -n1)
+for p in $PATCHES; do
+	check "get_maintainer.pl $(basename "$p" .patch) names $entry" bash -c '
+		out=$(cd "$1" && perl scripts/get_maintainer.pl --no-git --no-git-fallback "$2" 2>&1)
+		echo "$out"
+		grep -qF "$3" <<<"$out"' _ "$T" "$p" "$entry"
+done
+
+# htmldocs of userspace-api: no warning that names dice.  Sphinx keeps its
+# environment in $DOCS, so a warm run reads only what changed.
+docs() {
+	local out
+	mkdir -p "$DOCS"
+	out=$(make --no-print-directory -C "$T" O="$DOCS" SPHINXDIRS=userspace-api \
+		SPHINXOPTS=-q htmldocs 2>&1)
+	local rc=$?
+	echo "$out" | grep -iE 'warning|error' | head -n 40
+	echo "$(grep -ciE 'warning|error' <<<"$out") warning or error lines in all, $(grep -iE 'warning|error' <<<"$out" | grep -ci dice) naming dice"
+	[ $rc -eq 0 ] || { echo "$out" | tail -n 20; return 1; }
+	! grep -iE 'warning|error' <<<"$out" | grep -qi dice
+}
+if command -v sphinx-build >/dev/null; then
+	check "make htmldocs SPHINXDIRS=userspace-api: no warning for dice" docs
+else
+	not_ok "make htmldocs: no sphinx-build (python3-sphinx: make deps)"
+fi
+abi_files=$(cd "$T" && ls Documentation/ABI/*/*dice* 2>/dev/null)
+if [ -n "$abi_files" ] && [ -x "$T/scripts/get_abi.py" ]; then
+	check "get_abi.py validate: the ABI files parse" bash -c '
+		cd "$1" && out=$(python3 scripts/get_abi.py --dir Documentation/ABI validate 2>&1)
+		echo "$out" | grep -i dice
+		! echo "$out" | grep -i dice | grep -qiE "warning|error"' _ "$T"
+fi
+
+# KUnit under UML, its build cached in $K.
+kunit() {
+	mkdir -p "$K"
+	(cd "$T" && python3 tools/testing/kunit/kunit.py run --arch=um \
+		--jobs="$JOBS" --build_dir="$K" --kunitconfig=drivers/misc/dice) \
+		>"$C/kunit.log" 2>&1 </dev/null
+	local rc=$?
+	grep -E '^\[[0-9:]+\] (Testing complete|Elapsed time)|^\[[0-9:]+\] ={6,} dice|FAILED|not ok' "$C/kunit.log" |
+		head -n 20
+	grep -q 'drivers/misc/dice/.*warning:' "$C/kunit.log" && { grep 'warning:' "$C/kunit.log"; rc=1; }
+	[ $rc -eq 0 ] || tail -n 30 "$C/kunit.log"
+	return $rc
+}
+check "kunit.py run --kunitconfig=drivers/misc/dice" kunit
+
+# The selftests, in O= (where make headers put the uapi).
+check "make -C tools/testing/selftests TARGETS=drivers/dice" bash -c '
+	out=$(make --no-print-directory -C "$1/tools/testing/selftests" O="$2" \
+		TARGETS=drivers/dice 2>&1)
+	rc=$?
+	echo "$out" | grep -E "warning|error" | head -n 20
+	ls "$2"/kselftest/drivers/dice/
+	[ $rc -eq 0 ] && ! grep -qE "(warning|error):" <<<"$out"' _ "$T" "$O"
+
+# Leave the tree at its base: the next run (and du) see nothing of this one.
+git_t reset -q --hard base && git_t clean -qfdx
+finish
