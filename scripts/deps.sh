@@ -15,7 +15,7 @@ PKGS="
 	flex bison bc libelf-dev libssl-dev
 	libsodium-dev liburing-dev libgsl-dev
 	dieharder ent
-	python3-sphinx
+	python3-sphinx python3-ply python3-git
 	debhelper dh-dkms dpkg-dev lintian debootstrap
 "
 
