@@ -76,12 +76,15 @@ static inline u64 dice_pool_bits_at(const struct dice_pool *pool, u64 pos,
 				    unsigned int nbits)
 {
 	unsigned int idx = (pos / 64) % DICE_POOL_WORDS;
-	unsigned int off = pos % 64;
-	u64 next = pool->word[(idx + 1) % DICE_POOL_WORDS];
+	u128 two = (u128)pool->word[idx] << 64 |
+		   pool->word[(idx + 1) % DICE_POOL_WORDS];
 
-	/* Both words, no branch: whether a take crosses is a coin flip. */
-	return ((pool->word[idx] << off) | ((next >> 1) >> (63 - off))) >>
-	       (64 - nbits);
+	/*
+	 * Both words, no branch: whether a take crosses is a coin flip.  The
+	 * high word of the pair shifted left by pos % 64 is one double shift
+	 * (x86's shld), and -nbits % 64 is 64 - nbits for 1 to 64 bits.
+	 */
+	return (u64)((two << (pos % 64)) >> 64) >> (-nbits % 64);
 }
 
 /**
@@ -89,6 +92,7 @@ static inline u64 dice_pool_bits_at(const struct dice_pool *pool, u64 pos,
  * @pool: the pool
  * @head: as the pool's head
  * @mark: as the pool's mark
+ * @tail: as the pool's tail, read again after a refill
  *
  * Rolling loops read through a reader so the position is not reloaded and
  * stored around every take (the faces they store may alias the pool); it
@@ -98,6 +102,7 @@ struct dice_reader {
 	struct dice_pool *pool;
 	u64 head;
 	u64 mark;
+	u64 tail;
 };
 
 static __always_inline void dice_reader_open(struct dice_reader *rd,
@@ -106,6 +111,7 @@ static __always_inline void dice_reader_open(struct dice_reader *rd,
 	rd->pool = pool;
 	rd->head = pool->head;
 	rd->mark = pool->mark;
+	rd->tail = pool->tail;
 }
 
 static __always_inline void dice_reader_close(const struct dice_reader *rd)
@@ -129,7 +135,7 @@ static __always_inline void dice_reader_rollback(struct dice_reader *rd)
 static __always_inline int dice_reader_take(struct dice_reader *rd,
 					    unsigned int nbits, u64 *out)
 {
-	if (unlikely(rd->pool->tail - rd->head < nbits)) {
+	if (unlikely(rd->tail - rd->head < nbits)) {
 		int err;
 
 		dice_reader_close(rd);
@@ -137,6 +143,7 @@ static __always_inline int dice_reader_take(struct dice_reader *rd,
 		/* A discard realigns both. */
 		rd->head = rd->pool->head;
 		rd->mark = rd->pool->mark;
+		rd->tail = rd->pool->tail;
 		if (err)
 			return err;
 	}
