@@ -180,8 +180,7 @@ static void est_chain(struct dist_ctx *x, const struct group *g,
 static void est_power(struct dist_ctx *x, const struct est_shape *one, double n,
 		      struct est_shape *out)
 {
-	double s = one->hi - one->lo, b = one->bits / 64, m = n - 1;
-	double s1 = m * n / 2, s2 = m * n * (2 * n - 1) / 6;
+	double s = one->hi - one->lo;
 
 	out->lo = one->lo * n;
 	out->hi = one->hi * n;
@@ -193,9 +192,11 @@ static void est_power(struct dist_ctx *x, const struct est_shape *one, double n,
 		out->bits = 0;
 	}
 	est_range(x, out);
+	/* law_power(): each value, one term per non-zero count of @one */
 	if (n > 1)
-		est_spend(x, one->nz * est_limbs(one->bits) *
-			  (s * b * s2 + (s + b + 1) * s1 + m * 2));
+		est_spend(x, out->nz * one->nz * est_limbs(out->bits) * 2 +
+			  log2(n) * 2 * est_limbs(out->bits) *
+			  est_limbs(out->bits));
 }
 
 static void est_pool(struct dist_ctx *x, double m, double k, double elements,
@@ -543,6 +544,11 @@ int dist_estimate(const struct expr *e, const struct dist_limits *lim,
 	if (setjmp(x.jb))
 		return x.err;
 	est_node(&x, &s, e->root);
+	/*
+	 * Lowest terms, mean, variance and the cumulative counts handle every
+	 * count against the denominator: quadratic in its limbs.
+	 */
+	est_spend(&x, s.nz * est_limbs(s.bits) * est_limbs(s.bits));
 	rep->estimate = x.est;
 	return 0;
 }
