@@ -39,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/const.h>
 #include <linux/dice.h>
 
 #define DICE_PATH	"/dev/dice"
@@ -46,14 +47,11 @@
 #define MODULE_SYSFS	"/sys/module/dice"
 #define PARAMS_SYSFS	MODULE_SYSFS "/parameters"
 #define MAX_TABLE_SIDES_PATH	PARAMS_SYSFS "/max_table_sides"
-#define DEFAULT_MAX_TABLE_SIDES (1U << 20)	/* max_table_sides as the module loads */
+#define DEFAULT_MAX_TABLE_SIDES (1024U * 1024U)	/* max_table_sides as the module loads */
 #define TAINTED_PATH	"/proc/sys/kernel/tainted"
-#define TAINT_WARN	(1ULL << 9)	/* 'W': a WARN() fired */
-#define POW2(k)		((__u64)1 << (k))
-
-#ifndef __printf
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
-#endif
+#define MEMINFO_PATH	"/proc/meminfo"
+#define TAINT_WARN	_BITULL(9)	/* 'W': a WARN() fired */
+#define POW2(k)		_BITULL(k)
 
 /*
  * open_die() - open one die with @flags (the access mode and any others);
@@ -373,7 +371,7 @@ static inline long long meminfo(const char *field)
 	char line[256];
 	size_t len = strlen(field);
 	long long v = -1;
-	FILE *f = fopen("/proc/meminfo", "re");
+	FILE *f = fopen(MEMINFO_PATH, "re");
 
 	if (!f)
 		return -1;

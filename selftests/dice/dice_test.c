@@ -26,6 +26,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,9 +204,10 @@ static void expect_all_faces(struct __test_metadata *_metadata,
 {
 	__u64 i;
 
-	for (i = 0; i < faces; i++) {
-		EXPECT_NE(0, counts[i]) TH_LOG("face #%llu never seen", i);
-	}
+	i = 0;
+	while (i < faces && counts[i])
+		i++;
+	EXPECT_EQ(faces, i) TH_LOG("face #%llu never seen", i);
 }
 
 static void expect_zero(struct __test_metadata *_metadata, const void *p,
@@ -214,9 +216,10 @@ static void expect_zero(struct __test_metadata *_metadata, const void *p,
 	const unsigned char *c = p;
 	size_t i;
 
-	for (i = 0; i < len; i++) {
-		EXPECT_EQ(0, c[i]) TH_LOG("%s: byte %zu is %#x", what, i, c[i]);
-	}
+	i = 0;
+	while (i < len && !c[i])
+		i++;
+	EXPECT_EQ(len, i) TH_LOG("%s: byte %zu is %#x", what, i, c[i]);
 }
 
 /* expect_stats_clean() - the fields of dice_stats that must be zero here */
@@ -848,9 +851,11 @@ TEST_F_TIMEOUT(dice, stats_power_of_two, 120)
 		ASSERT_LE(0, fd);
 		set_die(_metadata, fd, cases[i].sides, cases[i].format);
 		read_rolls(_metadata, fd, fmt_width(cases[i].format), rolls, n);
-		for (j = 0; j < n; j++) {
-			ASSERT_TRUE(rolls[j] >= lo && rolls[j] <= hi);
-		}
+		j = 0;
+		while (j < n && rolls[j] >= lo && rolls[j] <= hi)
+			j++;
+		ASSERT_EQ(n, j) TH_LOG("d%llu: roll %zu is %llu",
+				       cases[i].sides, j, rolls[j]);
 		get_stats(_metadata, fd, &st);
 		close(fd);
 		EXPECT_EQ(n, st.rolls) TH_LOG("d%llu", cases[i].sides);
@@ -1066,7 +1071,7 @@ TEST_F(dice, two_files_independent)
 	close(b);
 }
 
-static volatile sig_atomic_t alarms;
+static atomic_int alarms;
 
 static void on_alarm(int sig)
 {
@@ -1110,9 +1115,9 @@ TEST_F_TIMEOUT(dice, signal_interrupts_read, 120)
 	err = errno;
 	ASSERT_EQ(0, setitimer(ITIMER_REAL, &off, NULL));
 	TH_LOG("read of 1 GiB returned %zd after %d signal(s)", ret,
-	       (int)alarms);
+	       atomic_load(&alarms));
 
-	EXPECT_LT(0, alarms);
+	EXPECT_LT(0, atomic_load(&alarms));
 	if (ret < 0) {
 		EXPECT_EQ(EINTR, err) TH_LOG("read: %s", strerror(err));
 	} else {
@@ -1127,9 +1132,10 @@ TEST_F_TIMEOUT(dice, signal_interrupts_read, 120)
 	munmap(buf, huge);
 
 	read_all(_metadata, self->fd, small, sizeof(small));
-	for (i = 0; i < sizeof(small); i++) {
-		EXPECT_TRUE(small[i] >= 1 && small[i] <= 6);
-	}
+	i = 0;
+	while (i < sizeof(small) && small[i] >= 1 && small[i] <= 6)
+		i++;
+	EXPECT_EQ(sizeof(small), i) TH_LOG("roll %zu is %u", i, small[i]);
 	get_stats(_metadata, self->fd, &st);
 	EXPECT_EQ(served + sizeof(small), st.rolls);
 }
@@ -1179,7 +1185,7 @@ static __u64 read_sysfs(struct __test_metadata *_metadata, const char *name)
 	len = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	ASSERT_LT(0, len) TH_LOG("read %s: %s", path, strerror(errno));
-	if (buf[len - 1] == '\n')
+	if (len > 0 && buf[len - 1] == '\n')	/* len > 0: for gcc 12 with 7.x's harness */
 		len--;
 	ASSERT_LT(0, len) TH_LOG("%s is empty", path);
 	ASSERT_GE(20, len) TH_LOG("%s is too long", path);
