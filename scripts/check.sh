@@ -127,8 +127,14 @@ if [ -f "$LOGS/deb.log" ] && [ "$LOGS/deb.log" -nt "$LOGS/.times.start" ]; then
 	grep -qE '^ok [0-9]+ - deb: apt-get install' "$LOGS/deb.log" && roots+=("Debian 12")
 	grep -qE '^ok [0-9]+ - deb trixie: apt-get install' "$LOGS/deb.log" && roots+=("Debian 13")
 fi
-echo "kernels exercised (build, kselftests, log gate): ${#kernels[@]}${kernels[*]:+ (${kernels[*]})}"
-echo "packages installed in ${#roots[@]} Debian root(s)${roots[*]:+ (${roots[*]})}"
+kernel_tiers=0
+while read -r name _; do
+	case $name in vm | kernel-*) selected "$name" && kernel_tiers=$((kernel_tiers + 1)) ;; esac
+done <<<"$TIER_LIST"
+[ "$kernel_tiers" -eq 0 ] ||
+	echo "kernels exercised (build, kselftests, log gate): ${#kernels[@]} of $kernel_tiers${kernels[*]:+ (${kernels[*]})}"
+! selected deb ||
+	echo "packages installed in ${#roots[@]} of 2 Debian roots${roots[*]:+ (${roots[*]})}"
 if [ ${#failed_tiers[@]} -gt 0 ]; then
 	echo "failed tiers: ${failed_tiers[*]}"
 fi
