@@ -305,32 +305,41 @@ static __always_inline void dice_put(u8 *o, u64 face, const bool bytes,
 }
 
 /*
- * Serve the faces of the fraction *@fp (radix @n) into [@o, @end): unrolled
- * by four, so that a face is one multiplication and one store.
+ * Serve @k faces of the fraction *@fp (radix @n) from @o on: one, two, then
+ * four at a time, so that a face is one multiplication and one store and a
+ * group of a die's @per faces takes the same branches every time.
  */
-static __always_inline u8 *dice_digits_serve(u8 *o, u8 *end, u64 *fp, u64 n,
-					     const bool bytes, u8 base)
+static __always_inline u8 *dice_digits_serve(u8 *o, unsigned int k, u64 *fp,
+					     u64 n, const bool bytes, u8 base)
 {
 	const unsigned int sz = bytes ? 1 : 8;
 	u64 f = *fp;
 	u128 p;
 
-	for (; o + 4 * sz <= end; o += 4 * sz) {
-		p = (u128)f * n;
-		dice_put(o, (u64)(p >> 64), bytes, base);
-		p = (u128)(u64)p * n;
-		dice_put(o + sz, (u64)(p >> 64), bytes, base);
-		p = (u128)(u64)p * n;
-		dice_put(o + 2 * sz, (u64)(p >> 64), bytes, base);
-		p = (u128)(u64)p * n;
-		dice_put(o + 3 * sz, (u64)(p >> 64), bytes, base);
-		f = (u64)p;
+#define DICE_SERVE(j)							\
+	do {								\
+		p = (u128)f * n;					\
+		dice_put(o + (j) * sz, (u64)(p >> 64), bytes, base);	\
+		f = (u64)p;						\
+	} while (0)
+
+	if (k & 1) {
+		DICE_SERVE(0);
+		o += sz;
 	}
-	for (; o < end; o += sz) {
-		p = (u128)f * n;
-		dice_put(o, (u64)(p >> 64), bytes, base);
-		f = (u64)p;
+	if (k & 2) {
+		DICE_SERVE(0);
+		DICE_SERVE(1);
+		o += 2 * sz;
 	}
+	for (k /= 4; k; k--) {
+		DICE_SERVE(0);
+		DICE_SERVE(1);
+		DICE_SERVE(2);
+		DICE_SERVE(3);
+		o += 4 * sz;
+	}
+#undef DICE_SERVE
 	*fp = f;
 	return o;
 }
@@ -352,7 +361,7 @@ dice_roll_fair_digits(struct dice_die *die, void *out, unsigned int count,
 	/* The faces already drawn first, then a draw per @per faces. */
 	k = left < count ? left : count;
 	left -= k;
-	o = dice_digits_serve(o, o + (size_t)k * sz, &f, n, bytes, base);
+	o = dice_digits_serve(o, k, &f, n, bytes, base);
 	dice_reader_open(&rd, &die->pool);
 	while (per == 1 && o < end) {
 		if (!dice_register_draw(&rd, &span, width, &x, &m, &u, errp))
@@ -364,13 +373,12 @@ dice_roll_fair_digits(struct dice_die *die, void *out, unsigned int count,
 		if (!dice_register_draw(&rd, &span, width, &x, &m, &u, errp))
 			break;
 		f = recip * u;
-		if (likely(o + (size_t)per * sz <= end)) {
-			o = dice_digits_serve(o, o + (size_t)per * sz, &f, n,
-					      bytes, base);
-			continue;
+		k = per;
+		if (unlikely(o + (size_t)per * sz > end)) {
+			k = (unsigned int)((end - o) / sz);
+			left = per - k;
 		}
-		left = per - (unsigned int)((end - o) / sz);
-		o = dice_digits_serve(o, end, &f, n, bytes, base);
+		o = dice_digits_serve(o, k, &f, n, bytes, base);
 	}
 	dice_reader_close(&rd);
 	dg->frac = f;
