@@ -475,7 +475,8 @@ static void dist_reduce(struct dist *d)
 int dist_expr_report(const struct expr *e, const struct dist_limits *lim,
 		     struct dist *out, struct dist_report *rep)
 {
-	struct dist_ctx x = { .lim = lim, .rep = rep, .work0 = big_work };
+	struct dist_ctx x = { .lim = lim, .rep = rep, .work0 = big_work,
+			      .text = e->text };
 	unsigned int cap = dist_max_cap(e);
 	int err;
 

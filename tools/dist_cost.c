@@ -414,6 +414,28 @@ static void est_brace(struct dist_ctx *x, const struct node *n, struct est_shape
 		est_range(x, out);
 		return;
 	}
+	k = (double)keep_count(&b->keep, n->nkids);
+	if (b->keep.mode != KEEP_ALL && k < n->nkids && brace_alike(x, n)) {
+		/* keep_dp() over one element's law, as for a dice group */
+		struct est_shape one;
+		double nn = n->nkids, width, bits;
+
+		est_node(x, &one, n->kids[0]);
+		if (b->success.op != CMP_NONE)
+			one = (struct est_shape){ -1, 1, 3, one.bits };
+		width = k * (one.hi - one.lo) + 1;
+		bits = one.bits * nn;
+		if (width * k > (double)x->lim->max_values * 4)
+			dist_infeasible(x, "keeping %.0f of %.0f elements needs more than %zu states",
+					k, nn, x->lim->max_values * 4);
+		est_spend(x, one.nz * (nn * est_limbs(bits) * est_limbs(one.bits) +
+				       k * nn * width * est_limbs(bits) *
+				       est_limbs(bits) / 2));
+		*out = (struct est_shape){ fmin(k * one.lo, 0), fmax(k * one.hi, 0),
+				       width, bits };
+		est_range(x, out);
+		return;
+	}
 	el = xcalloc(n->nkids, sizeof(*el));
 	for (i = 0; i < n->nkids; i++) {
 		est_node(x, &el[i], n->kids[i]);
@@ -538,7 +560,8 @@ unsigned int dist_max_cap(const struct expr *e)
 int dist_estimate(const struct expr *e, const struct dist_limits *lim,
 		  struct dist_report *rep, unsigned int cap)
 {
-	struct dist_ctx x = { .lim = lim, .rep = rep, .cap = cap };
+	struct dist_ctx x = { .lim = lim, .rep = rep, .cap = cap,
+			      .text = e->text };
 	struct est_shape s;
 
 	if (setjmp(x.jb))

@@ -608,6 +608,24 @@ void dist_group(struct dist_ctx *x, struct dist *out, const struct group *g)
 
 /* ---- grouped rolls ----------------------------------------------------------- */
 
+bool brace_alike(const struct dist_ctx *x, const struct node *n)
+{
+	const struct node *a = n->kids[0];
+	unsigned int i;
+
+	if (!x->text || n->nkids < 2)
+		return false;
+	for (i = 1; i < n->nkids; i++) {
+		const struct node *b = n->kids[i];
+
+		if (b->end - b->start != a->end - a->start ||
+		    memcmp(x->text + a->start, x->text + b->start,
+			   a->end - a->start))
+			return false;
+	}
+	return true;
+}
+
 void dist_brace(struct dist_ctx *x, struct dist *out, const struct node *n)
 {
 	const struct brace *b = n->brace;
@@ -698,8 +716,17 @@ void dist_brace(struct dist_ctx *x, struct dist *out, const struct node *n)
 	/* elements: the totals of the expressions */
 	{
 		uint64_t k = keep_count(&b->keep, n->nkids);
-		struct dist *el = xcalloc(n->nkids, sizeof(*el));
+		struct dist *el;
 
+		if (b->keep.mode != KEEP_ALL && k < n->nkids &&
+		    brace_alike(x, n)) {
+			dist_node(x, &t, n->kids[0]);
+			dist_trim(&t);
+			keep_dp(x, out, &t, sc, b->keep.mode, n->nkids, k);
+			dist_free(&t);
+			return;
+		}
+		el = xcalloc(n->nkids, sizeof(*el));
 		for (i = 0; i < n->nkids; i++)
 			dist_node(x, &el[i], n->kids[i]);
 		if (b->keep.mode != KEEP_ALL && k < n->nkids) {

@@ -37,6 +37,8 @@
  * @cap: estimate: the explode cap to assume (0: each group's own)
  * @est: estimated work so far
  * @cap_prob: the largest probability that one die explodes up to its cap
+ * @text: the expression's text (elements of {...} written alike have the
+ *	same distribution: see brace_alike())
  */
 struct dist_ctx {
 	const struct dist_limits *lim;
@@ -49,6 +51,7 @@ struct dist_ctx {
 	unsigned int cap;
 	double est;
 	long double cap_prob;
+	const char *text;
 };
 
 enum binop { OP_MUL, OP_MOD, OP_DIV, OP_POW, OP_MAX, OP_MIN };
@@ -159,6 +162,12 @@ void dist_mix(struct dist_ctx *x, struct dist *out, const struct dist *w,
 		struct dist *d);
 void dist_group(struct dist_ctx *x, struct dist *out, const struct group *g);
 void dist_brace(struct dist_ctx *x, struct dist *out, const struct node *n);
+/*
+ * Are the elements of the grouped roll @n written alike ({3d6, 3d6, 3d6})?
+ * Then they are independent and identically distributed, and keep/drop
+ * over them is an order statistic: keep_dp() on one element's law.
+ */
+bool brace_alike(const struct dist_ctx *x, const struct node *n);
 
 /* ---- dist_pool.c: keep/drop over pools that grow or mix dice --------------- */
 

@@ -1035,6 +1035,12 @@ if command -v python3 >/dev/null; then
 	ref "4d6r1k>4" '4d6r1k>4' "[dict(n=4, faces=$d6, reroll=('always', [('=', 1)]), keep_by=('>', 4))]"
 	ref "4d6uk>3" '4d6uk>3' "[dict(n=4, faces=$d6, unique='always', keep_by=('>', 3))]"
 	ref "5d6p<3mt" '5d6p<3mt' "[dict(n=5, faces=$d6, drop_by=('<', 3), match=2)]"
+	ref "{3d6,3d6,3d6,3d6}dl1 (order statistics)" '{3d6,3d6,3d6,3d6}dl1' "Brace([dict(n=3, faces=$d6)] * 4, keep=('h', 3))"
+	ref "{3d6,3d6,3d6,3d6,3d6,3d6}kh3 (multisets)" '{3d6,3d6,3d6,3d6,3d6,3d6}kh3' "Brace([dict(n=3, faces=$d6)] * 6, keep=('h', 3))"
+	ref "six 4d6kh3, keep 1 lowest" '{4d6kh3,4d6kh3,4d6kh3,4d6kh3,4d6kh3,4d6kh3}kl1' "Brace([dict(n=4, faces=$d6, keep=('h', 3))] * 6, keep=('l', 1))"
+	ref "{2d6,2d6,2d6,2d6,2d6}kh2>7 (success counting)" '{2d6,2d6,2d6,2d6,2d6}kh2>7' "Brace([dict(n=2, faces=$d6)] * 5, keep=('h', 2), success=('>', 7))"
+	ref "2000d6 (refused before; Kronecker substitution in the reference)" '2000d6' "SumN(2000, 6)"
+	ref "100d100" '100d100' "SumN(100, 100)"
 	ref "3d6>2 with --roll20" '3d6>2' "[dict(n=3, faces=$d6, success=('>=', 2))]" --roll20
 else
 	echo "# python3 not found: brute-force reference checks skipped"

@@ -26,6 +26,7 @@ SPEC is a Python expression for a term, built of:
     a list [t, ...]         the sum of its terms
     Neg(t), Mul(a, b), Mod(a, b), Abs(t), Div(a, b, 'floor'|'ceil'|'round')
     Max(t, ...), Min(t, ...), Pow(a, b)
+    SumN(n, S)              n dice dS summed, for large n
     Count(t, g)             group g rolled with t dice, t itself random
     Brace([t, ...], keep=, success=, failure=)
                             a grouped roll whose elements are the totals
@@ -37,13 +38,14 @@ sequence of faces (explosions included, so keep limits small), which is an
 implementation independent of tools/dist.c.  Exit 0 when the distributions
 are equal as exact fractions, 1 otherwise.
 """
+import decimal
 import json
 import math
 import subprocess
 import sys
 from collections import defaultdict
 from fractions import Fraction
-from itertools import product
+from itertools import combinations_with_replacement, product
 
 OPS = {
     '=': lambda v, n: v == n,
@@ -301,6 +303,20 @@ class Brace:
     def dist(self):
         out = defaultdict(Fraction)
         laws = [list(dist(e).items()) for e in self.elems]
+        if len(self.elems) > 4 and all(e == self.elems[0] for e in self.elems):
+            # n alike elements: every multiset of values once, weighted by
+            # its multinomial coefficient (not the order statistics that
+            # dice uses)
+            n = len(self.elems)
+            law = laws[0]
+            for combo in combinations_with_replacement(range(len(law)), n):
+                p = Fraction(math.factorial(n))
+                for i in set(combo):
+                    c = combo.count(i)
+                    p *= law[i][1] ** c / math.factorial(c)
+                pool = kept([law[i][0] for i in combo], self.keep)
+                out[value_of(pool, self.success, self.failure)] += p
+            return out
         for combo in product(*laws):
             p = Fraction(1)
             for _, q in combo:
@@ -308,6 +324,27 @@ class Brace:
             pool = kept([v for v, _ in combo], self.keep)
             out[value_of(pool, self.success, self.failure)] += p
         return out
+
+
+class SumN:
+    """n dice dS, summed: the coefficients of (x + ... + x^S)^n read off
+    the digits of one huge decimal power (Kronecker substitution; decimal
+    multiplies by number-theoretic transform), not by a recurrence."""
+    def __init__(self, n, sides):
+        self.n, self.s = n, sides
+
+    def dist(self):
+        n, S = self.n, self.s
+        W = len(str(S ** n)) + 2
+        L = n * (S - 1) + 1
+        ctx = decimal.Context(prec=W * L + 10, Emax=decimal.MAX_EMAX)
+        with decimal.localcontext(ctx):
+            base = decimal.Decimal(10) ** W
+            q = sum(base ** j for j in range(S))
+            s = format(q ** n, 'f').rjust(W * L, '0')
+        den = S ** n
+        return {n + i: Fraction(int(s[len(s) - W * (i + 1):len(s) - W * i]), den)
+                for i in range(L)}
 
 
 class Pool:
