@@ -349,7 +349,6 @@ dice_roll_fair_digits(struct dice_die *die, void *out, unsigned int count,
 		      int *errp, const bool bytes, u8 base)
 {
 	struct dice_digits *dg = &die->digits;
-	const struct dice_divisor span = dg->span;
 	const unsigned int width = die->rec.narrow_width, per = dg->per;
 	const unsigned int sz = bytes ? 1 : 8;
 	u64 n = die->sides, x = (u64)die->rec.x, m = (u64)die->rec.m, u;
@@ -364,13 +363,13 @@ dice_roll_fair_digits(struct dice_die *die, void *out, unsigned int count,
 	o = dice_digits_serve(o, k, &f, n, bytes, base);
 	dice_reader_open(&rd, &die->pool);
 	while (per == 1 && o < end) {
-		if (!dice_register_draw(&rd, &span, width, &x, &m, &u, errp))
+		if (!dice_register_draw(&rd, &dg->span, width, &x, &m, &u, errp))
 			break;
 		dice_put(o, u, bytes, base);
 		o += sz;
 	}
 	while (per > 1 && o < end) {
-		if (!dice_register_draw(&rd, &span, width, &x, &m, &u, errp))
+		if (!dice_register_draw(&rd, &dg->span, width, &x, &m, &u, errp))
 			break;
 		f = recip * u;
 		k = per;
