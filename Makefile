@@ -172,13 +172,14 @@ docs:
 	[ $$rc -eq 0 ] && [ -z "$$out" ]
 
 # make upstream: the series for the newest kernel tree (scripts/upstream.sh)
-# in build/upstream/linux-X.Y/; UPSTREAM_SRC=<unpacked tree> for another.
+# in build/upstream/linux-X.Y/; UPSTREAM_SRC=<unpacked tree> for another, or
+# UPSTREAM_SRC=6.12 for Debian's linux-source-6.12 (make check-upstream
+# UPSTREAM_SRC=6.12 fetches and unpacks it in the cache).
 # The upstream tier (scripts/upstream-check.sh) proves it in that tree.
 UPSTREAM_SRC ?= $(LINUX_SRC_NEWEST)
 upstream:
 	@test -n "$(UPSTREAM_SRC)" || { echo "upstream: no newest tree (make linux-src-newest)"; exit 1; }
-	@$(TOP)/scripts/upstream.sh --src $(UPSTREAM_SRC) --out $(B)/upstream/linux-$$(sed -n \
-		's/^\(VERSION\|PATCHLEVEL\) = //p' $(UPSTREAM_SRC)/Makefile | paste -sd.)
+	@$(TOP)/scripts/upstream.sh --src $(UPSTREAM_SRC)
 
 selftests: linux-src
 	$(MAKE) -C selftests/dice LINUX_SRC=$(LINUX_SRC) O=$(B)/selftests

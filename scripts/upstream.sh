@@ -5,7 +5,7 @@
 # against an unpacked linux-source tree (the newest Debian has by default,
 # 7.3 today), in build/upstream/linux-X.Y/.
 #
-#   scripts/upstream.sh [--src LINUX_SRC] [--out DIR]
+#   scripts/upstream.sh [--src LINUX_SRC|X.Y|newest] [--out DIR]
 #
 # The out-of-tree files are the one source: every file of the series is
 # copied from this tree, or generated from it, by this script (paths
@@ -53,6 +53,10 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+case $SRC in
+newest) SRC='' ;;
+[0-9]*.[0-9]*) SRC=$DICE_CACHE/linux-source-$SRC ;;	# as upstream-check.sh unpacks it
+esac
 if [ -z "$SRC" ]; then
 	SRC=$(awk '$1 == "source" { print $2 }' "$DICE_CACHE/trixie/current" 2>/dev/null || true)
 	[ -n "$SRC" ] || { echo "$ME: no newest tree: run make linux-src-newest, or pass --src" >&2; exit 1; }
