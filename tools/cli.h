@@ -42,6 +42,10 @@ struct options {
 	bool have_custom;
 	const char *weights_arg;
 	const char *faces_arg;
+	bool versus;		/* --versus A B */
+	bool count;		/* --count=CMP */
+	struct cmp count_cmp;
+	const char *count_arg;
 };
 
 /* help.c: --help. */
@@ -111,12 +115,24 @@ void json_roll(const struct expr *e, const struct roll_result *r);
  * @e: the expression
  * @d: its distribution
  * @rep: what dist_expr_report() said
+ * @count: --count: @d is the number of the repeated rolls that meet this
+ *	target (its text), not one roll
  */
 struct shown {
 	const struct expr *e;
 	struct dist d;
 	struct dist_report rep;
+	const char *count;
 };
+
+/* ---- versus.c ---------------------------------------------------------- */
+
+/* --versus: P(A > B), P(A = B), P(A < B), exactly. */
+int versus_show(const struct shown *a, const struct shown *b,
+		const struct options *o);
+/* --count: the law of how many of @n rolls of law @one match @c. */
+void count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
+		struct dist *out);
 
 /* Print @n distributions (side by side when n > 1). */
 void show_dists(struct shown *v, unsigned int n, const struct options *o);

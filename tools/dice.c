@@ -90,6 +90,26 @@ void die_fail(const char *fmt, ...)
 	exit(1);
 }
 
+/* --count's target: =N, <N, <=N, >N, >=N or N. 0 or -1. */
+static int count_target(const char *s, struct cmp *c)
+{
+	int64_t n;
+
+	c->op = CMP_EQ;
+	if (s[0] == '<' || s[0] == '>') {
+		bool eq = s[1] == '=';
+
+		c->op = s[0] == '<' ? (eq ? CMP_LE : CMP_LT) : (eq ? CMP_GE : CMP_GT);
+		s += 1 + eq;
+	} else if (s[0] == '=') {
+		s++;
+	}
+	if (parse_i64(s, &n))
+		return -1;
+	c->n = n;
+	return 0;
+}
+
 static uint64_t number_opt(const char *opt, const char *arg, uint64_t min,
 			   uint64_t max)
 {
@@ -455,8 +475,18 @@ static int dist_exprs(struct expr **e, unsigned int n)
 	for (i = 0; i < n && !status; i++) {
 		v[i].e = e[i];
 		status = compute_dist(e[i], &v[i].d, &v[i].rep, "");
+		if (!status && o.count) {	/* how many of the repeats */
+			struct dist c;
+
+			count_dist(&v[i].d, &o.count_cmp, e[i]->repeat, &c);
+			dist_free(&v[i].d);
+			v[i].d = c;
+			v[i].count = o.count_arg;
+		}
 	}
-	if (!status)
+	if (!status && o.versus)
+		status = versus_show(&v[0], &v[1], &o);
+	else if (!status)
 		show_dists(v, n, &o);
 	for (i = 0; i < n; i++)
 		dist_free(&v[i].d);
@@ -687,7 +717,7 @@ static void catch_signals(void)
 }
 
 enum { OPT_MAX_DICE = 256, OPT_MAX_EXPLODE, OPT_CSV, OPT_AT_LEAST,
-       OPT_AT_MOST, OPT_BARS, OPT_ENGINE, OPT_ROLL20 };
+       OPT_AT_MOST, OPT_BARS, OPT_ENGINE, OPT_ROLL20, OPT_VERSUS, OPT_COUNT };
 
 static const struct option long_opts[] = {
 	{ "breakdown", no_argument, NULL, 's' },
@@ -707,6 +737,8 @@ static const struct option long_opts[] = {
 	{ "faces", required_argument, NULL, 'f' },
 	{ "interactive", no_argument, NULL, 'i' },
 	{ "roll20", no_argument, NULL, OPT_ROLL20 },
+	{ "versus", no_argument, NULL, OPT_VERSUS },
+	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "max-dice", required_argument, NULL, OPT_MAX_DICE },
 	{ "max-explode", required_argument, NULL, OPT_MAX_EXPLODE },
 	{ "help", no_argument, NULL, 'h' },
@@ -794,6 +826,16 @@ static void parse_options(int argc, char **argv)
 		case 'u':
 			set_engine("userspace", "-u");
 			break;
+		case OPT_VERSUS:
+			o.versus = o.dist = true;
+			break;
+		case OPT_COUNT:
+			o.count = true;
+			o.count_arg = optarg;
+			if (count_target(optarg, &o.count_cmp))
+				bad_usage("--count '%s': expected a target such as >=15, <3 or 6",
+					  optarg);
+			break;
 		case OPT_ENGINE:
 			set_engine(optarg, "--engine");
 			break;
@@ -856,6 +898,14 @@ static void parse_options(int argc, char **argv)
 		bad_usage("--csv and --json cannot be combined");
 	if (o.cumul != CUMUL_NONE && !o.dist)
 		bad_usage("--at-least and --at-most go with --dist");
+	if (o.count && !o.dist)
+		bad_usage("--count goes with --dist");
+	if (o.roll20 && o.count_cmp.op == CMP_GT)	/* as in the notation */
+		o.count_cmp.op = CMP_GE;
+	if (o.roll20 && o.count_cmp.op == CMP_LT)
+		o.count_cmp.op = CMP_LE;
+	if (o.count && o.versus)
+		bad_usage("--count and --versus cannot be combined");
 	if (!o.explode_set)
 		o.explode_limit = o.dist ? DICE_DIST_DEFAULT_MAX_EXPLODE :
 					   DICE_DEFAULT_MAX_EXPLODE;
@@ -922,6 +972,12 @@ int main(int argc, char **argv)
 			check_method(exprs[i]);	/* exits on error */
 	}
 
+	if (o.versus && nargs != 2)
+		bad_usage("--versus compares two expressions, A and B: dice --versus '1d20+5' '1d20+3'");
+	for (i = 0; o.count && i < nargs; i++) {
+		if (exprs[i]->repeat < 2)
+			bad_usage("--count counts the rolls of a repeat that meet the target: write NxEXPR, as in 6x1d20");
+	}
 	if (o.dist) {
 		status = dist_exprs(exprs, (unsigned int)nargs);
 	} else {

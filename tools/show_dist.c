@@ -250,6 +250,10 @@ static void dist_json(const struct shown *v, const struct stats *s)
 	}
 	if (e->repeat > 1)
 		printf(",\"repeat\":%llu", (unsigned long long)e->repeat);
+	if (v->count) {
+		fputs(",\"count\":", stdout);
+		json_string(v->count);
+	}
 	c = big_str(&d->den);
 	printf(",\"denominator\":\"%s\",\"min\":", c);
 	free(c);
@@ -307,7 +311,10 @@ static void dist_single(const struct shown *v, const struct options *o,
 		puts("value,count,probability,at_least,at_most");
 	} else {
 		printf("expression: %s\n", e->text);
-		if (e->repeat > 1)
+		if (v->count)
+			printf("count: how many of the %llu rolls are %s\n",
+			       (unsigned long long)e->repeat, v->count);
+		else if (e->repeat > 1)
 			printf("repeat: %llu independent rolls, each with this distribution\n",
 			       (unsigned long long)e->repeat);
 		line = big_str(&d->den);

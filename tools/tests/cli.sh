@@ -510,6 +510,44 @@ fi
 t_out "a label on a parenthesis" "(x " --seed=1 "(2d6+1)[x]*2"
 t_count "no parenthesis without a label" "(" 0 0 --seed=1 3d6
 
+# ---- --versus and --count (issue #23) -------------------------------------------
+
+t_out "--versus: P(A > B)" "P(A > B) = 229/400 = 0.5725" --versus '1d20+5' '1d20+3'
+t_out "--versus: P(A = B), ties" "P(A = B) = 9/200 = 0.045" --versus '1d20+5' '1d20+3'
+t_out "--versus: P(A < B)" "P(A < B) = 153/400 = 0.3825" --versus '1d20+5' '1d20+3'
+t_out "--versus: certain" "P(A > B) = 1" --versus '10' 'd6'
+t_out "--versus --json" '"greater":{"numerator":"229","denominator":"400","value":0.5725}' --versus --json '1d20+5' '1d20+3'
+t_err "--versus with one expression" 2 "--versus compares two expressions" --versus 3d6
+t_err "--versus with three" 2 "--versus compares two expressions" --versus 3d6 3d6 3d6
+t_err "--versus with --seed" 2 "cannot be combined with --seed" --versus --seed=1 3d6 3d6
+t_dist "--count >=15 over 6x1d20+5 (binomial)" "0:531441 1:3897234 2:11908215 3:19405980 4:17788815 5:8696754 6:1771561" 64000000 --count '>=15' '6x1d20+5'
+t_out "--count: at least 4 of 6" "4	17788815	0.27795	0.441518" --dist --count '>=15' '6x1d20+5'
+t_dist "--count 6 over 3xd6" "0:125 1:75 2:15 3:1" 216 --count 6 3xd6
+t_dist "--count that always matches" "4:1" 1 --count '>0' 4xd6
+t_out "--count in the header" "count: how many of the 6 rolls are >=15" --dist --count '>=15' '6x1d20+5'
+t_err "--count without a repeat" 2 "--count counts the rolls of a repeat" --dist --count 6 d6
+t_err "--count without --dist" 2 "--count goes with --dist" --count 6 3xd6
+t_err "--count: a bad target" 2 "--count 'x': expected a target" --dist --count x 3xd6
+if command -v python3 >/dev/null; then
+	run --versus --json '2d6+d4' '3d6kh2'
+	if python3 -c '
+import json, sys
+from fractions import Fraction
+from itertools import product
+d = json.load(sys.stdin)
+A = [a + b + c for a, b, c in product(range(1, 7), range(1, 7), range(1, 5))]
+B = [sum(sorted(x)[1:]) for x in product(range(1, 7), repeat=3)]
+g = sum(a > b for a in A for b in B); e = sum(a == b for a in A for b in B)
+n = len(A) * len(B)
+f = lambda k: Fraction(int(d[k]["numerator"]), int(d[k]["denominator"]))
+sys.exit(not (f("greater") == Fraction(g, n) and f("equal") == Fraction(e, n) and f("less") == Fraction(n - g - e, n)))
+' <"$T/out"; then
+		ok "reference: --versus 2d6+d4 3d6kh2 by brute force"
+	else
+		not_ok "reference: --versus 2d6+d4 3d6kh2 by brute force" "differs"
+	fi
+fi
+
 # ---- option errors --------------------------------------------------------
 
 t_err "no expression" 2 "dice: no expression given" 
