@@ -52,6 +52,9 @@
  *               bytes (the second hostile audit's first step)
  *   OP_FORK     a VM fork: dice_stream_drop_random() of A, and
  *               dice_die_drop_random() of B
+ *   OP_FORK_READ  a read as OP_READ, then a byte: a VM fork comes before
+ *               its chunk 1 + byte mod 8 (a file on the PRNG only, as the
+ *               module drops only what came from the CRNG)
  *
  * Checked after every operation, on both dice:
  *  - dice_die_invalid() is NULL and the core never warned
@@ -102,12 +105,13 @@ enum {
 	OP_U8,
 	OP_FAULT,
 	OP_FORK,
+	OP_FORK_READ,
 	OP_NR
 };
 
 static const char *const op_name[OP_NR] = {
 	"sides", "weights", "alias", "method", "format", "source", "write",
-	"read", "roll", "roll_many", "roll_u8", "fault", "fork",
+	"read", "roll", "roll_many", "roll_u8", "fault", "fork", "fork_read",
 };
 
 /* Dice whose state or width is an edge: kept in mkcorpus.py's order. */
@@ -400,10 +404,31 @@ static void produced(void *ctx, const u64 *faces, unsigned int n,
 	follow(st, faces, n ? (int)n : err, stopped ? n + 1 : n);
 }
 
-/* read() of the module, without the copy: what the die sees of it. */
-static void do_read(struct stream *st, u64 len, size_t room)
+static void check_stale(struct stream *st, bool line);
+
+/* The VM forked between two chunks of a read: B drops what A dropped. */
+static void forked(void *ctx)
 {
-	long got = stream_read(st->as, len, room, st->faces, produced, st);
+	struct stream *st = ctx;
+
+	dice_die_drop_random(st->b.die);
+	check_stale(st, true);
+}
+
+/*
+ * read() of the module, without the copy: what the die sees of it; the
+ * copy faults after @room bytes, and a fork comes before chunk @fork_at
+ * (from 1; 0 for none) of a file on the CRNG, as the module checks.
+ */
+static void do_read(struct stream *st, u64 len, size_t room,
+		    unsigned int fork_at)
+{
+	struct stream_read_opts opts = {
+		.room = room,
+		.fork_at = st->a.written ? 0 : fork_at,
+		.forked = forked,
+	};
+	long got = stream_read(st->as, len, &opts, st->faces, produced, st);
 
 	CHECK(got > 0 || got == -EAGAIN || got == -EINVAL || got == -EFAULT,
 	      "step %u (%s): read of %llu: %ld", st->step, op_name[st->op],
@@ -500,9 +525,10 @@ static void set_sides(struct stream *st, struct in *in)
 			     -EINVAL),
 	      "step %u (sides %llu): %d", st->step,
 	      (unsigned long long)sides, ea);
-	if (!ea)
+	if (!ea) {
 		st->loaded = false;
-	check_stale(st, true);
+		check_stale(st, true);
+	}
 }
 
 /* Install the same table in both dice; @fill makes one. */
@@ -760,12 +786,18 @@ static void step(struct stream *st, struct in *in)
 	case OP_READ:
 		len = read_len(in);
 		budget(st, width ? len / width : len);
-		do_read(st, len, SIZE_MAX);
+		do_read(st, len, SIZE_MAX, 0);
 		break;
 	case OP_FAULT:
 		len = read_len(in);
 		budget(st, width ? len / width : len);
-		do_read(st, len, 1 + get(in, 1));
+		do_read(st, len, 1 + get(in, 1), 0);
+		break;
+	case OP_FORK_READ:
+		len = read_len(in);
+		count = 1 + (unsigned int)get(in, 1) % 8;
+		budget(st, width ? len / width : len);
+		do_read(st, len, SIZE_MAX, count);
 		break;
 	case OP_FORK:
 		dice_stream_drop_random(st->as);

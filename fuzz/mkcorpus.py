@@ -93,7 +93,7 @@ ALIAS_SEEDS = {
 
 # fuzz_stream: one opcode byte, then its arguments (see fuzz_stream.c).
 (OP_SIDES, OP_WEIGHTS, OP_ALIAS, OP_METHOD, OP_FORMAT, OP_SOURCE, OP_WRITE,
- OP_READ, OP_ROLL, OP_MANY, OP_U8, OP_FAULT, OP_FORK) = range(13)
+ OP_READ, OP_ROLL, OP_MANY, OP_U8, OP_FAULT, OP_FORK, OP_FORK_READ) = range(14)
 SPECIAL_SIDES = [
     1, 2, 3, 6, 7, 10, 255, 256, 257, 1000003,
     2**31 - 1, 2**32 - 1, 2**32, 2**32 + 1, 3 * 2**30, 2**40 + 1,
@@ -175,6 +175,12 @@ def s_fork():
     return bytes([OP_FORK])
 
 
+def s_fork_read(n, chunk):
+    """A read of n bytes with a VM fork before its chunk (from 1)."""
+    return s_read(n).replace(bytes([OP_READ]), bytes([OP_FORK_READ]), 1) + \
+        bytes([chunk - 1])
+
+
 def s_u8(n):
     return bytes([OP_U8]) + struct.pack('<H', n - 1)
 
@@ -236,7 +242,9 @@ STREAM_SEEDS = {
     'fork-between-reads':
         s_sides(1000) + s_fault(4096, 5) + s_fork() + s_read(4096) +
         s_format(U64) + s_fault(1024, 12) + s_fork() + s_read(64) +
-        s_fork() + s_fork() + s_read(8),
+        s_fork() + s_fork() + s_read(8) + s_format(TEXT) +
+        s_fork_read(4096, 3) + s_format(U8) + s_fork_read(8000, 2) +
+        s_weights([2, 2, 6, 1, 1]) + s_fork_read(3000, 1),
 }
 
 # Odd lengths are parsed with the custom die dW (see fuzz_notation.c).

@@ -196,10 +196,11 @@ static void follow(void *ctx, const u64 *faces, unsigned int n, bool stopped,
 /* dice_file_read_iter() without the copy: bytes served, or the error. */
 static long do_read(struct pair *p, size_t len)
 {
+	static const struct stream_read_opts whole = { .room = SIZE_MAX };
 	long got;
 
 	p->ngot = 0;
-	got = stream_read(p->a, len, SIZE_MAX, p->faces, follow, p);
+	got = stream_read(p->a, len, &whole, p->faces, follow, p);
 	check_valid(p, "read");
 	return got;
 }

@@ -4,7 +4,9 @@
  *
  * The loop of dice_file_read_iter() (kmod/dice_main.c) over the shipped
  * step, dice_stream_read_chunk(), with a copy that delivers @room bytes and
- * then faults, as a user buffer followed by an unmapped page.  After each
+ * then faults, as a user buffer followed by an unmapped page, and a VM fork
+ * the module sees between two chunks (dice_stream_drop_random() before the
+ * chunk @fork_at, counted from 1; 0 for none).  After each
  * produce the caller sees the faces just encoded, decoded back, and whether
  * the produce stopped short of what it was asked (a roll failed), so a twin
  * die rolled one face at a time can follow every batch of the shipped code.
@@ -21,6 +23,19 @@
  */
 typedef void (*stream_rolled_fn)(void *ctx, const u64 *faces, unsigned int n,
 				 bool stopped, int err);
+
+/**
+ * struct stream_read_opts - how a read of stream_read() goes
+ * @room: bytes the copy delivers before it faults; SIZE_MAX for all
+ * @fork_at: the chunk before which the VM forks (from 1), 0 for none
+ * @forked: called then, after the stream dropped its random state, so
+ *	that the caller's twin drops its own
+ */
+struct stream_read_opts {
+	size_t room;
+	unsigned int fork_at;
+	void (*forked)(void *ctx);
+};
 
 /* The faces of a freshly produced buffer, zero-based. */
 static inline unsigned int stream_decode(const struct dice_stream *s,
@@ -89,22 +104,28 @@ static inline size_t stream_copy(void *ctx, const u8 *bytes, size_t len)
 }
 
 /*
- * Bytes served, or the error (-EFAULT once @room bytes are delivered);
- * @faces has room for DICE_OUT_BYTES faces.
+ * Bytes served, or the error (-EFAULT once @opts->room bytes are
+ * delivered); @faces has room for DICE_OUT_BYTES faces.
  */
-static inline long stream_read(struct dice_stream *s, size_t len, size_t room,
+static inline long stream_read(struct dice_stream *s, size_t len,
+			       const struct stream_read_opts *opts,
 			       u64 *faces, stream_rolled_fn rolled, void *ctx)
 {
 	struct stream_copy c = {
 		.s = s, .faces = faces, .rolled = rolled, .ctx = ctx,
-		.room = room,
+		.room = opts->room,
 	};
 	struct dice_read rd = { .len = len, .copy = stream_copy, .ctx = &c };
+	unsigned int chunks = 0;
 	size_t chunk;
 	int err;
 
 	err = dice_stream_read_size(s, &rd.len);
 	while (!err && rd.done < rd.len) {
+		if (++chunks == opts->fork_at) {
+			dice_stream_drop_random(s);
+			opts->forked(ctx);
+		}
 		dice_stream_bytes(s, &chunk);
 		c.fresh = !chunk;
 		c.target = stream_target(s, rd.len - rd.done);

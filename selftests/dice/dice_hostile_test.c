@@ -1137,7 +1137,10 @@ FIXTURE_TEARDOWN(stale)
 		close(self->fd);
 }
 
-enum stale_change { TO_D1, TO_WEIGHTS, TO_ALIAS, TO_METHOD, STALE_CHANGES };
+enum stale_change {
+	TO_D1, TO_WEIGHTS, TO_ALIAS, TO_METHOD, TO_SOURCE, TO_FORMAT,
+	STALE_CHANGES
+};
 
 /*
  * A d20 read into a buffer that faults after @room bytes, then @change:
@@ -1187,16 +1190,37 @@ static void stale_case(struct __test_metadata *_metadata,
 		ASSERT_EQ(0, set_alias(self->fd, thr, alias, 1, 20));
 		only = 9;
 		break;
-	default:
+	case TO_METHOD:
 		ASSERT_EQ(0, set_u32(self->fd, DICE_IOC_SET_METHOD,
 				     DICE_METHOD_REJECTION));
+		break;
+	case TO_SOURCE:
+		/* Written bits, none written: only stale bytes could come. */
+		ASSERT_EQ(0, set_u32(self->fd, DICE_IOC_SET_SOURCE,
+				     DICE_SRC_WRITTEN));
+		break;
+	default:
+		/* The same format again: every byte encoded goes. */
+		ASSERT_EQ(0, set_u32(self->fd, DICE_IOC_SET_FORMAT, fmt));
 	}
 	get_stats(_metadata, self->fd, &before);
 	n = read(self->fd, next, sizeof(next));
-	ASSERT_EQ((ssize_t)sizeof(next), n);
 	get_stats(_metadata, self->fd, &after);
+	if (change == TO_SOURCE) {
+		/* At most the rest of the line the faulting read began. */
+		if (w || buf[got - 1] == '\n') {
+			EXPECT_EQ(-1, n);
+			EXPECT_EQ(EAGAIN, errno);
+		} else {
+			ASSERT_LT(0, n);
+			EXPECT_EQ('\n', next[n - 1]);
+			EXPECT_EQ(NULL, memchr(next, '\n', n - 1));
+		}
+		return;
+	}
+	ASSERT_EQ((ssize_t)sizeof(next), n);
 	/* The rest of a line begun before the change is a face of the d20. */
-	if (!w && buf[got - 1] != '\n') {
+	if (!w && change != TO_FORMAT && buf[got - 1] != '\n') {
 		for (i = got; i > 0 && buf[i - 1] != '\n'; i--)
 			;
 		for (v = 0; i < got; i++)
