@@ -542,6 +542,12 @@ static size_t dice_copy_to_iter(void *ctx, const u8 *bytes, size_t len)
 	return copy_to_iter(bytes, len, ctx);
 }
 
+/* A read spends bits: on a file of written bits, that makes room for more. */
+static __poll_t dice_read_wakes(const struct dice_file *df)
+{
+	return df->source == DICE_SRC_WRITTEN ? DICE_POLL_OUT : 0;
+}
+
 static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct file *file = iocb->ki_filp;
@@ -554,8 +560,6 @@ static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		.copy = dice_copy_to_iter,
 		.ctx = to,
 	};
-	/* Bits a read spends make room for more. */
-	__poll_t spent = DICE_POLL_OUT;
 	ssize_t err;
 
 	if (!read.len)
@@ -587,8 +591,7 @@ static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 			if (iocb->ki_flags & IOCB_NOWAIT)
 				break;
 			dice_report(df);
-			dice_unlock(df, df->source == DICE_SRC_WRITTEN ?
-				    spent : 0);
+			dice_unlock(df, dice_read_wakes(df));
 			cond_resched();
 			if (mutex_lock_interruptible(&df->lock))
 				return read.done ? read.done : -ERESTARTSYS;
@@ -598,7 +601,7 @@ static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		}
 	}
 	dice_report(df);
-	dice_unlock(df, df->source == DICE_SRC_WRITTEN ? spent : 0);
+	dice_unlock(df, dice_read_wakes(df));
 	return read.done ? read.done : err;
 }
 
