@@ -110,6 +110,9 @@ export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 export GIT_AUTHOR_NAME=dice GIT_AUTHOR_EMAIL=dice@localhost
 export GIT_COMMITTER_NAME=dice GIT_COMMITTER_EMAIL=dice@localhost
 export KBUILD_BUILD_TIMESTAMP='' PYTHONDONTWRITEBYTECODE=1
+# Debian's python3 first (its python3-ply and python3-git, which the tree's
+# scripts/spdxcheck.py needs), ahead of any other python3 on the PATH.
+export PATH=/usr/bin:$PATH
 git_t() { git -C "$T" "$@"; }
 kmake() { make -s --no-print-directory -C "$T" O="$O" -j"$JOBS" "$@"; }
 

@@ -327,8 +327,6 @@ for t in $UPSTREAM_TESTS; do copy "selftests/dice/$t.c" "$K/$t.c"; done
 	echo 'LDLIBS += -lpthread -lm'
 	echo
 	echo 'include ../../lib.mk'
-	echo
-	for t in $UPSTREAM_TESTS; do echo "\$(OUTPUT)/$t: dice_common.h"; done
 } >"$G/$K/Makefile"
 printf 'CONFIG_DICE=y\n' >"$G/$K/config"
 printf '/%s\n' $UPSTREAM_TESTS >"$G/$K/.gitignore"
