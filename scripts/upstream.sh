@@ -288,6 +288,8 @@ into dice.o:
 copy Documentation/userspace-api/dice.rst Documentation/userspace-api/dice.rst
 # The project's own pages are not in the kernel: plain text for their links.
 sed -i \
+	-e 's|``Documentation/dice/\([a-z-]*\.rst\)``|the dice project'"'"'s ``\1``|g' \
+	-e 's|``kmod/`` in this tree|``drivers/misc/dice/``|g' \
 	-e 's|:doc:`\.\./dice/\([a-z-]*\)`|the dice project'"'"'s ``\1.rst``|g' \
 	-e 's|`Documentation/dice/\([a-z-]*\)\.rst <\.\./dice/[a-z-]*\.html>`_|the dice project'"'"'s ``\1.rst``|g' \
 	-e 's|Documentation/dice/\([a-z-]*\.rst\)|the dice project'"'"'s \1|g' \
