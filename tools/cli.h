@@ -46,7 +46,11 @@ struct options {
 	bool count;		/* --count=CMP */
 	struct cmp count_cmp;
 	const char *count_arg;
+	bool fair;		/* an engine of fair.c: no "seeded" notice */
 };
+
+/* fair.c: --commit, --log, --reveal, --verify; returns the exit status. */
+int fair_main(int argc, char **argv);
 
 /* help.c: --help. */
 void usage(FILE *f);
@@ -130,6 +134,8 @@ struct shown {
 /* --versus: P(A > B), P(A = B), P(A < B), exactly. */
 int versus_show(const struct shown *a, const struct shown *b,
 		const struct options *o);
+/* --count's target: =N, <N, <=N, >N, >=N or N into *@c.  0 or -1. */
+int count_target(const char *s, struct cmp *c);
 /* --count: the law of how many of @n rolls of law @one match @c. */
 void count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
 		struct dist *out);

@@ -90,26 +90,6 @@ void die_fail(const char *fmt, ...)
 	exit(1);
 }
 
-/* --count's target: =N, <N, <=N, >N, >=N or N. 0 or -1. */
-static int count_target(const char *s, struct cmp *c)
-{
-	int64_t n;
-
-	c->op = CMP_EQ;
-	if (s[0] == '<' || s[0] == '>') {
-		bool eq = s[1] == '=';
-
-		c->op = s[0] == '<' ? (eq ? CMP_LE : CMP_LT) : (eq ? CMP_GE : CMP_GT);
-		s += 1 + eq;
-	} else if (s[0] == '=') {
-		s++;
-	}
-	if (parse_i64(s, &n))
-		return -1;
-	c->n = n;
-	return 0;
-}
-
 static uint64_t number_opt(const char *opt, const char *arg, uint64_t min,
 			   uint64_t max)
 {
@@ -934,6 +914,11 @@ int main(int argc, char **argv)
 	int nargs, i, status = 0;
 	bool used_custom = false;
 
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strncmp(argv[i], "--commit", 8) || !strncmp(argv[i], "--log", 5) ||
+		    !strncmp(argv[i], "--reveal", 8) || !strncmp(argv[i], "--verify", 8))
+			return fair_main(argc, argv);	/* fair.c */
+	}
 	parse_options(argc, argv);
 	look_at_terminal();
 	args = argv + optind;

@@ -143,7 +143,7 @@ void engine_open(const struct options *o)
 			 strerror(-err), dice_open_hint(err));
 	if (err)
 		die_fail("cannot open %s: %s", what, strerror(-err));
-	if (o->seeded)
+	if (o->seeded && !o->fair)
 		fprintf(stderr, "dice: seeded replay (seed %llu) - not random\n",
 			(unsigned long long)o->seed);
 	if (o->method_name) {

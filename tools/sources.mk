@@ -7,4 +7,4 @@
 DICE_CLI_CORE := paste lex parse parse_group expr bounds roll \
 		 dist dist_group dist_pool dist_enum dist_cost dist_stats \
 		 big common
-DICE_CLI_MAIN := dice help engine show show_dist versus
+DICE_CLI_MAIN := dice help engine show show_dist versus fair

@@ -1,0 +1,653 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fair.c - rolls anyone can verify: commit, roll, reveal, verify
+ *
+ * The commit-reveal scheme of provably-fair online games:
+ *
+ *   dice --commit LOG            draws a 32-byte secret seed from the
+ *                                engine (/dev/dice, or -u), keeps it in
+ *                                LOG.seed, starts LOG with its SHA-256 (the
+ *                                commitment) and prints the commitment
+ *   dice --player-seed TEXT --log LOG
+ *                                records the players' seed (before any roll:
+ *                                then neither side chooses the rolls alone)
+ *   dice --log LOG EXPR...       rolls each expression and appends it to LOG
+ *   dice --reveal LOG            appends the secret seed to LOG
+ *   dice --verify LOG            checks the commitment and every roll
+ *
+ * Roll n of a game is rolled by libdice's seeded engine (a ChaCha20
+ * keystream, the same exact samplers as every other roll) whose 64-bit seed
+ * is the first 8 bytes, little-endian, of
+ *
+ *   SHA-256("dice-fair-1" 0x00 secret-seed player-seed 0x00 n expression)
+ *
+ * with n as 8 bytes little-endian.  LOG is JSON Lines, one line each:
+ *
+ *   {"dice":"commit","version":1,"commitment":"<64 hex>"}
+ *   {"player_seed":"..."}
+ *   {"counter":0,"expression":"3d6","faces":[4,1,6],"total":11}
+ *   {"reveal":"<64 hex>","rolls":1}
+ *
+ * --verify writes the whole log again from the revealed seed and the
+ * expressions in it and compares them byte for byte, so that a change of
+ * any byte of the log, of the seed or of the commitment is reported.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "cli.h"
+
+#define FAIR_SEED	32
+#define FAIR_TAG	"dice-fair-1"
+
+static int __attribute__((format(printf, 1, 2))) fair_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("dice: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+static void fair_hex(const unsigned char *b, size_t n, char *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+}
+
+static int fair_unhex(const char *s, unsigned char *b, size_t n)
+{
+	size_t i;
+
+	if (strlen(s) != 2 * n)
+		return -1;
+	for (i = 0; i < n; i++) {
+		unsigned int v;
+
+		if (sscanf(s + 2 * i, "%2x", &v) != 1 ||
+		    !strchr("0123456789abcdef", s[2 * i]) ||
+		    !strchr("0123456789abcdef", s[2 * i + 1]))
+			return -1;
+		b[i] = (unsigned char)v;
+	}
+	return 0;
+}
+
+/* ---- a growing text buffer, for lines as they are written -------------- */
+
+struct fair_buf {
+	char *s;
+	size_t n, cap;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+fair_put(struct fair_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (b->n + (size_t)len + 1 > b->cap) {
+		b->cap = (b->n + (size_t)len + 1) * 2;
+		b->s = xrealloc(b->s, b->cap, 1);
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->n, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	b->n += (size_t)len;
+}
+
+/* A JSON string, as json_string() writes it, into @b. */
+static void fair_json_string(struct fair_buf *b, const char *s)
+{
+	fair_put(b, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fair_put(b, "\\%c", c);
+		else if (c < 0x20)
+			fair_put(b, "\\u%04x", c);
+		else
+			fair_put(b, "%c", c);
+	}
+	fair_put(b, "\"");
+}
+
+/* The JSON string that starts at *@p (on its '"'), unescaped; NULL if bad. */
+static char *fair_json_read(const char **p)
+{
+	const char *s = *p;
+	struct fair_buf b = { 0 };
+
+	if (*s++ != '"')
+		return NULL;
+	fair_put(&b, "%s", "");
+	while (*s && *s != '"') {
+		if (*s == '\\') {
+			unsigned int u;
+
+			s++;
+			if (*s == 'u' && sscanf(s + 1, "%4x", &u) == 1 && u < 0x80 &&
+			    u) {
+				fair_put(&b, "%c", (char)u);
+				s += 5;
+				continue;
+			}
+			if (*s != '"' && *s != '\\') {
+				free(b.s);
+				return NULL;
+			}
+		}
+		fair_put(&b, "%c", *s++);
+	}
+	if (*s != '"') {
+		free(b.s);
+		return NULL;
+	}
+	*p = s + 1;
+	return b.s;
+}
+
+/* ---- the game ------------------------------------------------------------ */
+
+struct fair_game {
+	unsigned char seed[FAIR_SEED];
+	bool have_seed;
+	char commitment[2 * crypto_hash_sha256_BYTES + 1];
+	char *player;		/* NULL: none recorded */
+	uint64_t rolls;		/* roll lines so far */
+	bool revealed;
+};
+
+static const struct notation_opts fair_nopts = {
+	.max_dice = DICE_DEFAULT_MAX_DICE,
+	.explode_limit = DICE_DEFAULT_MAX_EXPLODE,
+};
+
+static uint64_t fair_roll_seed(const struct fair_game *g, uint64_t n,
+			       const char *expr)
+{
+	crypto_hash_sha256_state st;
+	unsigned char h[crypto_hash_sha256_BYTES], le[8], zero = 0;
+	uint64_t s = 0;
+	int i;
+
+	crypto_hash_sha256_init(&st);
+	crypto_hash_sha256_update(&st, (const unsigned char *)FAIR_TAG,
+				  sizeof(FAIR_TAG) - 1);
+	crypto_hash_sha256_update(&st, &zero, 1);
+	crypto_hash_sha256_update(&st, g->seed, FAIR_SEED);
+	if (g->player)
+		crypto_hash_sha256_update(&st, (const unsigned char *)g->player,
+					  strlen(g->player));
+	crypto_hash_sha256_update(&st, &zero, 1);
+	for (i = 0; i < 8; i++)
+		le[i] = (unsigned char)(n >> (8 * i));
+	crypto_hash_sha256_update(&st, le, 8);
+	crypto_hash_sha256_update(&st, (const unsigned char *)expr, strlen(expr));
+	crypto_hash_sha256_final(&st, h);
+	for (i = 7; i >= 0; i--)
+		s = s << 8 | h[i];
+	return s;
+}
+
+/*
+ * Roll @text as roll @n of @g into the log line @line (without its
+ * newline); *@r keeps the roll for printing.  0, or 1 with the reason said.
+ */
+static int fair_roll(const struct fair_game *g, uint64_t n, const char *text,
+		     struct fair_buf *line, struct expr **ep,
+		     struct roll_result *r)
+{
+	struct options eo = { .seeded = true, .fair = true };
+	struct notation_error err;
+	struct expr *e;
+	char buf[VAL_BUFSZ];
+	unsigned int i;
+	size_t j;
+	bool first = true;
+	int ret;
+
+	if (notation_parse(text, &fair_nopts, &e, &err))
+		return fair_error("%s: %s (column %zu)", text, err.msg,
+				  err.offset + 1);
+	if (e->repeat != 1 || e->uses_custom) {
+		notation_free(e);
+		return fair_error("%s: a logged roll is one expression without a repeat or dW",
+				  text);
+	}
+	eo.seed = fair_roll_seed(g, n, e->text);
+	engine_open(&eo);
+	roll_init(r, e, 1);
+	ret = roll_expr(e, &(struct roller){ engine_roll, &eng }, r);
+	engine_close();
+	if (ret) {
+		roll_free(r);
+		notation_free(e);
+		return fair_error("%s: the roll failed (%s)", text, strerror(-ret));
+	}
+	fair_put(line, "{\"counter\":%llu,\"expression\":", (unsigned long long)n);
+	fair_json_string(line, e->text);
+	fair_put(line, ",\"faces\":[");
+	for (i = 0; i < r->ngroups; i++) {
+		for (j = 0; j < r->groups[i].nev; j++) {
+			fair_put(line, "%s%s", first ? "" : ",",
+				 val_str(r->groups[i].ev[j].face, buf));
+			first = false;
+		}
+	}
+	fair_put(line, "],\"total\":%s}", val_str(r->total, buf));
+	*ep = e;
+	return 0;
+}
+
+/* ---- the log --------------------------------------------------------------- */
+
+static char *fair_seed_path(const char *log)
+{
+	struct fair_buf b = { 0 };
+
+	fair_put(&b, "%s.seed", log);
+	return b.s;
+}
+
+static char *fair_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct fair_buf b = { 0 };
+	char chunk[4096];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	fair_put(&b, "%s", "");
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fair_put(&b, "%.*s", (int)n, chunk);
+	fclose(f);
+	*len = b.n;
+	return b.s;
+}
+
+static int fair_append(const char *log, const char *line)
+{
+	FILE *f = fopen(log, "a");
+
+	if (!f || fprintf(f, "%s\n", line) < 0 || fclose(f))
+		return fair_error("cannot write %s: %s", log, strerror(errno));
+	return 0;
+}
+
+/*
+ * Read the game of @log: its commitment, player seed, rolls so far and
+ * whether it is revealed; the secret seed from LOG.seed when @want_seed.
+ */
+static int fair_load(const char *log, struct fair_game *g, bool want_seed)
+{
+	size_t len;
+	char *text = fair_read_file(log, &len), *line, *save = NULL;
+	unsigned int no = 0;
+
+	memset(g, 0, sizeof(*g));
+	if (!text)
+		return fair_error("cannot read %s: %s", log, strerror(errno));
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *p;
+
+		no++;
+		if (no == 1) {
+			if (sscanf(line, "{\"dice\":\"commit\",\"version\":1,\"commitment\":\"%64[0-9a-f]\"}",
+				   g->commitment) != 1 || strlen(g->commitment) != 64) {
+				free(text);
+				return fair_error("%s: line 1 is not a commitment", log);
+			}
+		} else if (!strncmp(line, "{\"player_seed\":", 15)) {
+			p = line + 15;
+			free(g->player);
+			g->player = fair_json_read(&p);
+		} else if (!strncmp(line, "{\"counter\":", 11)) {
+			g->rolls++;
+		} else if (!strncmp(line, "{\"reveal\":", 10)) {
+			g->revealed = true;
+		}
+	}
+	free(text);
+	if (want_seed) {
+		char *path = fair_seed_path(log), *s = fair_read_file(path, &len);
+
+		if (s && len > 2 * FAIR_SEED)
+			s[2 * FAIR_SEED] = '\0';	/* the line end */
+		if (!s || len < 2 * FAIR_SEED ||
+		    fair_unhex(s, g->seed, FAIR_SEED)) {
+			fair_error("cannot read the secret seed from %s", path);
+			free(path);
+			free(s);
+			return 1;
+		}
+		g->have_seed = true;
+		free(path);
+		free(s);
+	}
+	return 0;
+}
+
+static int fair_commit(const char *log, bool userspace)
+{
+	struct options eo = { .userspace = userspace };
+	unsigned char h[crypto_hash_sha256_BYTES];
+	char hex[2 * FAIR_SEED + 1], chex[2 * crypto_hash_sha256_BYTES + 1];
+	struct die d256 = { .type = DIE_FAIR, .sides = 256, .weight_sum = 256 };
+	struct fair_game g = { 0 };
+	uint64_t faces[FAIR_SEED];
+	struct fair_buf line = { 0 };
+	char *path = fair_seed_path(log);
+	int fd, i, ret;
+
+	/* the secret: 32 bytes as 32 faces of a d256 from the engine */
+	engine_open(&eo);
+	ret = engine_roll(&eng, &d256, faces, FAIR_SEED);
+	engine_close();
+	if (ret)
+		return fair_error("cannot draw a seed: %s", strerror(-ret));
+	for (i = 0; i < FAIR_SEED; i++)
+		g.seed[i] = (unsigned char)(faces[i] - 1);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0)
+		return fair_error("cannot create %s: %s", path, strerror(errno));
+	fair_hex(g.seed, FAIR_SEED, hex);
+	if (dprintf(fd, "%s\n", hex) < 0 || close(fd))
+		return fair_error("cannot write %s: %s", path, strerror(errno));
+	crypto_hash_sha256(h, g.seed, FAIR_SEED);
+	fair_hex(h, sizeof(h), chex);
+	fd = open(log, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		return fair_error("cannot create %s: %s", log, strerror(errno));
+	close(fd);
+	fair_put(&line, "{\"dice\":\"commit\",\"version\":1,\"commitment\":\"%s\"}",
+		 chex);
+	ret = fair_append(log, line.s);
+	if (!ret)
+		printf("commitment: %s\n", chex);
+	sodium_memzero(g.seed, sizeof(g.seed));
+	sodium_memzero(hex, sizeof(hex));
+	free(line.s);
+	free(path);
+	return ret;
+}
+
+static int fair_player(const char *log, const char *player)
+{
+	struct fair_game g;
+	struct fair_buf line = { 0 };
+	int ret = fair_load(log, &g, false);
+
+	if (ret)
+		return ret;
+	if (g.player || g.rolls || g.revealed)
+		ret = fair_error("%s: the players' seed goes in once, before any roll",
+				 log);
+	if (!ret) {
+		fair_put(&line, "{\"player_seed\":");
+		fair_json_string(&line, player);
+		fair_put(&line, "}");
+		ret = fair_append(log, line.s);
+	}
+	free(line.s);
+	free(g.player);
+	return ret;
+}
+
+static int fair_log(const char *log, char **exprs, int n, bool json)
+{
+	struct fair_game g;
+	int ret = fair_load(log, &g, true), i;
+
+	if (!ret && g.revealed)
+		ret = fair_error("%s: the seed is revealed: the game is over", log);
+	for (i = 0; !ret && i < n; i++) {
+		struct fair_buf line = { 0 };
+		struct roll_result r;
+		struct expr *e;
+
+		ret = fair_roll(&g, g.rolls, exprs[i], &line, &e, &r);
+		if (ret)
+			break;
+		ret = fair_append(log, line.s);
+		if (!ret && json) {
+			puts(line.s);
+		} else if (!ret) {	/* the number, for the players to see */
+			printf("#%llu ", (unsigned long long)g.rolls);
+			print_total(e, &r);
+		}
+		g.rolls++;
+		roll_free(&r);
+		notation_free(e);
+		free(line.s);
+	}
+	sodium_memzero(g.seed, sizeof(g.seed));
+	free(g.player);
+	return ret;
+}
+
+static int fair_reveal(const char *log)
+{
+	struct fair_game g;
+	struct fair_buf line = { 0 };
+	char hex[2 * FAIR_SEED + 1];
+	int ret = fair_load(log, &g, true);
+
+	if (!ret && g.revealed)
+		ret = fair_error("%s: the seed is revealed already", log);
+	if (!ret) {
+		fair_hex(g.seed, FAIR_SEED, hex);
+		fair_put(&line, "{\"reveal\":\"%s\",\"rolls\":%llu}", hex,
+			 (unsigned long long)g.rolls);
+		ret = fair_append(log, line.s);
+		if (!ret)
+			printf("seed: %s\n", hex);
+	}
+	free(line.s);
+	free(g.player);
+	return ret;
+}
+
+/* Write @log again from its revealed seed and compare, line by line. */
+static int fair_verify(const char *log)
+{
+	size_t len;
+	char *text = fair_read_file(log, &len), *p, *nl;
+	struct fair_game g = { 0 };
+	struct fair_buf want = { 0 };
+	unsigned char h[crypto_hash_sha256_BYTES];
+	char chex[2 * crypto_hash_sha256_BYTES + 1];
+	unsigned int no = 0, bad = 0;
+	const char *rv;
+
+	if (!text)
+		return fair_error("cannot read %s: %s", log, strerror(errno));
+	if (!len || text[len - 1] != '\n') {
+		free(text);
+		return fair_error("%s: not a game log (it must end with a line end)", log);
+	}
+	/* the seed comes last: find it first */
+	rv = strstr(text, "\n{\"reveal\":\"");
+	if (!rv) {
+		free(text);
+		return fair_error("%s: no revealed seed: run dice --reveal %s after the game",
+				  log, log);
+	}
+	{
+		char hex[2 * FAIR_SEED + 1] = { 0 };
+
+		strncpy(hex, rv + 12, 2 * FAIR_SEED);
+		if (fair_unhex(hex, g.seed, FAIR_SEED)) {
+			free(text);
+			return fair_error("%s: the revealed seed is not 64 hex digits", log);
+		}
+	}
+	crypto_hash_sha256(h, g.seed, FAIR_SEED);
+	fair_hex(h, sizeof(h), chex);
+	for (p = text; *p; p = nl + 1) {
+		char *line;
+
+		nl = strchr(p, '\n');
+		*nl = '\0';
+		line = p;
+		no++;
+		want.n = 0;
+		if (no == 1) {
+			fair_put(&want, "{\"dice\":\"commit\",\"version\":1,\"commitment\":\"%s\"}",
+				 chex);
+		} else if (no == 2 && !strncmp(line, "{\"player_seed\":", 15)) {
+			const char *q = line + 15;
+
+			g.player = fair_json_read(&q);
+			if (!g.player) {
+				bad++;
+				fair_error("%s: line %u: not a players' seed", log, no);
+				continue;
+			}
+			fair_put(&want, "{\"player_seed\":");
+			fair_json_string(&want, g.player);
+			fair_put(&want, "}");
+		} else if (!strncmp(line, "{\"counter\":", 11)) {
+			const char *q = strstr(line, ",\"expression\":");
+			struct roll_result r;
+			struct expr *e;
+			char *ex;
+
+			if (!q || !(q += 14, ex = fair_json_read(&q))) {
+				bad++;
+				fair_error("%s: line %u: not a roll", log, no);
+				continue;
+			}
+			if (fair_roll(&g, g.rolls, ex, &want, &e, &r)) {
+				bad++;
+				free(ex);
+				continue;
+			}
+			g.rolls++;
+			roll_free(&r);
+			notation_free(e);
+			free(ex);
+		} else if (!strncmp(line, "{\"reveal\":", 10) && !nl[1]) {
+			char hex[2 * FAIR_SEED + 1];
+
+			fair_hex(g.seed, FAIR_SEED, hex);
+			fair_put(&want, "{\"reveal\":\"%s\",\"rolls\":%llu}", hex,
+				 (unsigned long long)g.rolls);
+		} else {
+			fair_put(&want, "(a line that is no part of a game)");
+		}
+		if (!want.s || strcmp(want.s, line)) {
+			bad++;
+			fair_error("%s: line %u does not verify%s", log, no,
+				   no == 1 ? " (the commitment is not the SHA-256 of the revealed seed)" : "");
+		}
+	}
+	if (!bad)
+		printf("verified: %s: commitment %s, %llu rolls%s\n", log, chex,
+		       (unsigned long long)g.rolls,
+		       g.player ? ", with the players' seed" : "");
+	free(want.s);
+	free(g.player);
+	free(text);
+	return bad ? 1 : 0;
+}
+
+int fair_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "commit", required_argument, NULL, 'C' },
+		{ "log", required_argument, NULL, 'L' },
+		{ "reveal", required_argument, NULL, 'R' },
+		{ "verify", required_argument, NULL, 'Y' },
+		{ "player-seed", required_argument, NULL, 'P' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "userspace", no_argument, NULL, 'u' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *env = getenv("DICE_ENGINE"), *log = NULL, *player = NULL;
+	bool json = false, userspace = env && !strcmp(env, "userspace");
+	int c, verb = 0, ret;
+
+	if (sodium_init() < 0)
+		return fair_error("cannot start libsodium");
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+ju", opts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+		case 'L':
+		case 'R':
+		case 'Y':
+			if (verb && verb != c) {
+				fair_error("--commit, --log, --reveal and --verify go one at a time");
+				return 2;
+			}
+			verb = c;
+			log = optarg;
+			break;
+		case 'P':
+			player = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'u':
+			userspace = true;
+			break;
+		default:
+			fair_error("%s: not an option of --commit, --log, --reveal or --verify (they take --player-seed, --json, -u)",
+				   argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (player && verb != 'L') {
+		fair_error("--player-seed goes with --log LOG");
+		return 2;
+	}
+	if (verb == 'L' && !player && optind >= argc) {
+		fair_error("--log LOG needs expressions to roll (or --player-seed)");
+		return 2;
+	}
+	if (verb != 'L' && optind < argc) {
+		fair_error("unexpected '%s'", argv[optind]);
+		return 2;
+	}
+	switch (verb) {
+	case 'C':
+		ret = fair_commit(log, userspace);
+		break;
+	case 'L':
+		ret = player ? fair_player(log, player) : 0;
+		if (!ret && optind < argc)
+			ret = fair_log(log, argv + optind, argc - optind, json);
+		break;
+	case 'R':
+		ret = fair_reveal(log);
+		break;
+	default:
+		ret = fair_verify(log);
+		break;
+	}
+	if (fflush(stdout) || ferror(stdout))
+		ret = fair_error("cannot write output: %s", strerror(errno));
+	return ret;
+}
