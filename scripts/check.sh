@@ -74,9 +74,9 @@ tier() {
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	[ "$f" -eq 0 ] || failed_tiers+=("$name")
-	grep -E '^(# )?ok [0-9]+.*# (SKIP|skip)' "$log" | sed "s/^/  $name: /" >>"$LOGS/.skips"
+	grep -E '^(# )?ok [0-9]+.*# (SKIP|skip)' "$log" | sed "s/^/  $name: /" >>"$NOTES/skips"
 	echo "=== $name: $p passed, $f failed, $s skipped ($(( $(date +%s) - start ))s)"
-	echo "$name $p $f $s $(( $(date +%s) - start ))" >>"$LOGS/.times"
+	echo "$name $p $f $s $(( $(date +%s) - start ))" >>"$NOTES/times"
 }
 
 # no_warnings CMD...: run CMD; fail if it fails or prints a warning.
@@ -100,9 +100,10 @@ done
 make -s linux-src >/dev/null || { echo "cannot unpack linux-source"; exit 1; }
 # Cleaned first, so that every file is compiled at W=1.
 selected module-w1 && make -s -C "$KDIR" M="$TOP" clean >/dev/null 2>&1
-: >"$LOGS/.skips"
-: >"$LOGS/.times"
-: >"$LOGS/.times.start"
+# This run's own notes (several runs may share build/logs).
+NOTES=$(mktemp -d "$LOGS/.run.XXXXXX") || exit 1
+trap 'rm -rf "$NOTES"' EXIT
+RUN_START=$(date +%s)
 
 while read -r name needs cmd; do
 	selected "$name" && tier "$name" "$needs" "$cmd"
@@ -115,7 +116,7 @@ echo
 # installed into.
 kernels=()
 for log in "$LOGS"/vm.log "$LOGS"/kernel-*.log; do
-	[ -f "$log" ] && [ "$log" -nt "$LOGS/.times.start" ] || continue
+	[ -f "$log" ] && [ "$(stat -c %Y "$log")" -ge "$RUN_START" ] || continue
 	name=$(basename "$log" .log)
 	name=${name#kernel-}
 	[ "$name" = vm ] && name="default ($(make -s --no-print-directory kver))"
@@ -123,7 +124,7 @@ for log in "$LOGS"/vm.log "$LOGS"/kernel-*.log; do
 		! grep -qE '^not ok' "$log" && kernels+=("$name")
 done
 roots=()
-if [ -f "$LOGS/deb.log" ] && [ "$LOGS/deb.log" -nt "$LOGS/.times.start" ]; then
+if [ -f "$LOGS/deb.log" ] && [ "$(stat -c %Y "$LOGS/deb.log")" -ge "$RUN_START" ]; then
 	grep -qE '^ok [0-9]+ - deb: apt-get install' "$LOGS/deb.log" && roots+=("Debian 12")
 	grep -qE '^ok [0-9]+ - deb trixie: apt-get install' "$LOGS/deb.log" && roots+=("Debian 13")
 fi
@@ -140,7 +141,7 @@ if [ ${#failed_tiers[@]} -gt 0 ]; then
 fi
 if [ "$skip" -gt 0 ]; then
 	echo "skipped:"
-	cat "$LOGS/.skips"
+	cat "$NOTES/skips"
 	echo "$pass passed, $fail failed, $skip skipped"
 else
 	echo "$pass passed, $fail failed"
