@@ -326,6 +326,9 @@ for t in $UPSTREAM_TESTS; do copy "selftests/dice/$t.c" "$K/$t.c"; done
 	echo "TEST_GEN_PROGS := $UPSTREAM_TESTS"
 	echo
 	echo 'CFLAGS += -O2 -Wall $(KHDR_INCLUDES)'
+	# 7.x's lib.mk puts the harness's folder on the include path, 6.12's not
+	grep -q 'CFLAGS += -I.*tools/testing/selftests' "$SRC/tools/testing/selftests/lib.mk" ||
+		echo 'CFLAGS += -I$(top_srcdir)/tools/testing/selftests'
 	echo 'LDLIBS += -lpthread -lm'
 	echo
 	echo 'include ../../lib.mk'
