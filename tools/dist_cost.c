@@ -270,6 +270,21 @@ static void est_group_n(struct dist_ctx *x, const struct group *g, double n,
 		est_spend(x, exp2(leaves) * faces * 4);
 		return;
 	}
+	if (uo_by_dp(g)) {	/* uo_dp(): (set of values, score) */
+		double width = n * (scored ? 2 : fmax(law->hi, 0) - fmin(law->lo, 0)) + 1;
+		double states = exp2(fmin(law->nz, 64)) * width;
+		double bits = law->bits * 4 * n;
+
+		if (law->nz > 16 || states > (double)x->lim->max_values * 16)
+			dist_infeasible(x, "unique dice ('uo') need more than %zu states",
+					x->lim->max_values * 16);
+		est_spend(x, states * n * law->nz * est_limbs(bits) *
+			  (est_limbs(law->bits) * 4 + 1));
+		*out = (struct est_shape){ scored ? -n : fmin(n * law->lo, 0),
+				       scored ? n : fmax(n * law->hi, 0), width, bits };
+		est_range(x, out);
+		return;
+	}
 	if (g->unique == UNIQUE_ALWAYS) {
 		double kk = g->keep.mode == KEEP_ALL ? n : k;
 		double width = kk * (scored ? 2 : law->hi - law->lo) + 1;

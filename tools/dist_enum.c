@@ -306,3 +306,174 @@ void enum_group(struct dist_ctx *x, struct dist *out, const struct group *g,
 	big_free(&t);
 	dist_trim(out);
 }
+
+/* ---- unique once ('uo') by dynamic programming -------------------------- */
+
+bool uo_by_dp(const struct group *g)
+{
+	return g->unique == UNIQUE_ONCE && g->explode == EXPLODE_NONE &&
+	       g->keep.mode == KEEP_ALL && g->keep_by.op == CMP_NONE &&
+	       !g->match_count && g->reroll != REROLL_ALWAYS;
+}
+
+/*
+ * p[i] = the weight, over W^4, that one die keeps the value val[i] when the
+ * values of the set @s are taken.  As roll.c rolls it: a 'ro' face (R) is
+ * rolled again once (B), a taken face (S) once (C), after which a 'ro'
+ * face may be rolled again once more (D).  With r = w(R), sN = w(S \ R),
+ * sAll = w(S), c = sN W + r sAll:
+ *
+ *   p_v = w_v ([v not in R, S] W^3 + [v not in S] r W^2
+ *              + [v not in R] c W + c r)
+ */
+static void uo_keep_law(const struct dist *law, const struct big *w, size_t m,
+			const size_t *val, uint64_t s, const struct group *g,
+			struct big *p)
+{
+	struct big r = { 0 }, sn = { 0 }, sall = { 0 }, c = { 0 }, t = { 0 };
+	struct big W = { 0 }, W2 = { 0 }, W3 = { 0 }, T2 = { 0 }, T3 = { 0 };
+	struct big T4 = { 0 }, coef = { 0 };
+	bool ro = g->reroll == REROLL_ONCE;
+	size_t i;
+
+	big_copy(&W, &law->den);
+	big_mul(&W2, &W, &W);
+	big_mul(&W3, &W2, &W);
+	for (i = 0; i < m; i++) {
+		bool in_r = ro && cmp_any(g->rr, g->nrr, law->lo + (int64_t)val[i]);
+		bool in_s = s >> i & 1;
+
+		if (in_r)
+			big_add(&r, &w[i]);
+		if (in_s)
+			big_add(&sall, &w[i]);
+		if (in_s && !in_r)
+			big_add(&sn, &w[i]);
+	}
+	big_mul(&c, &sn, &W);
+	big_addmul(&c, &r, &sall);
+	big_mul(&T2, &r, &W2);
+	big_mul(&T3, &c, &W);
+	big_mul(&T4, &c, &r);
+	for (i = 0; i < m; i++) {
+		bool in_r = ro && cmp_any(g->rr, g->nrr, law->lo + (int64_t)val[i]);
+		bool in_s = s >> i & 1;
+
+		big_copy(&coef, &T4);
+		if (!in_r && !in_s)
+			big_add(&coef, &W3);
+		if (!in_s)
+			big_add(&coef, &T2);
+		if (!in_r)
+			big_add(&coef, &T3);
+		big_mul(&p[i], &w[i], &coef);
+	}
+	big_free(&r);
+	big_free(&sn);
+	big_free(&sall);
+	big_free(&c);
+	big_free(&t);
+	big_free(&W);
+	big_free(&W2);
+	big_free(&W3);
+	big_free(&T2);
+	big_free(&T3);
+	big_free(&T4);
+	big_free(&coef);
+}
+
+/*
+ * n dice with 'uo' (and perhaps 'ro'), summed or scored, from the law of
+ * one face before rerolls: the state is (the set of values kept so far,
+ * the score), each die moving it by uo_keep_law().
+ */
+void uo_dp(struct dist_ctx *x, struct dist *out, const struct dist *law,
+	   const struct group *g, const struct scorer *sc, uint64_t n)
+{
+	size_t m = 0, i, j, *val = xmalloc(law->n * sizeof(*val));
+	uint64_t sets, s, k;
+	__int128 lo = 0, hi = 0;
+	struct dist *cur, *next, *tmp;
+	struct big *p, *w, t = { 0 }, W4 = { 0 };
+
+	for (i = 0; i < law->n; i++) {
+		if (!big_is_zero(&law->c[i]))
+			val[m++] = i;
+	}
+	if (m > 16)
+		dist_infeasible(x, "unique dice ('uo') of %zu values need more than 2^16 sets of values",
+				m);
+	sets = (uint64_t)1 << m;
+	for (i = 0; i < m; i++) {
+		val_t sv = scorer_score(sc, law->lo + (int64_t)val[i]);
+
+		lo = sv < lo ? sv : lo;
+		hi = sv > hi ? sv : hi;
+	}
+	lo *= (__int128)n;
+	hi *= (__int128)n;
+	if ((double)sets * (double)(hi - lo + 1) > (double)x->lim->max_values * 16)
+		dist_infeasible(x, "unique dice ('uo') need more than %zu states",
+				x->lim->max_values * 16);
+	w = xcalloc(m, sizeof(*w));
+	p = xcalloc(m, sizeof(*p));
+	for (i = 0; i < m; i++)
+		big_copy(&w[i], &law->c[val[i]]);
+	big_mul(&t, &law->den, &law->den);
+	big_mul(&W4, &t, &t);
+	cur = xcalloc(sets, sizeof(*cur));
+	next = xcalloc(sets, sizeof(*next));
+	dist_init(x, &cur[0], lo, hi);
+	big_set_u64(&cur[0].c[-lo], 1);
+	for (k = 0; k < n; k++) {
+		for (s = 0; s < sets; s++) {
+			if (!cur[s].n)
+				continue;
+			uo_keep_law(law, w, m, val, s, g, p);
+			for (i = 0; i < m; i++) {
+				uint64_t s2 = s | (uint64_t)1 << i;
+				int64_t sv = (int64_t)scorer_score(sc, law->lo +
+								     (int64_t)val[i]);
+
+				if (big_is_zero(&p[i]))
+					continue;
+				if (!next[s2].n)
+					dist_init(x, &next[s2], lo, hi);
+				for (j = 0; j < cur[s].n; j++) {
+					if (!big_is_zero(&cur[s].c[j]))
+						big_addmul(&next[s2].c[(int64_t)j + sv],
+							   &cur[s].c[j], &p[i]);
+				}
+			}
+			dist_free(&cur[s]);
+			memset(&cur[s], 0, sizeof(cur[s]));
+			dist_check(x);
+		}
+		tmp = cur;
+		cur = next;
+		next = tmp;
+	}
+	dist_init(x, out, lo, hi);
+	for (s = 0; s < sets; s++) {
+		for (j = 0; j < cur[s].n; j++)
+			big_add(&out->c[j], &cur[s].c[j]);
+		dist_free(&cur[s]);
+	}
+	big_set_u64(&out->den, 1);
+	for (k = 0; k < n; k++) {
+		big_mul(&t, &out->den, &W4);
+		big_swap(&t, &out->den);
+	}
+	dist_trim(out);
+	for (i = 0; i < m; i++) {
+		big_free(&w[i]);
+		big_free(&p[i]);
+	}
+	free(w);
+	free(p);
+	free(cur);
+	free(next);
+	free(val);
+	big_free(&t);
+	big_free(&W4);
+}

@@ -452,7 +452,7 @@ bool group_needs_enum(const struct dist_ctx *x, const struct group *g)
 {
 	if (x->lim->enumerate_all && g->unique != UNIQUE_ALWAYS)
 		return true;
-	return g->unique == UNIQUE_ONCE ||
+	return (g->unique == UNIQUE_ONCE && !uo_by_dp(g)) ||
 	       (g->keep_by.op != CMP_NONE && g->match_count) ||
 	       (g->match_count && g->unique == UNIQUE_NONE &&
 		(g->explode == EXPLODE_SEPARATE || g->keep.mode != KEEP_ALL));
@@ -479,6 +479,11 @@ static void group_dist_n(struct dist_ctx *x, struct dist *out, const struct grou
 		return;
 	}
 	law_base(x, &law, g);
+	if (g->unique == UNIQUE_ONCE) {	/* uo_by_dp(): rerolls of its own */
+		uo_dp(x, out, &law, g, sc, n);
+		dist_free(&law);
+		return;
+	}
 	law_rerolls(&law, g);
 	if (g->unique == UNIQUE_ALWAYS) {
 		if (!law_uniform(&law))

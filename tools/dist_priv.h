@@ -199,6 +199,11 @@ void enum_group(struct dist_ctx *x, struct dist *out, const struct group *g,
  */
 void match_dp(struct dist_ctx *x, struct dist *out, const struct dist *law,
 	      uint64_t n, unsigned int m);
+/* 'uo' that uo_dp() computes: no '!', keep/drop, 'mt' nor 'r'. */
+bool uo_by_dp(const struct group *g);
+/* n dice with 'uo' from @law, the law of one face before rerolls. */
+void uo_dp(struct dist_ctx *x, struct dist *out, const struct dist *law,
+	   const struct group *g, const struct scorer *sc, uint64_t n);
 /* Are the non-zero counts of @law all equal? */
 bool law_uniform(const struct dist *law);
 /*

@@ -25,7 +25,11 @@
  *
  *   {"dice":"commit","version":1,"commitment":"<64 hex>"}
  *   {"player_seed":"..."}
- *   {"counter":0,"expression":"3d6","faces":[4,1,6],"total":11}
+ *   {"counter":0,"expression":"3d6","faces":[4,1,6],"total":11,
+ *    "check":"<16 hex>"}
+ *
+ * (one line), the check being the first 8 bytes of SHA-256(secret seed,
+ * the line up to the check).
  *   {"reveal":"<64 hex>","rolls":1}
  *
  * --verify writes the whole log again from the revealed seed and the
@@ -252,7 +256,25 @@ static int fair_roll(const struct fair_game *g, uint64_t n, const char *text,
 			first = false;
 		}
 	}
-	fair_put(line, "],\"total\":%s}", val_str(r->total, buf));
+	fair_put(line, "],\"total\":%s", val_str(r->total, buf));
+	{
+		/*
+		 * A check bound to the secret seed and the whole line: another
+		 * expression that happens to roll the same faces (d30 for d20)
+		 * still changes it.
+		 */
+		unsigned char h[crypto_hash_sha256_BYTES];
+		char hex[2 * crypto_hash_sha256_BYTES + 1];
+		crypto_hash_sha256_state st;
+
+		crypto_hash_sha256_init(&st);
+		crypto_hash_sha256_update(&st, g->seed, FAIR_SEED);
+		crypto_hash_sha256_update(&st, (const unsigned char *)line->s,
+					  line->n);
+		crypto_hash_sha256_final(&st, h);
+		fair_hex(h, 8, hex);
+		fair_put(line, ",\"check\":\"%s\"}", hex);
+	}
 	*ep = e;
 	return 0;
 }

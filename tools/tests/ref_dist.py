@@ -183,7 +183,31 @@ def value_of(pool, success=None, failure=None, matches=None):
     return sum(pool)
 
 
+def unique_once_sums(g, n):
+    """Sums of n 'uo' dice, roll by roll as unique_pools(), memoized on
+    (dice rolled, values taken) so that 6d6uo and 5d10uo stay small."""
+    from functools import lru_cache
+    law = roll_law(g)
+
+    @lru_cache(maxsize=None)
+    def rec(i, used):
+        if i == n:
+            return {0: Fraction(1)}
+        out = defaultdict(Fraction)
+        for v, q in law.items():
+            firsts = [(v2, q * q2) for v2, q2 in law.items()] if v in used \
+                else [(v, q)]
+            for v2, p in firsts:
+                for s, r in rec(i + 1, used | frozenset([v2])).items():
+                    out[s + v2] += p * r
+        return dict(out)
+    return rec(0, frozenset())
+
+
 def group_dist(g, n=None):
+    if (g.get('unique') == 'once' and not g.get('keep') and
+            not g.get('success') and not g.get('match')):
+        return unique_once_sums(g, g['n'] if n is None else n)
     dist = defaultdict(Fraction)
     for p, pool in group_pools(g, n):
         pool = kept(pool, g.get('keep'))
