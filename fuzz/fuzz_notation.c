@@ -122,8 +122,13 @@ static void check_node(const struct node *n, size_t lo, size_t hi,
 		      n->nkids);
 		break;
 	case NODE_FUNC:
-		CHECK(n->nkids == 1 || (n->nkids == 2 && n->func != FUNC_ABS),
+		CHECK(n->nkids == 1 || (n->nkids == 2 && n->func != FUNC_ABS) ||
+		      n->func == FUNC_MAX || n->func == FUNC_MIN,
 		      "a function of %u operands", n->nkids);
+		break;
+	case NODE_POW:
+		CHECK(n->nkids == 2 && n->kids[1]->lo >= 0,
+		      "a power of %u operands or a negative exponent", n->nkids);
 		break;
 	case NODE_BRACE:
 		CHECK(n->brace && n->nkids >= 1, "a brace without elements");
@@ -141,7 +146,9 @@ static void check_expr(const struct expr *e, const char *text, size_t len,
 	uint64_t ndice = 0;
 	unsigned int i;
 
-	CHECK(!strcmp(e->text, text), "text changed");
+	/* paste.c may write pasted characters in ASCII: then @typed is @text */
+	CHECK(!strcmp(e->typed ? e->typed : e->text, text), "text changed");
+	len = strlen(e->text);
 	CHECK(e->repeat >= 1 && e->repeat <= o->max_dice, "repeat %llu",
 	      (unsigned long long)e->repeat);
 	CHECK(e->root, "no syntax tree");
