@@ -554,7 +554,10 @@ static int install(struct stream *st, u32 n,
 			err[i] = dice_stream_set_table(st->as, t[i]);
 			continue;
 		}
-		err[i] = dice_format_check(st->b_format, n);
+		err[i] = dice_method_check(sd[i]->die->method,
+					   DICE_KIND_LOADED);
+		if (!err[i])
+			err[i] = dice_format_check(st->b_format, n);
 		if (err[i])
 			dice_table_free(t[i]);
 		else

@@ -157,8 +157,11 @@ int dice_stream_set_sides(struct dice_stream *stream, u64 sides)
  */
 int dice_stream_set_table(struct dice_stream *stream, struct dice_table *table)
 {
-	int err = dice_format_check(stream->format, table->sides);
+	/* The die's own error first: a method that rolls no loaded dice. */
+	int err = dice_method_check(stream->die.method, DICE_KIND_LOADED);
 
+	if (!err)
+		err = dice_format_check(stream->format, table->sides);
 	if (err) {
 		dice_table_free(table);
 		return err;
