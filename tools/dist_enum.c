@@ -309,11 +309,35 @@ void enum_group(struct dist_ctx *x, struct dist *out, const struct group *g,
 
 /* ---- unique once ('uo') by dynamic programming -------------------------- */
 
+/* Does @g show at most 16 distinct values (2^16 sets of values taken)? */
+static bool uo_few_values(const struct group *g)
+{
+	const struct die *d = &g->die;
+	val_t seen[17];
+	unsigned int n = 0, k;
+	uint64_t i;
+
+	if (d->type == DIE_FAIR)	/* an interval, after min/max */
+		return group_face(g, d->sides - 1) - group_face(g, 0) < 16;
+	for (i = 0; i < d->sides; i++) {
+		val_t v = group_face(g, i);
+
+		if (!die_side_used(d, i))
+			continue;
+		for (k = 0; k < n && seen[k] != v; k++)
+			;
+		if (k == n && (seen[n++] = v, n > 16))
+			return false;
+	}
+	return true;
+}
+
 bool uo_by_dp(const struct group *g)
 {
 	return g->unique == UNIQUE_ONCE && g->explode == EXPLODE_NONE &&
 	       g->keep.mode == KEEP_ALL && g->keep_by.op == CMP_NONE &&
-	       !g->match_count && g->reroll != REROLL_ALWAYS;
+	       !g->match_count && g->reroll != REROLL_ALWAYS &&
+	       uo_few_values(g);
 }
 
 /*

@@ -199,7 +199,10 @@ void enum_group(struct dist_ctx *x, struct dist *out, const struct group *g,
  */
 void match_dp(struct dist_ctx *x, struct dist *out, const struct dist *law,
 	      uint64_t n, unsigned int m);
-/* 'uo' that uo_dp() computes: no '!', keep/drop, 'mt' nor 'r'. */
+/*
+ * 'uo' that uo_dp() computes: at most 16 values, no '!', keep/drop, 'mt'
+ * nor 'r' (the rest is enumerated).
+ */
 bool uo_by_dp(const struct group *g);
 /* n dice with 'uo' from @law, the law of one face before rerolls. */
 void uo_dp(struct dist_ctx *x, struct dist *out, const struct dist *law,
