@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Part of cli.sh (sourced, with its helpers and $T): --versus and --count,
+# and the commit-reveal mode (--commit, --log, --reveal, --verify).
+
+# ---- --versus and --count (issue #23) -------------------------------------------
+
+t_out "--versus: P(A > B)" "P(A > B) = 229/400 = 0.5725" --versus '1d20+5' '1d20+3'
+t_out "--versus: P(A = B), ties" "P(A = B) = 9/200 = 0.045" --versus '1d20+5' '1d20+3'
+t_out "--versus: P(A < B)" "P(A < B) = 153/400 = 0.3825" --versus '1d20+5' '1d20+3'
+t_out "--versus: certain" "P(A > B) = 1" --versus '10' 'd6'
+t_out "--versus --json" '"greater":{"numerator":"229","denominator":"400","value":0.5725}' --versus --json '1d20+5' '1d20+3'
+t_err "--versus with one expression" 2 "--versus compares two expressions" --versus 3d6
+t_err "--versus with three" 2 "--versus compares two expressions" --versus 3d6 3d6 3d6
+t_err "--versus with --seed" 2 "cannot be combined with --seed" --versus --seed=1 3d6 3d6
+t_dist "--count >=15 over 6x1d20+5 (binomial)" "0:531441 1:3897234 2:11908215 3:19405980 4:17788815 5:8696754 6:1771561" 64000000 --count '>=15' '6x1d20+5'
+t_out "--count: at least 4 of 6" "4	17788815	0.27795	0.441518" --dist --count '>=15' '6x1d20+5'
+t_dist "--count 6 over 3xd6" "0:125 1:75 2:15 3:1" 216 --count 6 3xd6
+t_dist "--count that always matches" "4:1" 1 --count '>0' 4xd6
+t_out "--count in the header" "count: how many of the 6 rolls are >=15" --dist --count '>=15' '6x1d20+5'
+t_err "--count without a repeat" 2 "--count counts the rolls of a repeat" --dist --count 6 d6
+t_err "--count without --dist" 2 "--count goes with --dist" --count 6 3xd6
+t_err "--count: a bad target" 2 "--count 'x': expected a target" --dist --count x 3xd6
+if command -v python3 >/dev/null; then
+	run --versus --json '2d6+d4' '3d6kh2'
+	if python3 -c '
+import json, sys
+from fractions import Fraction
+from itertools import product
+d = json.load(sys.stdin)
+A = [a + b + c for a, b, c in product(range(1, 7), range(1, 7), range(1, 5))]
+B = [sum(sorted(x)[1:]) for x in product(range(1, 7), repeat=3)]
+g = sum(a > b for a in A for b in B); e = sum(a == b for a in A for b in B)
+n = len(A) * len(B)
+f = lambda k: Fraction(int(d[k]["numerator"]), int(d[k]["denominator"]))
+sys.exit(not (f("greater") == Fraction(g, n) and f("equal") == Fraction(e, n) and f("less") == Fraction(n - g - e, n)))
+' <"$T/out"; then
+		ok "reference: --versus 2d6+d4 3d6kh2 by brute force"
+	else
+		not_ok "reference: --versus 2d6+d4 3d6kh2 by brute force" "differs"
+	fi
+fi
+
+# ---- rolls anyone can verify: commit, roll, reveal, verify (issue #23) ----------
+
+G=$T/game
+mkdir -p "$G"
+run --commit "$G/g.log" -u
+if [ "$RC" -eq 0 ] && grep -q '^commitment: [0-9a-f]\{64\}$' "$T/out" && [ -f "$G/g.log.seed" ]; then
+	ok "--commit prints a commitment and keeps the seed"
+else
+	not_ok "--commit prints a commitment and keeps the seed" "exit $RC"
+fi
+if [ "$(stat -c %a "$G/g.log.seed")" = 600 ]; then ok "the seed file is private (0600)"; else not_ok "the seed file is private (0600)" "mode"; fi
+c=$(sed -n 's/^commitment: //p' "$T/out")
+s=$(cat "$G/g.log.seed")
+if [ "$(printf '%s' "$s" | xxd -r -p | sha256sum | cut -c1-64)" = "$c" ]; then
+	ok "the commitment is the SHA-256 of the seed"
+else
+	not_ok "the commitment is the SHA-256 of the seed" "$c"
+fi
+t_err "--commit on an existing log" 1 "cannot create" --commit "$G/g.log" -u
+t_rc "the players' seed" 0 --log "$G/g.log" --player-seed "table 7"
+run --log "$G/g.log" --json 3d6 "4d6kh3 [str]" "2d6!" "4d6min2"
+# a d20 that reads d30, 1d1, d2: another expression may roll the same faces
+if [ "$RC" -eq 0 ] && [ "$(wc -l <"$T/out")" -eq 4 ] && [ "$(tail -n 4 "$G/g.log")" = "$(cat "$T/out")" ]; then
+	ok "--log rolls and appends what it shows"
+else
+	not_ok "--log rolls and appends what it shows" "exit $RC"
+fi
+cp "$T/out" "$G/rolled"
+t_out "--log: the roll's number and total" "#4 " --log "$G/g.log" d20
+t_err "--player-seed after a roll" 1 "before any roll" --log "$G/g.log" --player-seed late
+t_err "--verify before the reveal" 1 "no revealed seed" --verify "$G/g.log"
+t_out "--reveal" "seed: $s" --reveal "$G/g.log"
+t_err "--reveal twice" 1 "revealed already" --reveal "$G/g.log"
+t_err "--log after the reveal" 1 "the game is over" --log "$G/g.log" d6
+t_out "--verify a fair game" "verified: $G/g.log: commitment $c, 5 rolls, with the players' seed" --verify "$G/g.log"
+if grep -F -x -f "$G/rolled" "$G/g.log" | cmp -s - "$G/rolled"; then
+	ok "the verified log holds the faces as rolled"
+else
+	not_ok "the verified log holds the faces as rolled" "differs"
+fi
+if command -v python3 >/dev/null; then
+	python3 - "$DICE" "$G/g.log" "$G/t.log" <<'PY' >"$T/out" 2>&1
+import subprocess, sys
+dice, log, tmp = sys.argv[1:4]
+data = open(log, 'rb').read()
+missed = []
+for i in range(len(data)):
+    b = bytearray(data)
+    b[i] ^= 1
+    open(tmp, 'wb').write(b)
+    if subprocess.run([dice, '--verify', tmp], capture_output=True).returncode != 1:
+        missed.append(i)
+print(len(data), 'bytes changed one at a time, missed:', missed)
+sys.exit(1 if missed else 0)
+PY
+	if [ $? -eq 0 ]; then ok "--verify reports a change of any byte of the log"; else not_ok "--verify reports a change of any byte of the log" "$(cat "$T/out")"; fi
+fi
+sed 's/"total":\([0-9]*\),/"total":1\1,/' "$G/g.log" >"$G/t.log"
+if cmp -s "$G/g.log" "$G/t.log"; then not_ok "the total changed in the copy" "sed changed nothing"; fi
+t_err "--verify: a total changed" 1 "does not verify" --verify "$G/t.log"
+sed '3s/"faces":\[[0-9]*/"faces":[7/' "$G/g.log" >"$G/t.log"
+if cmp -s "$G/g.log" "$G/t.log"; then not_ok "the face changed in the copy" "sed changed nothing"; fi
+t_err "--verify: a face changed" 1 "line 3 does not verify" --verify "$G/t.log"
+sed '2s/table 7/table 8/' "$G/g.log" >"$G/t.log"
+t_err "--verify: the players' seed changed" 1 "does not verify" --verify "$G/t.log"
+c1=$(printf '%s' "$c" | cut -c1)
+c2=$(printf '%s' "$c1" | tr '0-9a-f' '1-9a-f0')
+sed "1s/\"commitment\":\"$c1/\"commitment\":\"$c2/" "$G/g.log" >"$G/t.log"
+t_err "--verify: the commitment changed" 1 "the commitment is not the SHA-256 of the revealed seed" --verify "$G/t.log"
+sed '$d' "$G/g.log" >"$G/t.log"
+printf '{"reveal":"%s"}\n' "$(printf '%s' "$s" | tr '0-9a-f' '1-9a-f0')" >>"$G/t.log"
+t_err "--verify: another seed revealed" 1 "line 1 does not verify" --verify "$G/t.log"
+sed '$d' "$G/g.log" | sed '$d' >"$G/t.log"
+printf '%s\n' "$(tail -n 1 "$G/g.log")" >>"$G/t.log"
+t_err "--verify: the last roll left out" 1 "does not verify" --verify "$G/t.log"
+sed '4d' "$G/g.log" >"$G/t.log"
+t_err "--verify: a roll left out" 1 "does not verify" --verify "$G/t.log"
+# a seed changed before the reveal
+run --commit "$G/h.log" -u
+run --log "$G/h.log" 3d6
+tr '0-9a-f' '1-9a-f0' <"$G/h.log.seed" >"$G/h.seed" && cat "$G/h.seed" >"$G/h.log.seed"
+run --reveal "$G/h.log"
+t_err "--verify: a seed changed after the commitment" 1 "the commitment is not the SHA-256" --verify "$G/h.log"
+t_err "--log without expressions" 2 "needs expressions" --log "$G/g.log"
+t_err "--commit with an expression" 2 "unexpected '3d6'" --commit "$G/x.log" -u 3d6
+run --commit "$G/i.log" -u
+t_err "a logged roll has no repeat" 1 "without a repeat" --log "$G/i.log" 6x3d6
