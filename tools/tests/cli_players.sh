@@ -139,3 +139,12 @@ else
 fi
 t_out "a label on a parenthesis" "(x " --seed=1 "(2d6+1)[x]*2"
 t_count "no parenthesis without a label" "(" 0 0 --seed=1 3d6
+run --dist 3d6
+plain=$(cat "$T/out")
+DICE_DEBUG_DIST=1 "$DICE" --dist 3d6 </dev/null >"$T/out" 2>"$T/err"
+if [ "$(cat "$T/out")" = "$plain" ] && grep -q '^dice: debug: estimate .*, work [0-9]* limb products$' "$T/err"; then
+	ok "DICE_DEBUG_DIST: the estimate and the work on stderr, stdout unchanged"
+else
+	not_ok "DICE_DEBUG_DIST: the estimate and the work on stderr, stdout unchanged" "$(cat "$T/err")"
+fi
+if grep -q '^\.B DICE_DEBUG_DIST$' "$HERE/../../man/man1/dice.1"; then ok "dice(1) documents DICE_DEBUG_DIST"; else not_ok "dice(1) documents DICE_DEBUG_DIST" "missing"; fi
