@@ -23,10 +23,13 @@
  * (GET_MASSES) without pause (max_table_sides and max_user_table_kib
  * raised for the case), while root reads 64 bytes of its own die every
  * millisecond.  Those loops yield every 4096 sides (dice_yield()); before
- * they did, the reader waited 0.2 to 0.4 s under TCG behind each.  The
- * bound, DICE_CROSS_MAX_US (default 150000), is the reader's worst wait
- * (read time plus wake-up delay), with room for a busy host (idle, the
- * same loop has seen 2 to 94 ms).
+ * they did, the reader waited 0.2 to 3 s under TCG behind each.  The
+ * reader's wait is its read time plus how late its wake-up comes; the case
+ * takes the worst wait of each of DICE_CROSS_SECONDS (default 4) one-second
+ * windows and asserts that the smallest of them is below DICE_CROSS_MAX_US
+ * (default 50000): a loop that never yields is in every window (before the
+ * yields: 93, 1429 and 132 ms; after: 3 to 5 ms), a stall of the host under
+ * TCG (the worst idle window has seen 2 to 160 ms) is not.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -298,12 +301,32 @@ FIXTURE_TEARDOWN(cross_user)
 		TH_LOG("could not restore the module's parameters");
 }
 
+/* The worst wait of a reader of 64 bytes every millisecond, for 1 s. */
+static double worst_wait(struct __test_metadata *_metadata, int fd)
+{
+	double t0, t1, t2, end, worst = 0;
+	unsigned char buf[64];
+
+	for (end = now() + 1; now() < end;) {
+		t0 = now();
+		ASSERT_EQ(64, read(fd, buf, sizeof(buf)));
+		t1 = now();
+		usleep(1000);
+		t2 = now();
+		/* The read, and how late the wake-up came. */
+		if (t1 - t0 > worst)
+			worst = t1 - t0;
+		if (t2 - t1 - 0.001 > worst)
+			worst = t2 - t1 - 0.001;
+	}
+	return worst;
+}
+
 TEST_F_TIMEOUT(cross_user, reads_stay_prompt, 120)
 {
-	__u64 max_us = env_u64("DICE_CROSS_MAX_US", 150000);
-	double seconds = env_u64("DICE_CROSS_SECONDS", 4), t0, t1, t2, end;
-	double worst = 0, worst_idle = 0, *which;
-	unsigned char buf[64];
+	__u64 max_us = env_u64("DICE_CROSS_MAX_US", 50000);
+	__u64 windows = env_u64("DICE_CROSS_SECONDS", 4), i;
+	double least[2] = { 1e9, 1e9 }, most[2] = { 0, 0 }, w;
 	int fd = open_die(_metadata, O_RDONLY), ready[2], pass, status;
 	pid_t pid = -1;
 	char c;
@@ -311,7 +334,6 @@ TEST_F_TIMEOUT(cross_user, reads_stay_prompt, 120)
 	REQUIRE_DIE(fd);
 	pin_to_cpu0();
 	for (pass = 0; pass < 2; pass++) {
-		which = pass ? &worst : &worst_idle;
 		if (pass) {
 			ASSERT_EQ(0, pipe(ready));
 			pid = fork();
@@ -323,31 +345,26 @@ TEST_F_TIMEOUT(cross_user, reads_stay_prompt, 120)
 			close(ready[0]);
 			close(ready[1]);
 		}
-		for (end = now() + seconds; now() < end;) {
-			t0 = now();
-			ASSERT_EQ(64, read(fd, buf, sizeof(buf)));
-			t1 = now();
-			usleep(1000);
-			t2 = now();
-			/* The read, and how late the wake-up came. */
-			if (t1 - t0 > *which)
-				*which = t1 - t0;
-			if (t2 - t1 - 0.001 > *which)
-				*which = t2 - t1 - 0.001;
+		for (i = 0; i < windows; i++) {
+			w = worst_wait(_metadata, fd);
+			if (w < least[pass])
+				least[pass] = w;
+			if (w > most[pass])
+				most[pass] = w;
 		}
 	}
 	kill(pid, SIGKILL);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFSIGNALED(status))
 		TH_LOG("the attacker stopped early: exit %d", WEXITSTATUS(status));
-	printf("# cross-user: %s attack, worst wait %.1f ms (idle %.1f ms)\n",
+	printf("# cross-user: %s attack, worst wait %.1f ms in every second, %.1f ms at most (idle %.1f and %.1f ms)\n",
 	       variant->kind == ATTACK_WEIGHTS ? "SET_WEIGHTS" :
 	       variant->kind == ATTACK_ALIAS ? "SET_ALIAS" : "GET_MASSES",
-	       worst * 1e3, worst_idle * 1e3);
+	       least[1] * 1e3, most[1] * 1e3, least[0] * 1e3, most[0] * 1e3);
 	fflush(stdout);
-	EXPECT_GT(max_us / 1e6, worst)
-		TH_LOG("root's read waited %.1f ms behind nobody's ioctls",
-		       worst * 1e3);
+	EXPECT_GT(max_us / 1e6, least[1])
+		TH_LOG("root's read waited %.1f ms behind nobody's ioctls in every second",
+		       least[1] * 1e3);
 	close(fd);
 }
 
