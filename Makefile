@@ -101,13 +101,12 @@ KMOD_C_H = $(filter %.c %.h,$(DICE_KMOD_FILES:%=kmod/%))
 KMOD_COMPAT_H = $(filter %compat.h,$(KMOD_C_H))
 #
 # checkpatch-newest: the same with the checkpatch.pl of the newest tree
-# (LINUX_SRC_NEWEST).  One more documented exception there: 7.x's
-# ALLOC_WITH_SIZEOF asks for kzalloc_obj()/kmalloc_obj(), which 7.x added
-# and 6.1 to 6.12 lack; the module's sources build on all of them.  The
-# lines it would print are shown as "# newest only:" notes, not hidden.
+# (LINUX_SRC_NEWEST), no exception of its own (CHECKPATCH_NEWEST_IGNORE,
+# empty: a type named there is not failed, its lines are shown as
+# "# newest only:" notes).
 CHECKPATCH_FLAGS = --no-tree --strict --terse --show-types
 CHECKPATCH_COMPAT = --ignore NEW_TYPEDEFS,LINUX_VERSION_CODE,CONSTANT_COMPARISON
-CHECKPATCH_NEWEST_IGNORE = ALLOC_WITH_SIZEOF
+CHECKPATCH_NEWEST_IGNORE =
 # $(call checkpatch_run,SOURCE TREE,--ignore of its own or nothing)
 define checkpatch_run
 	@test -f $(1)/scripts/checkpatch.pl || { \
