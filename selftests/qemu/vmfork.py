@@ -144,40 +144,35 @@ def main():
                 vms.append(vm)
                 vm.cmd("migrate-incoming", uri="exec:cat " + state)
                 clones.append(vm)
-            rolls, texts, inflight = [], [], []
+            # What each clone reports: "vmfork NAME HEX[ discarded B A]".
+            reports = (
+                ("rolls", "woke from the fork and rolled",
+                 "counted its buffered bits as discarded"),
+                ("text", "read its text file", None),
+                ("inflight", "finished the read in flight",
+                 "dropped the bits of its read in flight at the fork"),
+            )
+            seen = {name: [] for name, _, _ in reports}
             for vm in clones:
                 ok = vm.wait_for("verdict done", opts.timeout)
                 said = vm.said()
-                m = re.search(r"vmfork rolls ([0-9a-f]+) discarded (\d+) (\d+)",
-                              said)
-                tap(ok and m is not None,
-                    "clone %s woke from the fork and rolled" % vm.tag,
-                    "no rolls; it said: " + said[-300:].replace("\n", " | "))
-                if m:
-                    rolls.append(m.group(1))
-                    before, after = int(m.group(2)), int(m.group(3))
-                    tap(after > before,
-                        "clone %s counted its buffered bits as discarded "
-                        "(%d -> %d)" % (vm.tag, before, after),
-                        "bits_discarded did not grow")
-                t = re.search(r"vmfork text ([0-9a-f]+)", said)
-                tap(t is not None, "clone %s read its text file" % vm.tag)
-                if t:
-                    texts.append(t.group(1))
-                f = re.search(r"vmfork inflight ([0-9a-f]+) discarded (\d+) (\d+)",
-                              said)
-                tap(f is not None,
-                    "clone %s finished the read in flight" % vm.tag)
-                if f:
-                    inflight.append(f.group(1))
-                    before, after = int(f.group(2)), int(f.group(3))
-                    tap(after > before,
-                        "clone %s's read in flight dropped its bits at the "
-                        "fork (%d -> %d)" % (vm.tag, before, after),
-                        "bits_discarded did not grow during the read")
+                for name, did, dropped in reports:
+                    m = re.search(r"vmfork %s ([0-9a-f]+)"
+                                  r"(?: discarded (\d+) (\d+))?" % name, said)
+                    tap(ok and m is not None, "clone %s %s" % (vm.tag, did),
+                        "it said: " + said[-300:].replace("\n", " | "))
+                    if not m:
+                        continue
+                    seen[name].append(m.group(1))
+                    if dropped:
+                        before, after = int(m.group(2)), int(m.group(3))
+                        tap(after > before, "clone %s %s (%d -> %d)" %
+                            (vm.tag, dropped, before, after),
+                            "bits_discarded did not grow")
                 bad = [l for l in said.splitlines() if BAD.search(l)]
                 tap(not bad, "clone %s kernel log clean" % vm.tag,
                     bad[0] if bad else "")
+            rolls, texts, inflight = (seen[name] for name, _, _ in reports)
             for what, got in (("rolled different dice", rolls),
                               ("served different text lines after a "
                                "faulted read", texts),
