@@ -408,10 +408,8 @@ The series
  4. kselftests, tools/testing/selftests/drivers/dice/
 
 Each patch builds (W=1, CONFIG_DICE=m); checkpatch --strict reports
-nothing on each but three findings on two harness-style macros of the
-selftests' dice_common.h (REQUIRE_DIE() returns through SKIP(), and
-DIE_FIXTURE() declares a fixture, its setup and its teardown); the KUnit
-suite passes under UML; the selftests build in the tree.
+nothing on each; the KUnit suite passes under UML; the selftests build in
+the tree.
 
 The ABI
 =======

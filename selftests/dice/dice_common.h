@@ -6,7 +6,8 @@
  * its ASSERT_*() and SKIP().  Everything is static inline, so a test pays
  * nothing for what it does not use.
  *
- *  - opening a die, REQUIRE_DIE(), DIE_FIXTURE(), the ioctls
+ *  - opening a die (REQUIRE_DIE() and DIE_FIXTURE() are in dice_fixture.h),
+ *    the ioctls
  *    (set_sides(), set_format(), get_info() and get_stats() assert;
  *    set_weights(), set_alias(), set_u32(), set_u64() and get_masses()
  *    return the errno, as the cases test their refusals);
@@ -56,8 +57,9 @@
 /*
  * open_die() - open one die with @flags (the access mode and any others);
  * -1 when there is no /dev/dice.  Fixtures open their die in FIXTURE_SETUP
- * and every case starts with REQUIRE_DIE(), which skips it: the 6.1 harness
- * would still run a case whose setup skipped.
+ * and every case starts by skipping itself when it got -1
+ * (REQUIRE_DIE() of dice_fixture.h): the 6.1 harness would still run a
+ * case whose setup skipped.
  */
 static inline int open_die(struct __test_metadata *_metadata, int flags)
 {
@@ -68,30 +70,6 @@ static inline int open_die(struct __test_metadata *_metadata, int flags)
 	ASSERT_LE(0, fd) TH_LOG("open %s: %s", DICE_PATH, strerror(errno));
 	return fd;
 }
-
-#define REQUIRE_DIE(fd) do {						\
-	if ((fd) < 0)							\
-		SKIP(return, "%s is absent", DICE_PATH);		\
-} while (0)
-
-/*
- * DIE_FIXTURE() - a fixture that is one die, opened with @flags by its setup
- * (-1 without /dev/dice: REQUIRE_DIE()) and closed by its teardown.  The
- * file may add FIXTURE_VARIANT(@name) and its variants after it.
- */
-#define DIE_FIXTURE(name, flags)					\
-	FIXTURE(name) {							\
-		int fd;							\
-	};								\
-	FIXTURE_SETUP(name)						\
-	{								\
-		self->fd = open_die(_metadata, (flags));		\
-	}								\
-	FIXTURE_TEARDOWN(name)						\
-	{								\
-		if (self->fd >= 0)					\
-			close(self->fd);				\
-	}
 
 /* ioctl_errno() - 0 when @cmd succeeds, else its errno */
 static inline int ioctl_errno(int fd, unsigned long cmd, void *arg)

@@ -86,6 +86,7 @@
 #include "kselftest_harness.h"
 
 #include "dice_common.h"
+#include "dice_fixture.h"
 
 /* The module reads ahead at most this much (DICE_OUT_BYTES in kmod/dice_main.c). */
 #define OUT_BYTES	1024

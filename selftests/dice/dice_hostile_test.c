@@ -63,6 +63,7 @@
 #include "kselftest_harness.h"
 
 #include "dice_common.h"
+#include "dice_fixture.h"
 
 #define BUDGET_PATH	PARAMS_SYSFS "/max_user_table_kib"
 #define NOBODY		65534

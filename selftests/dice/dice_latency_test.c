@@ -40,6 +40,7 @@
 
 #include "kselftest_harness.h"
 #include "dice_common.h"
+#include "dice_fixture.h"
 
 #define CHUNK		(64 << 20)
 #define MAX_SAMPLES	(1 << 20)

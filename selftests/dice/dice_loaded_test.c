@@ -47,6 +47,7 @@
 #include "kselftest_harness.h"
 
 #include "dice_common.h"
+#include "dice_fixture.h"
 
 #define FMT_ZB		DICE_FMT_ZERO_BASED
 #define ALL_ONES	(~(__u64)0)

@@ -76,6 +76,7 @@
 #include "kselftest_harness.h"
 
 #include "dice_common.h"
+#include "dice_fixture.h"
 #include "../../testlib/chi2.h"
 
 #define U64_MAX_	(~(__u64)0)

@@ -62,6 +62,7 @@
 #include "kselftest_harness.h"
 
 #include "dice_common.h"
+#include "dice_fixture.h"
 
 #define DEFAULT_KO	"/dice/dice.ko"
 

@@ -238,13 +238,27 @@ static void expect_stats_clean(struct __test_metadata *_metadata,
 
 /* ---- the default die ----------------------------------------------------- */
 
-DIE_FIXTURE(dice, O_RDONLY)
+FIXTURE(dice) {
+	int fd;
+};
+
+FIXTURE_SETUP(dice)
+{
+	self->fd = open_die(_metadata, O_RDONLY);
+}
+
+FIXTURE_TEARDOWN(dice)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
 
 TEST_F(dice, default_info)
 {
 	struct dice_info info;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	get_info(_metadata, self->fd, &info);
 	EXPECT_EQ(DICE_KIND_FAIR, info.kind);
 	EXPECT_EQ(6, info.sides);
@@ -262,7 +276,8 @@ TEST_F(dice, default_text)
 	struct text_lines t;
 	char buf[1200];
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	text_init(&t, 6, DICE_FMT_TEXT);
 	/* 600 lines "[1-6]\n", exactly 1200 bytes */
 	read_all(_metadata, self->fd, buf, sizeof(buf));
@@ -276,7 +291,8 @@ TEST_F(dice, text_zero_based)
 {
 	struct text_lines t;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	set_format(_metadata, self->fd, DICE_FMT_TEXT | FMT_ZB);
 	text_init(&t, 6, DICE_FMT_TEXT | FMT_ZB);
 	read_lines(_metadata, self->fd, &t, 600);
@@ -375,7 +391,8 @@ TEST_F(dice_fmt, info)
 {
 	struct dice_info info;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	get_info(_metadata, self->fd, &info);
 	EXPECT_EQ(variant->sides, info.sides);
 	EXPECT_EQ(variant->format, info.format);
@@ -401,7 +418,8 @@ TEST_F(dice_fmt, faces_in_range)
 	size_t i, low_half = 0, odd = 0;
 	__u64 *rolls;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	rolls = calloc(n, sizeof(*rolls));
 	ASSERT_NE(NULL, rolls);
 	read_rolls(_metadata, self->fd, width, rolls, n);
@@ -436,7 +454,8 @@ TEST_F(dice_fmt, read_whole_rolls)
 	size_t i;
 	char *buf;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	buf = malloc(65536);
 	ASSERT_NE(NULL, buf);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
@@ -500,7 +519,8 @@ TEST_F(dice, set_format_eoverflow)
 	struct dice_info info;
 	size_t i;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	for (i = 0; i < ARRAY_SIZE(fit_cases); i++) {
 		const struct fit_case *c = &fit_cases[i];
 		__u32 fmt = c->format;
@@ -521,7 +541,8 @@ TEST_F(dice, set_sides_eoverflow)
 	struct dice_info info;
 	size_t i;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	for (i = 0; i < ARRAY_SIZE(fit_cases); i++) {
 		const struct fit_case *c = &fit_cases[i];
 		__u64 sides = c->sides;
@@ -544,7 +565,8 @@ TEST_F(dice, set_sides_eoverflow_keeps_die)
 	struct dice_info info;
 	size_t i;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	set_format(_metadata, self->fd, DICE_FMT_U8);
 	EXPECT_EQ(EOVERFLOW, ioctl_errno(self->fd, DICE_IOC_SET_SIDES, &sides));
 	get_info(_metadata, self->fd, &info);
@@ -564,7 +586,8 @@ TEST_F(dice, set_sides_zero_einval)
 	struct dice_info info;
 	__u64 sides = 0;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, DICE_IOC_SET_SIDES, &sides));
 	get_info(_metadata, self->fd, &info);
 	EXPECT_EQ(6, info.sides);
@@ -595,7 +618,8 @@ TEST_F(dice, set_format_bad_type_einval)
 		5, 6, 0x7f, 0x80, 0xff, 5 | FMT_ZB, 0xff | FMT_ZB,
 	};
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	check_bad_formats(_metadata, self->fd, fmts, ARRAY_SIZE(fmts));
 }
 
@@ -607,7 +631,8 @@ TEST_F(dice, set_format_bad_flags_einval)
 		~(__u32)0,
 	};
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	check_bad_formats(_metadata, self->fd, fmts, ARRAY_SIZE(fmts));
 }
 
@@ -623,7 +648,8 @@ TEST_F(dice, unknown_ioctl_enotty)
 	__u64 arg[32] = { 0 };
 	size_t i;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
 		EXPECT_EQ(ENOTTY, ioctl_errno(self->fd, cmds[i], arg))
 			TH_LOG("ioctl %#lx", cmds[i]);
@@ -690,13 +716,15 @@ static void expect_efault(struct __test_metadata *_metadata, int fd,
 
 TEST_F(dice_efault, null_arg)
 {
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	expect_efault(_metadata, self->fd, variant->cmd, NULL);
 }
 
 TEST_F(dice_efault, prot_none_arg)
 {
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	expect_efault(_metadata, self->fd, variant->cmd, self->fault_page);
 }
 
@@ -765,7 +793,8 @@ TEST_F(dice_text, partial_reads)
 	size_t k = 0;
 	char buf[64];
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	text_init(&t, variant->sides, DICE_FMT_TEXT);
 	while (t.lines < 200) {
 		size_t want = variant->chunk ?: cycle[k++ % ARRAY_SIZE(cycle)];
@@ -798,7 +827,8 @@ TEST_F_TIMEOUT(dice, stats_d6, 120)
 	unsigned char *buf;
 	size_t i;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	set_format(_metadata, self->fd, DICE_FMT_U8);
 	buf = malloc(n);
 	ASSERT_NE(NULL, buf);
@@ -840,7 +870,8 @@ TEST_F_TIMEOUT(dice, stats_power_of_two, 120)
 	__u64 *rolls;
 	size_t i, j;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	rolls = calloc(n, sizeof(*rolls));
 	ASSERT_NE(NULL, rolls);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -878,7 +909,8 @@ TEST_F(dice, stats_d1)
 	__u64 rolls = 0;
 	size_t i, j;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	set_sides(_metadata, self->fd, 1);
 	text_init(&t, 1, DICE_FMT_TEXT);
 	read_lines(_metadata, self->fd, &t, 1000);
@@ -983,7 +1015,8 @@ TEST_F_TIMEOUT(dice_chi, goodness_of_fit, 600)
 	unsigned int b;
 	__u64 *buf;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	ASSERT_GE(64, k);
 	buf = calloc(chunk, sizeof(*buf));
 	ASSERT_NE(NULL, buf);
@@ -1031,7 +1064,8 @@ TEST_F(dice, two_files_independent)
 	int a, b, round;
 	size_t i;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	a = self->fd;
 	b = open_die(_metadata, O_RDONLY);
 	ASSERT_LE(0, b);
@@ -1100,7 +1134,8 @@ TEST_F_TIMEOUT(dice, signal_interrupts_read, 120)
 	size_t i;
 	int err;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	set_format(_metadata, self->fd, DICE_FMT_U8);
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = 0;		/* no SA_RESTART */
@@ -1147,7 +1182,8 @@ TEST_F(dice, nonblock_read)
 	ssize_t ret;
 	int fd;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	fd = open_die(_metadata, O_RDONLY | O_NONBLOCK);
 	ASSERT_LE(0, fd);
 	ret = read(fd, buf, sizeof(buf));
@@ -1221,7 +1257,8 @@ TEST_F(dice, sysfs_counters)
 	unsigned char buf[1000];
 	int fd;
 
-	REQUIRE_DIE(self->fd);
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
 	read_counters(_metadata, &before);
 	EXPECT_LE(1, before.open_dice);
 

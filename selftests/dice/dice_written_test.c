@@ -41,6 +41,7 @@
 #include "kselftest_harness.h"
 
 #include "dice_common.h"
+#include "dice_fixture.h"
 
 #define FMT_BIN		(DICE_FMT_U64 | DICE_FMT_ZERO_BASED)
 #define SIDES_MAX	DICE_MAX_FAIR_SIDES
