@@ -9,14 +9,18 @@
 #
 # Usage: cli.sh PATH/TO/dice
 # Prints TAP and ends with "cli: N passed, N failed"; exit 1 on failure.
+# TAP_ONLY=PATTERN runs the cases whose "SECTION: NAME" matches it, e.g.
+# TAP_ONLY='Roll20 notation: *' (testlib/tap.sh); make check-cli passes it.
 
 DICE=${1:?usage: cli.sh PATH/TO/dice}
 LC_ALL=C	# ASCII bars; the UTF-8 ones are tested on their own
 export LC_ALL
 HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../../testlib/tap.sh
+. "$HERE/../../testlib/tap.sh"
+tap_init cli
 T=$(mktemp -d "${TMPDIR:-/tmp}/dice-cli.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-n=0 passed=0 failed=0
 
 # ---- helpers ------------------------------------------------------------
 
@@ -25,23 +29,23 @@ run() { # ARGS...: run dice, set RC, stdout in $T/out, stderr in $T/err
 	RC=$?
 }
 
+# A case that TAP_ONLY leaves out still runs (most are one call of dice)
+# but is not counted; the helpers below skip theirs before running.
 ok() {
-	n=$((n + 1))
-	passed=$((passed + 1))
-	echo "ok $n - $1"
+	tap_wanted "$1" || return 0
+	tap_ok "$1"
 }
 
 not_ok() { # NAME WHY
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	echo "#   $2"
+	tap_wanted "$1" || return 0
+	tap_not_ok "$1" "$2"
 	sed 's/^/#   out: /' "$T/out" | head -20
 	sed 's/^/#   err: /' "$T/err" | head -20
 }
 
 # t_rc NAME RC ARGS...
 t_rc() {
+	tap_wanted "$1" || return 0
 	name=$1 want=$2
 	shift 2
 	run "$@"
@@ -51,6 +55,7 @@ t_rc() {
 # t_err NAME RC TEXT ARGS...: exit RC, stderr has TEXT (fixed string)
 # starting with "dice: ", and stdout is empty
 t_err() {
+	tap_wanted "$1" || return 0
 	name=$1 want=$2 text=$3
 	shift 3
 	run "$@"
@@ -70,6 +75,7 @@ t_err() {
 # t_parse NAME COLUMN TEXT EXPR...: a notation error, exit 2, with the
 # caret under COLUMN (1-based) of the echoed expression
 t_parse() {
+	tap_wanted "$1" || return 0
 	name=$1 col=$2 text=$3
 	shift 3
 	run "$@"
@@ -89,6 +95,7 @@ t_parse() {
 
 # t_out NAME TEXT ARGS...: exit 0 and stdout has TEXT
 t_out() {
+	tap_wanted "$1" || return 0
 	name=$1 text=$2
 	shift 2
 	run "$@"
@@ -103,6 +110,7 @@ t_out() {
 
 # t_range NAME LINES LO HI ARGS...: exit 0, LINES lines of integers in [LO, HI]
 t_range() {
+	tap_wanted "$1" || return 0
 	name=$1 lines=$2 lo=$3 hi=$4
 	shift 4
 	run "$@"
@@ -132,6 +140,7 @@ t_range() {
 
 # t_count NAME TEXT MIN MAX ARGS...: TEXT occurs on MIN..MAX stdout lines
 t_count() {
+	tap_wanted "$1" || return 0
 	name=$1 text=$2 min=$3 max=$4
 	shift 4
 	run "$@"
@@ -147,6 +156,7 @@ t_count() {
 
 # t_dist NAME "v:c v:c ..." DENOMINATOR EXPR: the exact distribution
 t_dist() {
+	tap_wanted "$1" || return 0
 	name=$1 want=$2 den=$3
 	shift 3
 	run --dist "$@"
@@ -164,6 +174,7 @@ t_dist() {
 
 
 # ---- rolldice forms and regressions ----------------------------------------
+tap_section "rolldice forms and regressions"
 
 t_range "3d6 rolls one total in 3..18" 1 3 18 --seed=42 3d6
 t_range "100x3d6: 100 totals in 3..18" 100 3 18 --seed=42 100x3d6
@@ -184,6 +195,7 @@ t_range "d% is d100" 300 1 100 --seed=42 300xd%
 t_dist "d% distribution is uniform on 1..100" "$(i=1; s=; while [ $i -le 100 ]; do printf '%s%s:1' "$s" $i; s=' '; i=$((i + 1)); done)" 100 d%
 
 # ---- Roll20 notation ---------------------------------------------------------
+tap_section "Roll20 notation"
 
 t_range "4dF in -4..4" 200 -4 4 --seed=42 200x4dF
 t_dist "4dF distribution" "-4:1 -3:4 -2:10 -1:16 0:19 1:16 2:10 3:4 4:1" 81 4dF
@@ -225,6 +237,7 @@ t_range "10d10>=8f1 can go negative" 200 -10 10 --seed=42 "200x10d10>=8f1"
 t_dist "4d6kh3>=5 counts among the kept" "0:16 1:32 2:24 3:9" 81 "4d6kh3>=5"
 
 # ---- arithmetic ------------------------------------------------------------
+tap_section "arithmetic"
 
 t_dist "d6+3 shifts" "4:1 5:1 6:1 7:1 8:1 9:1" 6 "d6+3"
 t_dist "d6-d6 is symmetric" "-5:1 -4:2 -3:3 -2:4 -1:5 0:6 1:5 2:4 3:3 4:2 5:1" 36 "d6-d6"
@@ -239,6 +252,7 @@ t_out "breakdown of parentheses" "(2d6 [" --seed=42 -s "(2d6+1)*2"
 t_range "several expressions roll in turn" 2 1 6 --seed=42 d6 d6
 
 # ---- custom and weighted dice -----------------------------------------------
+tap_section "custom and weighted dice"
 
 t_dist "--weights 2,2,6,1,1" "1:2 2:2 3:6 4:1 5:1" 12 --weights 2,2,6,1,1
 t_dist "--faces 1,1,2,3,5,8" "1:2 2:1 3:1 5:1 8:1" 6 --faces 1,1,2,3,5,8
@@ -255,6 +269,7 @@ t_count "weighted dice roll through the loaded die" "" 1 1 --seed=42 --weights 5
 t_range "3d{-1:1,1:1} in -3..3" 100 -3 3 --seed=42 "100x3d{-1:1,1:1}"
 
 # ---- output forms ---------------------------------------------------------
+tap_section "output forms"
 
 t_out "--breakdown shows the total" " = " --seed=42 -s 3d6
 t_out "-s prints one line per roll" "4d6kh3 [" --seed=42 -s 4d6kh3+2
@@ -316,6 +331,7 @@ t_out "--help" "Usage: dice" --help
 t_out "--version" "dice " --version
 
 # ---- notation errors --------------------------------------------------------
+tap_section "notation errors"
 
 t_parse "empty expression" 1 "empty expression" ""
 t_parse "garbage after a total" 4 "unknown modifier 'a'" 3d6abc
@@ -376,11 +392,13 @@ t_dist "a tab inside a group: 3d6<TAB>kh2" "2:1 3:3 4:7 5:12 6:19 7:27 8:34 9:36
 t_range "tab around operators is fine" 1 4 9 --seed=42 "$(printf 'd6\t+3')"
 
 # ---- what players paste; --versus, --count; verifiable rolls (issue #23) -----
+tap_section "what players paste; --versus, --count; verifiable rolls (issue #23)"
 
 . "$HERE/cli_players.sh"
 . "$HERE/cli_fair.sh"
 
 # ---- option errors --------------------------------------------------------
+tap_section "option errors"
 
 t_err "no expression" 2 "dice: no expression given" 
 t_err "unknown long option" 2 "dice: unknown option '--frobnicate'" --frobnicate 3d6
@@ -405,12 +423,13 @@ t_err "--faces and --weights differ in length" 2 "--faces has 3 values but --wei
 t_err "--weights unused by the expression" 2 "--weights given, but no expression uses the die dW" --weights 1,2 3d6
 
 # ---- failures (exit 1) ------------------------------------------------------
+tap_section "failures (exit 1)"
 
 if [ ! -e /dev/dice ]; then
 	t_err "no /dev/dice: clear error, no fallback" 1 "dice: cannot open /dev/dice: No such file or directory (is the dice module loaded? load it with 'sudo modprobe dice', or roll with the userspace engine: dice -u, or DICE_ENGINE=userspace; see dice(1))" 3d6
 else
-	echo "ok $((n + 1)) - no /dev/dice: clear error # SKIP /dev/dice exists"
-	n=$((n + 1))
+	tap_wanted "no /dev/dice: clear error" &&
+		tap_skip "no /dev/dice: clear error" "/dev/dice exists"
 fi
 t_parse "--dist: too many sides (exit 2, caret)" 1 "no exact distribution: the die has 2000000 sides, more than 1048576" --dist d2000000
 t_parse "--dist: too many keep states" 1 "no exact distribution: keeping 5 dice with '!' of up to 100 values needs too many states" --dist "10d100!kh5"
@@ -435,9 +454,11 @@ else
 fi
 
 # ---- no crash, no hang: limits are errors with a caret ---------------------
+tap_section "no crash, no hang: limits are errors with a caret"
 
 # t_fast NAME MS RC TEXT ARGS...: exit RC within MS milliseconds, stderr has TEXT
 t_fast() {
+	tap_wanted "$1" || return 0
 	name=$1 ms=$2 want=$3 text=$4
 	shift 4
 	t0=$(date +%s%N)
@@ -481,6 +502,7 @@ fi
 # t_limit NAME COLUMN TEXT ARGS...: exit 2, TEXT and (column COLUMN) on
 # stderr, and a caret line (long expressions show a window around it)
 t_limit() {
+	tap_wanted "$1" || return 0
 	name=$1 col=$2 text=$3
 	shift 3
 	run "$@"
@@ -535,6 +557,7 @@ t_range "... though it rolls" 20 2 12 --seed=1 "20x{4d6kh3+2d6}kh2"
 t_parse "--dist: a divisor that can be 0 is refused" 1 "the divisor can be 0" --dist "floor(d6/(d2-1))"
 
 # ---- the engine ---------------------------------------------------------------
+tap_section "the engine"
 
 run_env() { # VAR=VALUE ARGS...
 	env "$@" </dev/null >"$T/out" 2>"$T/err"
@@ -571,11 +594,12 @@ if [ ! -e /dev/dice ]; then
 		not_ok "--engine=device overrides DICE_ENGINE" "exit $RC"
 	fi
 else
-	echo "ok $((n + 1)) - --engine=device overrides DICE_ENGINE # SKIP /dev/dice exists"
-	n=$((n + 1))
+	tap_wanted "--engine=device overrides DICE_ENGINE" &&
+		tap_skip "--engine=device overrides DICE_ENGINE" "/dev/dice exists"
 fi
 
 # ---- standard input and -i ------------------------------------------------------
+tap_section "standard input and -i"
 
 run_in() { # INPUT ARGS...: run dice with INPUT on stdin
 	input=$1
@@ -633,6 +657,7 @@ fi
 t_err "-i with expressions on the command line" 2 "-i reads expressions at a prompt" -i 3d6
 
 # ---- new notation -----------------------------------------------------------------
+tap_section "new notation"
 
 t_range "grouped roll {4d6+3d8}kh1 keeps one die" 100 1 8 --seed=42 "100x{4d6+3d8}kh1"
 t_count "{4d6+3d8}kh1 drops six of seven dice" "dropped" 1 1 --seed=42 -s "{4d6+3d8}kh1"
@@ -703,6 +728,7 @@ t_dist "--roll20 reads > as >=" "0:1 1:15 2:75 3:125" 216 --roll20 "3d6>2"
 t_dist "--roll20 reads < as <=" "0:1 1:3 2:3 3:1" 8 --roll20 "3d6<3"
 
 # ---- --dist analysis -------------------------------------------------------------
+tap_section "--dist analysis"
 
 t_out "variance, exact" "variance: 35/12 = 2.916666667" --dist d6
 t_out "stddev" "stddev: 1.707825128" --dist d6
@@ -739,6 +765,7 @@ t_err "--at-least with --at-most" 2 "cannot be combined" --dist --at-least --at-
 t_err "--csv with --json" 2 "--csv and --json cannot be combined" --dist --csv --json 3d6
 
 # ---- pictures in a terminal --------------------------------------------------------
+tap_section "pictures in a terminal"
 
 run --dist 2d6
 if ! grep -q '[#]' "$T/out"; then ok "--dist piped: plain numbers, no bars"; else not_ok "--dist piped: plain numbers, no bars" "bars"; fi
@@ -763,6 +790,7 @@ if command -v script >/dev/null 2>&1; then
 fi
 
 # ---- small defects ------------------------------------------------------------------
+tap_section "small defects"
 
 for opt in --help --version; do
 	"$DICE" $opt >/dev/full 2>"$T/err"
@@ -786,8 +814,10 @@ if [ "$(wc -l <"$T/out")" -eq 2 ]; then ok "--json of two expressions: JSON Line
 if ! grep -q '^\.TH DICE 1 2024' "$HERE/../../man/man1/dice.1"; then ok "regression: dice.1 is not dated 2024"; else not_ok "regression: dice.1 is not dated 2024" "old date"; fi
 
 # ---- against a brute-force reference ---------------------------------------
+tap_section "against a brute-force reference"
 
 ref() { # NAME NOTATION SPEC [OPTION]...
+	tap_wanted "$1" || return 0
 	name=$1
 	shift
 	if python3 "$HERE/ref_dist.py" "$DICE" "$@" >"$T/out" 2>"$T/err"; then
@@ -923,6 +953,7 @@ else
 fi
 
 # ---- written bits, as documented; libdice-uninstalled.pc ---------------------
+tap_section "written bits, as documented; libdice-uninstalled.pc"
 
 if [ -n "${LIBDICE_O:-}" ] && command -v pkg-config >/dev/null 2>&1 &&
    [ -f "$LIBDICE_O/libdice-uninstalled.pc" ]; then
@@ -959,21 +990,23 @@ else
 fi
 
 # ---- the grammar fuzzer -------------------------------------------------------
+tap_section "the grammar fuzzer"
 
-if [ -n "${FUZZ_GRAMMAR:-}" ] && [ -x "$FUZZ_GRAMMAR" ]; then
+FUZZ_NAME="fuzz_grammar: parse, --dist and roll of random expressions on 512 KiB stacks"
+if [ -n "${FUZZ_GRAMMAR:-}" ] && [ -x "$FUZZ_GRAMMAR" ] &&
+	tap_wanted "$FUZZ_NAME"; then
 	ASAN_OPTIONS=detect_leaks=0:hard_rss_limit_mb=2048 \
 		"$FUZZ_GRAMMAR" "${FUZZ_GRAMMAR_SECONDS:-10}" >"$T/fuzz" 2>&1
 	RC=$?
 	line=$(grep '^ok 1 - \|^not ok 1 - ' "$T/fuzz" | head -n 1)
 	if [ "$RC" -eq 0 ] && [ -n "$line" ]; then
-		ok "${line#ok 1 - }"
+		tap_ok "$FUZZ_NAME"
 		grep '^#' "$T/fuzz"
 	else
-		not_ok "fuzz_grammar: parse, --dist and roll of random expressions on 512 KiB stacks" "exit $RC"
+		not_ok "$FUZZ_NAME" "exit $RC"
 		tail -n 30 "$T/fuzz" | sed 's/^/#   /'
 	fi
 fi
 
-echo "1..$n"
-echo "cli: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+echo "1..$tap_n"
+tap_done

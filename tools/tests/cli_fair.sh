@@ -4,6 +4,7 @@
 # and the commit-reveal mode (--commit, --log, --reveal, --verify).
 
 # ---- --versus and --count (issue #23) -------------------------------------------
+tap_section "--versus and --count (issue #23)"
 
 t_out "--versus: P(A > B)" "P(A > B) = 229/400 = 0.5725" --versus '1d20+5' '1d20+3'
 t_out "--versus: P(A = B), ties" "P(A = B) = 9/200 = 0.045" --versus '1d20+5' '1d20+3'
@@ -42,6 +43,7 @@ sys.exit(not (f("greater") == Fraction(g, n) and f("equal") == Fraction(e, n) an
 fi
 
 # ---- rolls anyone can verify: commit, roll, reveal, verify (issue #23) ----------
+tap_section "rolls anyone can verify: commit, roll, reveal, verify (issue #23)"
 
 G=$T/game
 mkdir -p "$G"

@@ -6,6 +6,7 @@
 # for clamped faces, labels in the plain output.
 
 # ---- what players paste (issue #23) -------------------------------------------
+tap_section "what players paste (issue #23)"
 
 t_dist "D20 is d20" "$(i=1; s=; while [ $i -le 20 ]; do printf '%s%s:1' "$s" $i; s=' '; i=$((i + 1)); done)" 20 D20
 t_dist "1D20+5" "$(i=6; s=; while [ $i -le 25 ]; do printf '%s%s:1' "$s" $i; s=' '; i=$((i + 1)); done)" 20 1D20+5
@@ -41,6 +42,7 @@ t_err "-(d6): the hint too" 2 "goes after '--'" "-(d6)"
 t_range "-- then a leading minus rolls" 1 -6 -1 --seed=1 -- -1d6
 
 # ---- functions, powers, d20's modifiers, 64-bit constants (issue #23) ----------
+tap_section "functions, powers, d20's modifiers, 64-bit constants (issue #23)"
 
 t_dist "max(d6, d6)" "1:1 2:3 3:5 4:7 5:9 6:11" 36 "max(d6, d6)"
 t_dist "min(d6,d6) is 2d6kl1" "1:11 2:9 3:7 4:5 5:3 6:1" 36 "min(d6,d6)"
@@ -75,6 +77,7 @@ t_out "a 64-bit constant in JSON is a string" '"total":"18446744073709551615"' -
 t_parse "a constant of 2^64 is too large" 1 "number too large" "18446744073709551616+1"
 
 # ---- Avrae's and Foundry's modifiers (issue #23) --------------------------------
+tap_section "Avrae's and Foundry's modifiers (issue #23)"
 
 t_dist "5d6even counts even dice" "0:1 1:5 2:10 3:10 4:5 5:1" 32 5d6even
 t_dist "1d6odd" "0:1 1:1" 2 1d6odd
@@ -114,6 +117,7 @@ t_parse "a cap of 0" 5 "an explosion cap must be from 1 to 10000" "1d6!:0"
 t_parse "a cap without a number" 6 "expected a number after ':'" "1d6!:"
 
 # ---- marks for clamped faces, labels in plain output (issue #23) ---------------
+tap_section "marks for clamped faces, labels in plain output (issue #23)"
 
 t_out "a face raised by min is marked ^" "3^" --seed=1 -s 4d6min3
 t_out "a face lowered by max is marked v" "2v" --seed=1 -s 4d6max2
