@@ -37,7 +37,6 @@ install - scripts/install-check.sh
 dkms - scripts/dkms-check.sh
 deb - scripts/deb-check.sh
 kunit - make -s kunit
-kunit-newest - make -s kunit-newest
 upstream - scripts/upstream-check.sh
 selftests-build - make -s selftests
 vm module,selftests "$VMTEST" --kernel default
