@@ -15,9 +15,9 @@
  * out no more than the caller's size.
  *
  * Each command's errors are listed once, above its definition at the end
- * of this file; Documentation/userspace-api/dice.rst lists the same (make
- * check compares the two).  Every command also fails with -EFAULT for an
- * argument it cannot read or write, and an unknown one with -ENOTTY.
+ * of this file; Documentation/userspace-api/dice.rst lists the same.
+ * Every command also fails with -EFAULT for an argument it cannot read or
+ * write, and an unknown one with -ENOTTY.
  */
 #ifndef _UAPI_LINUX_DICE_H
 #define _UAPI_LINUX_DICE_H
