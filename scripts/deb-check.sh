@@ -29,12 +29,13 @@ kver=${KVER:-$(make -s --no-print-directory -C "$TOP" kver)}
 cache=${DICE_CACHE:-/var/tmp/dice}
 ver=$(cat "$TOP/VERSION")
 prev=$ver~prev1
-n=0 bad=0
 
-ok() { n=$((n + 1)); echo "ok $n - deb: $1"; }
+# shellcheck source=testlib/tap.sh
+. "$TOP/testlib/tap.sh"
+tap_init deb
+ok() { tap_ok "deb: $1"; }
 not_ok() { # NAME [LOG]
-	n=$((n + 1)) bad=$((bad + 1))
-	echo "not ok $n - deb: $1"
+	tap_not_ok "deb: $1"
 	[ -n "${2:-}" ] && [ -s "$2" ] && tail -n 40 "$2" | sed 's/^/#   /'
 	true
 }
@@ -210,21 +211,22 @@ find "$cache" -maxdepth 1 -name 'deb-run.*' -mmin +1440 \
 	-exec rm -rf --one-file-system {} + 2>/dev/null
 # in_root NAME PRISTINE KVERS: the install, purge and upgrade tests there.
 in_root() {
-	local name=$1 pristine=$2 kvers=$3 rc failed t l=${1// /-}
+	local name=$1 pristine=$2 kvers=$3 rc passed failed t l=${1// /-}
 	t=$(date +%s)
 	work=$(mktemp -d "$cache/deb-run.XXXXXX")
 	rm -rf "${logs:?}/$l" && mkdir -p "$logs/$l"
 	unshare --mount --propagation private --pid --fork --kill-child --mount-proc \
 		timeout 1200 "$TOP"/scripts/deb-root-test.sh "$pristine" "$work" "$B/deb" "$B/deb-prev" \
-		"$kvers" "$n" "$logs/$l" "$name" >"$logs/$l-test.log" 2>&1 &
+		"$kvers" "$tap_n" "$logs/$l" "$name" >"$logs/$l-test.log" 2>&1 &
 	unshare_pid=$!
 	wait "$unshare_pid"
 	rc=$?
 	unshare_pid=
 	cat "$logs/$l-test.log"
-	n=$(grep -cE '^(not )?ok [0-9]+' "$logs/$l-test.log" | awk -v n="$n" '{ print n + $1 }')
+	passed=$(grep -cE '^ok [0-9]+' "$logs/$l-test.log")
 	failed=$(grep -cE '^not ok [0-9]+' "$logs/$l-test.log")
-	bad=$((bad + failed))
+	tap_n=$((tap_n + passed + failed)) tap_passed=$((tap_passed + passed))
+	tap_failed=$((tap_failed + failed))
 	if [ $rc -ne 0 ] && [ "$failed" -eq 0 ]; then
 		not_ok "tests in the $name root ended early (exit $rc)"
 	fi
@@ -260,5 +262,4 @@ else
 	diff <(echo "$host_before") <(echo "$host_after") | sed 's/^/#   /'
 fi
 
-echo "deb: $((n - bad)) passed, $bad failed"
-[ "$bad" -eq 0 ]
+tap_done

@@ -27,16 +27,18 @@
 #             built against the previous libdice runs with the new one;
 #             purge leaves the root as before
 set -uo pipefail
-pristine=$1 work=$2 newdebs=$3 prevdebs=$4 kvers=$5 n=$6 logs=$7
+pristine=$1 work=$2 newdebs=$3 prevdebs=$4 kvers=$5 logs=$7
 suite=${8:-deb}
 arch=$(uname -m)
-bad=0
 PKGS="dice dice-dkms libdice-dev libdice1"
 
-ok() { n=$((n + 1)); echo "ok $n - $suite: $1"; }
+# shellcheck source=testlib/tap.sh
+. "$(dirname "$0")/../testlib/tap.sh"
+tap_init "$suite"
+tap_n=$6	# numbered on from deb-check.sh's cases
+ok() { tap_ok "$suite: $1"; }
 not_ok() { # NAME [LOG]
-	n=$((n + 1)) bad=$((bad + 1))
-	echo "not ok $n - $suite: $1"
+	tap_not_ok "$suite: $1"
 	[ -n "${2:-}" ] && [ -s "$2" ] && tail -n 25 "$2" | sed 's/^/#   /'
 	true
 }
@@ -286,5 +288,5 @@ check "upgrade, then apt-get purge" purge
 check "upgrade, purge: no DKMS entry, no dice.ko, dpkg knows none" purged
 check "upgrade, purge: the root is as before" same_as_before "$work/before"
 
-echo "# $suite: tests in the root done, $bad failed"
-[ "$bad" -eq 0 ]
+echo "# $suite: tests in the root done, $tap_failed failed"
+[ "$tap_failed" -eq 0 ]

@@ -69,9 +69,10 @@ newest)
 	;;
 esac
 
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - upstream $VER: $*"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - upstream $VER: $*"; }
+# shellcheck source=testlib/tap.sh
+. "$TOP/testlib/tap.sh"
+ok() { tap_ok "upstream $VER: $*"; }
+not_ok() { tap_not_ok "upstream $VER: $*"; }
 # check NAME CMD...: ok or not ok as CMD exits, its output shown with "# ".
 check() {
 	local name=$1 out rc
@@ -83,9 +84,10 @@ check() {
 	return $rc
 }
 finish() {
-	echo "1..$n"
-	echo "upstream $VER: $((n - failed)) passed, $failed failed ($(($(date +%s) - start))s)"
-	[ "$failed" -eq 0 ]
+	echo "1..$tap_n"
+	echo "# upstream $VER: $(($(date +%s) - start))s"
+	tap_init "upstream $VER"
+	tap_done
 	exit
 }
 start=$(date +%s)

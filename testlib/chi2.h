@@ -9,9 +9,11 @@
  *                    Wilson-Hilferty approximation (a little above the
  *                    exact one for few degrees, so on the safe side)
  *
- * Header-only (static inline), libm; used by libdice/tests/tap.h (the
+ * Header-only (static inline), libm; used by testlib/tap.h (the
  * core's and libdice's tests), selftests/dice/dice_stats_test.c and, for
- * its critical values, dice_loaded_test.c.  Include it by its path
+ * its critical values, dice_loaded_test.c; and by the CLI, whose
+ * --histogram p-value is chi2_gamma_q(), so that one function is tested
+ * and shipped.  Include it by its path
  * relative to the including file, as the kselftests include their
  * harness.
  */
@@ -24,17 +26,18 @@
 /*
  * chi2_gamma_q() - regularized upper incomplete gamma function Q(a, x): the
  * series for P below a + 1, the continued fraction (modified Lentz) above,
- * as in Numerical Recipes 6.2.  Good to about 1e-13 relative.
+ * as in Numerical Recipes 6.2, in long double (good to about 1e-16
+ * relative).  The CLI's --histogram p-value is this function too.
  */
-static inline double chi2_gamma_q(double a, double x)
+static inline long double chi2_gamma_q(long double a, long double x)
 {
-	const double tiny = 1e-300, eps = 1e-15;
-	double front, sum, del, ap, b, c, d, h, an;
+	const long double tiny = 1e-300L, eps = 1e-18L;
+	long double front, sum, del, ap, b, c, d, h, an;
 	int i;
 
 	if (x <= 0)
 		return 1;
-	front = exp(-x + a * log(x) - lgamma(a));
+	front = expl(-x + a * logl(x) - lgammal(a));
 	if (x < a + 1) {
 		ap = a;
 		del = 1 / a;
@@ -43,7 +46,7 @@ static inline double chi2_gamma_q(double a, double x)
 			ap += 1;
 			del *= x / ap;
 			sum += del;
-			if (fabs(del) < fabs(sum) * eps)
+			if (fabsl(del) < fabsl(sum) * eps)
 				break;
 		}
 		return 1 - sum * front;
@@ -56,15 +59,15 @@ static inline double chi2_gamma_q(double a, double x)
 		an = -i * (i - a);
 		b += 2;
 		d = an * d + b;
-		if (fabs(d) < tiny)
+		if (fabsl(d) < tiny)
 			d = tiny;
 		c = b + an / c;
-		if (fabs(c) < tiny)
+		if (fabsl(c) < tiny)
 			c = tiny;
 		d = 1 / d;
 		del = d * c;
 		h *= del;
-		if (fabs(del - 1) < eps)
+		if (fabsl(del - 1) < eps)
 			break;
 	}
 	return front * h;
@@ -73,7 +76,7 @@ static inline double chi2_gamma_q(double a, double x)
 /* chi2_tail() - P(X >= @chi2) for X chi-square with @dof degrees of freedom */
 static inline double chi2_tail(double chi2, unsigned int dof)
 {
-	return chi2_gamma_q(dof / 2.0, chi2 / 2.0);
+	return (double)chi2_gamma_q(dof / 2.0L, chi2 / 2.0L);
 }
 
 /*

@@ -2,7 +2,7 @@
 # shellcheck shell=sh
 #
 # testlib/tap.sh: TAP for the shell test scripts, with the case filter that
-# libdice/tests/tap.h gives the C ones.  POSIX sh; source it:
+# testlib/tap.h gives the C ones.  POSIX sh; source it:
 #
 #   . "$TOP/testlib/tap.sh"
 #   tap_init cli                     the suite's name, for the closing line

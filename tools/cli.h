@@ -160,7 +160,5 @@ struct hist {
 /* The table (text, JSON or CSV) up to the chi-square line, exclusive. */
 void show_histogram(const struct hist *h, const struct options *o,
 		    const char *source);
-/* Regularized upper incomplete gamma Q(a, x). */
-long double gamma_q(long double a, long double x);
 
 #endif /* _DICE_TOOLS_CLI_H */

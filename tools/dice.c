@@ -25,6 +25,7 @@
 
 #include <dice.h>
 
+#include "../testlib/chi2.h"
 #include "cli.h"
 
 #ifndef DICE_VERSION		/* the top-level VERSION file, from the Makefile */
@@ -35,17 +36,11 @@
 
 /* ---- options ------------------------------------------------------------ */
 
-static const struct {
-	const char *name;
-	uint32_t value;
-	bool loaded;		/* rolls loaded dice too */
-} methods[] = {
-	{ "recycle", DICE_METHOD_RECYCLE, true },
-	{ "viglietta", DICE_METHOD_VIGLIETTA, false },
-	{ "batch", DICE_METHOD_BATCH, false },
-	{ "alias", DICE_METHOD_ALIAS, true },
-	{ "rejection", DICE_METHOD_REJECTION, false },
-};
+/* The methods that roll loaded dice too (dice_method_parse() names all). */
+static bool method_rolls_loaded(uint32_t method)
+{
+	return method == DICE_METHOD_RECYCLE || method == DICE_METHOD_ALIAS;
+}
 
 
 /* Output that fails is an error, even for --help. */
@@ -294,16 +289,10 @@ static int roll_error(int err)
  */
 static int check_method(const struct expr *e)
 {
-	unsigned int i;
-
-	if (!o.method_name || !e->loaded)
+	if (!o.method_name || !e->loaded || method_rolls_loaded(o.method))
 		return 0;
-	for (i = 0; i < ARRAY_SIZE(methods); i++) {
-		if (!strcmp(methods[i].name, o.method_name) && !methods[i].loaded)
-			return expr_fail(2, "--method %s rolls fair dice only, and %s has a loaded die (weights): use --method recycle or --method alias",
-					 o.method_name, e->text);
-	}
-	return 0;
+	return expr_fail(2, "--method %s rolls fair dice only, and %s has a loaded die (weights): use --method recycle or --method alias",
+			 o.method_name, e->text);
 }
 
 /* ---- rolls ------------------------------------------------------------------- */
@@ -539,7 +528,7 @@ static int histogram_one_expr(const struct expr *e)
 	}
 	if (acc_e > 0 && bins)	/* fold the tail into the last bin */
 		chi += (acc_o - acc_e) * (acc_o - acc_e) / (acc_e + 5);
-	p = bins > 1 ? gamma_q((long double)(bins - 1) / 2, chi / 2) : 1;
+	p = bins > 1 ? chi2_gamma_q((long double)(bins - 1) / 2, chi / 2) : 1;
 
 	json_source(head, sizeof(head));
 	h = (struct hist){ e, &d, obs, samples };
@@ -741,7 +730,6 @@ static void parse_options(int argc, char **argv)
 {
 	const char *env = getenv("DICE_ENGINE");
 	int c;
-	size_t i;
 
 	memset(&o, 0, sizeof(o));
 	o.max_dice = DICE_DEFAULT_MAX_DICE;
@@ -789,15 +777,10 @@ static void parse_options(int argc, char **argv)
 			o.bits = true;
 			break;
 		case 'm':
-			for (i = 0; i < ARRAY_SIZE(methods); i++) {
-				if (!strcmp(optarg, methods[i].name))
-					break;
-			}
-			if (i == ARRAY_SIZE(methods))
+			if (dice_method_parse(optarg, &o.method))
 				bad_usage("unknown --method '%s' (recycle, viglietta, batch, alias, rejection)",
 					  optarg);
-			o.method_name = methods[i].name;
-			o.method = methods[i].value;
+			o.method_name = dice_method_name(o.method);
 			break;
 		case 'S':
 			o.seed = number_opt("--seed", optarg, 0, UINT64_MAX);

@@ -514,48 +514,6 @@ void show_dists(struct shown *v, unsigned int n, const struct options *o)
 
 /* ---- --histogram --------------------------------------------------------- */
 
-/* Regularized upper incomplete gamma Q(a, x) (Numerical Recipes gammq). */
-long double gamma_q(long double a, long double x)
-{
-	long double gln = lgammal(a), sum, del, ap, b, c, d, h, an;
-	int i;
-
-	if (x <= 0)
-		return 1;
-	if (x < a + 1) {
-		ap = a;
-		sum = del = 1 / a;
-		for (i = 0; i < 10000; i++) {
-			ap += 1;
-			del *= x / ap;
-			sum += del;
-			if (fabsl(del) < fabsl(sum) * 1e-18L)
-				break;
-		}
-		return 1 - sum * expl(-x + a * logl(x) - gln);
-	}
-	b = x + 1 - a;
-	c = 1 / 1e-300L;
-	d = 1 / b;
-	h = d;
-	for (i = 1; i < 10000; i++) {
-		an = -i * (i - a);
-		b += 2;
-		d = an * d + b;
-		if (fabsl(d) < 1e-300L)
-			d = 1e-300L;
-		c = b + an / c;
-		if (fabsl(c) < 1e-300L)
-			c = 1e-300L;
-		d = 1 / d;
-		del = d * c;
-		h *= del;
-		if (fabsl(del - 1) < 1e-18L)
-			break;
-	}
-	return expl(-x + a * logl(x) - gln) * h;
-}
-
 /* '#' (or blocks) observed, '|' where the expectation lies. */
 static char *hist_bar(uint64_t obs, long double exp, long double scale,
 		      bool utf8)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "dice_stream.h"
+#include "method_names.h"
 #include "tap.h"
 
 static u64 rng_state = 0x243f6a8885a308d3ULL;
@@ -308,10 +309,6 @@ static double expected(const struct die_spec *spec, struct dice_die *die)
 	}
 }
 
-static const char *const method_name[] = {
-	"recycle", "viglietta", "batch", "alias", "rejection",
-};
-
 static void test_bits_table(void)
 {
 	static const u64 fair[] = { 2, 6, 20, 100, 1000003, (1ULL << 31) + 1 };
@@ -353,7 +350,7 @@ static void test_bits_table(void)
 			snprintf(name, sizeof(name), "d%llu",
 				 (unsigned long long)specs[i].sides);
 		printf("# %-10s %-12s %10.4f %10.4f %10.4f\n",
-		       method_name[specs[i].method], name, h, got, want);
+		       dice_method_names[specs[i].method], name, h, got, want);
 		if (specs[i].method == DICE_METHOD_VIGLIETTA) {
 			/* fair flips are exact; coin bits near 2 a roll */
 			u64 flips = dice_pool_used(&die.pool) - die.coin_bits;

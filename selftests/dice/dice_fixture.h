@@ -36,4 +36,13 @@
 			close(self->fd);				\
 	}
 
+/*
+ * VARIANT() - variant @name of fixture @f, its fields the designated
+ * initializers that follow: FIXTURE_VARIANT_ADD() on one line, so that a
+ * matrix of variants (each method on each die) is one list macro applied
+ * once per method.  Follow it with a semicolon.
+ */
+#define VARIANT(f, name, ...)						\
+	FIXTURE_VARIANT_ADD(f, name) { __VA_ARGS__ }
+
 #endif /* _DICE_FIXTURE_H */

@@ -1309,12 +1309,10 @@ FIXTURE_VARIANT(readiness) {
 static const __u32 one_63[2] = { 1, 63 };
 static const __u32 zipfish[7] = { 60, 30, 20, 15, 12, 10, 1 };
 
-FIXTURE_VARIANT_ADD(readiness, recycle_d6_u8) {
-	.sides = 6, .method = DICE_METHOD_RECYCLE, .fmt = DICE_FMT_U8,
-};
-FIXTURE_VARIANT_ADD(readiness, recycle_d1000_text) {
-	.sides = 1000, .method = DICE_METHOD_RECYCLE, .fmt = DICE_FMT_TEXT,
-};
+VARIANT(readiness, recycle_d6_u8,
+	.sides = 6, .method = DICE_METHOD_RECYCLE, .fmt = DICE_FMT_U8);
+VARIANT(readiness, recycle_d1000_text,
+	.sides = 1000, .method = DICE_METHOD_RECYCLE, .fmt = DICE_FMT_TEXT);
 FIXTURE_VARIANT_ADD(readiness, recycle_dmax_u64) {
 	.sides = DICE_MAX_FAIR_SIDES, .method = DICE_METHOD_RECYCLE,
 	.fmt = DICE_FMT_U64,
@@ -1327,15 +1325,12 @@ FIXTURE_VARIANT_ADD(readiness, alias_loaded_7) {
 	.sides = 7, .weights = zipfish, .method = DICE_METHOD_ALIAS,
 	.fmt = DICE_FMT_U16,
 };
-FIXTURE_VARIANT_ADD(readiness, batch_d6) {
-	.sides = 6, .method = DICE_METHOD_BATCH, .fmt = DICE_FMT_U8,
-};
-FIXTURE_VARIANT_ADD(readiness, viglietta_d20) {
-	.sides = 20, .method = DICE_METHOD_VIGLIETTA, .fmt = DICE_FMT_U32,
-};
-FIXTURE_VARIANT_ADD(readiness, rejection_d3) {
-	.sides = 3, .method = DICE_METHOD_REJECTION, .fmt = DICE_FMT_U8,
-};
+VARIANT(readiness, batch_d6,
+	.sides = 6, .method = DICE_METHOD_BATCH, .fmt = DICE_FMT_U8);
+VARIANT(readiness, viglietta_d20,
+	.sides = 20, .method = DICE_METHOD_VIGLIETTA, .fmt = DICE_FMT_U32);
+VARIANT(readiness, rejection_d3,
+	.sides = 3, .method = DICE_METHOD_REJECTION, .fmt = DICE_FMT_U8);
 
 FIXTURE_SETUP(readiness)
 {
@@ -1635,18 +1630,10 @@ FIXTURE_VARIANT(fault) {
 	__u32 fmt;
 };
 
-FIXTURE_VARIANT_ADD(fault, u8) {
-	.sides = 200, .fmt = DICE_FMT_U8,
-};
-FIXTURE_VARIANT_ADD(fault, u16) {
-	.sides = 60000, .fmt = DICE_FMT_U16,
-};
-FIXTURE_VARIANT_ADD(fault, u32) {
-	.sides = 4000000000ULL, .fmt = DICE_FMT_U32,
-};
-FIXTURE_VARIANT_ADD(fault, u64) {
-	.sides = DICE_MAX_FAIR_SIDES, .fmt = DICE_FMT_U64,
-};
+VARIANT(fault, u8, .sides = 200, .fmt = DICE_FMT_U8);
+VARIANT(fault, u16, .sides = 60000, .fmt = DICE_FMT_U16);
+VARIANT(fault, u32, .sides = 4000000000ULL, .fmt = DICE_FMT_U32);
+VARIANT(fault, u64, .sides = DICE_MAX_FAIR_SIDES, .fmt = DICE_FMT_U64);
 
 /* Two dice fed the same bits, and a page followed by an unmapped one. */
 static void twins_setup(struct __test_metadata *_metadata, struct twins *self,

@@ -1438,29 +1438,12 @@ FIXTURE_VARIANT(dice_fit) {
 	bool alias;
 };
 
-FIXTURE_VARIANT_ADD(dice_fit, w_2_2_6_1_1) {
-	.die = FIT_2_2_6_1_1, .alias = false,
-};
-
-FIXTURE_VARIANT_ADD(dice_fit, alias_2_2_6_1_1) {
-	.die = FIT_2_2_6_1_1, .alias = true,
-};
-
-FIXTURE_VARIANT_ADD(dice_fit, w_zipf_1000) {
-	.die = FIT_ZIPF_1000, .alias = false,
-};
-
-FIXTURE_VARIANT_ADD(dice_fit, alias_zipf_1000) {
-	.die = FIT_ZIPF_1000, .alias = true,
-};
-
-FIXTURE_VARIANT_ADD(dice_fit, w_random_65536) {
-	.die = FIT_RANDOM_65536, .alias = false,
-};
-
-FIXTURE_VARIANT_ADD(dice_fit, alias_random_65536) {
-	.die = FIT_RANDOM_65536, .alias = true,
-};
+VARIANT(dice_fit, w_2_2_6_1_1, .die = FIT_2_2_6_1_1, .alias = false);
+VARIANT(dice_fit, alias_2_2_6_1_1, .die = FIT_2_2_6_1_1, .alias = true);
+VARIANT(dice_fit, w_zipf_1000, .die = FIT_ZIPF_1000, .alias = false);
+VARIANT(dice_fit, alias_zipf_1000, .die = FIT_ZIPF_1000, .alias = true);
+VARIANT(dice_fit, w_random_65536, .die = FIT_RANDOM_65536, .alias = false);
+VARIANT(dice_fit, alias_random_65536, .die = FIT_RANDOM_65536, .alias = true);
 
 FIXTURE_SETUP(dice_fit)
 {
@@ -1842,17 +1825,9 @@ FIXTURE_VARIANT(dice_swap) {
 	bool querier;
 };
 
-FIXTURE_VARIANT_ADD(dice_swap, reader) {
-	.readers = 1, .querier = false,
-};
-
-FIXTURE_VARIANT_ADD(dice_swap, reader_querier) {
-	.readers = 1, .querier = true,
-};
-
-FIXTURE_VARIANT_ADD(dice_swap, two_readers_querier) {
-	.readers = 2, .querier = true,
-};
+VARIANT(dice_swap, reader, .readers = 1, .querier = false);
+VARIANT(dice_swap, reader_querier, .readers = 1, .querier = true);
+VARIANT(dice_swap, two_readers_querier, .readers = 2, .querier = true);
 
 static void swap_dist(struct __test_metadata *_metadata, struct swap_dist *d,
 		      __u64 sides)

@@ -408,221 +408,75 @@ FIXTURE_VARIANT(fair) {
 
 /* The default method over the whole range of sizes. */
 
-FIXTURE_VARIANT_ADD(fair, recycle_d3) {
-	.sides = 3, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS,
-};
+VARIANT(fair, recycle_d3,
+	.sides = 3, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
+VARIANT(fair, recycle_d5,
+	.sides = 5, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
+VARIANT(fair, recycle_d7,
+	.sides = 7, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
+VARIANT(fair, recycle_d10,
+	.sides = 10, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
+VARIANT(fair, recycle_d12,
+	.sides = 12, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
+VARIANT(fair, recycle_d100,
+	.sides = 100, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
+VARIANT(fair, recycle_d1000,
+	.sides = 1000, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
+VARIANT(fair, recycle_d2p16_plus_1,
+	.sides = POW2(16) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
+VARIANT(fair, recycle_d1e6_plus_3,
+	.sides = 1000003, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
+VARIANT(fair, recycle_d1e9_plus_7,
+	.sides = D1E9P7, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
+VARIANT(fair, recycle_d2p31_minus_1,
+	.sides = POW2(31) - 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
+VARIANT(fair, recycle_d2p31_plus_1,
+	.sides = POW2(31) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY);
+VARIANT(fair, recycle_d3x2p30,
+	.sides = D3X2P30, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY);
+VARIANT(fair, recycle_d2p32_minus_1,
+	.sides = POW2(32) - 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
+VARIANT(fair, recycle_d2p32_plus_1,
+	.sides = POW2(32) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
+VARIANT(fair, recycle_d1e12_plus_39,
+	.sides = 1000000000039ULL, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
+VARIANT(fair, recycle_d2p53_plus_1,
+	.sides = POW2(53) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
+VARIANT(fair, recycle_d2p62_plus_1,
+	.sides = POW2(62) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
+VARIANT(fair, recycle_d3x2p62,
+	.sides = D3X2P62, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY);
+VARIANT(fair, recycle_d2p63,
+	.sides = POW2(63), .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
+VARIANT(fair, recycle_d2p63_plus_1,
+	.sides = POW2(63) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY);
+VARIANT(fair, recycle_d1e18_plus_9,
+	.sides = D1E18P9, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY);
+VARIANT(fair, recycle_d2p64_minus_2p54,
+	.sides = DTOPBIAS, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY);
+VARIANT(fair, recycle_d2p64_minus_1,
+	.sides = U64_MAX_, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY);
 
-FIXTURE_VARIANT_ADD(fair, recycle_d5) {
-	.sides = 5, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS,
-};
+/* The other methods, each on the dice where a flaw would show. */
+#define FLAW_DICE(m, meth)						\
+	VARIANT(fair, m##_d6, .sides = 6, .method = meth, .rolls = ROLLS); \
+	VARIANT(fair, m##_d3x2p30, .sides = D3X2P30, .method = meth,	\
+		.rolls = ROLLS);					\
+	VARIANT(fair, m##_d2p31_plus_1, .sides = POW2(31) + 1,		\
+		.method = meth, .rolls = ROLLS);			\
+	VARIANT(fair, m##_d3x2p62, .sides = D3X2P62, .method = meth,	\
+		.rolls = ROLLS);					\
+	VARIANT(fair, m##_d2p63_plus_1, .sides = POW2(63) + 1,		\
+		.method = meth, .rolls = ROLLS);			\
+	VARIANT(fair, m##_d1e18_plus_9, .sides = D1E18P9, .method = meth, \
+		.rolls = ROLLS);					\
+	VARIANT(fair, m##_d2p64_minus_1, .sides = U64_MAX_, .method = meth, \
+		.rolls = ROLLS)
 
-FIXTURE_VARIANT_ADD(fair, recycle_d7) {
-	.sides = 7, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d10) {
-	.sides = 10, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d12) {
-	.sides = 12, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d100) {
-	.sides = 100, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d1000) {
-	.sides = 1000, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d2p16_plus_1) {
-	.sides = POW2(16) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d1e6_plus_3) {
-	.sides = 1000003, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d1e9_plus_7) {
-	.sides = D1E9P7, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d2p31_minus_1) {
-	.sides = POW2(31) - 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d2p31_plus_1) {
-	.sides = POW2(31) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d3x2p30) {
-	.sides = D3X2P30, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d2p32_minus_1) {
-	.sides = POW2(32) - 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d2p32_plus_1) {
-	.sides = POW2(32) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d1e12_plus_39) {
-	.sides = 1000000000039ULL, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d2p53_plus_1) {
-	.sides = POW2(53) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d2p62_plus_1) {
-	.sides = POW2(62) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d3x2p62) {
-	.sides = D3X2P62, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d2p63) {
-	.sides = POW2(63), .method = DICE_METHOD_RECYCLE, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d2p63_plus_1) {
-	.sides = POW2(63) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d1e18_plus_9) {
-	.sides = D1E18P9, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d2p64_minus_2p54) {
-	.sides = DTOPBIAS, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY,
-};
-
-FIXTURE_VARIANT_ADD(fair, recycle_d2p64_minus_1) {
-	.sides = U64_MAX_, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY,
-};
-
-/* DICE_METHOD_VIGLIETTA, on the dice where a flaw would show. */
-
-FIXTURE_VARIANT_ADD(fair, viglietta_d6) {
-	.sides = 6, .method = DICE_METHOD_VIGLIETTA, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, viglietta_d3x2p30) {
-	.sides = D3X2P30, .method = DICE_METHOD_VIGLIETTA, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, viglietta_d2p31_plus_1) {
-	.sides = POW2(31) + 1, .method = DICE_METHOD_VIGLIETTA, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, viglietta_d3x2p62) {
-	.sides = D3X2P62, .method = DICE_METHOD_VIGLIETTA, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, viglietta_d2p63_plus_1) {
-	.sides = POW2(63) + 1, .method = DICE_METHOD_VIGLIETTA, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, viglietta_d1e18_plus_9) {
-	.sides = D1E18P9, .method = DICE_METHOD_VIGLIETTA, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, viglietta_d2p64_minus_1) {
-	.sides = U64_MAX_, .method = DICE_METHOD_VIGLIETTA, .rolls = ROLLS,
-};
-
-/* DICE_METHOD_BATCH, on the dice where a flaw would show. */
-
-FIXTURE_VARIANT_ADD(fair, batch_d6) {
-	.sides = 6, .method = DICE_METHOD_BATCH, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, batch_d3x2p30) {
-	.sides = D3X2P30, .method = DICE_METHOD_BATCH, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, batch_d2p31_plus_1) {
-	.sides = POW2(31) + 1, .method = DICE_METHOD_BATCH, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, batch_d3x2p62) {
-	.sides = D3X2P62, .method = DICE_METHOD_BATCH, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, batch_d2p63_plus_1) {
-	.sides = POW2(63) + 1, .method = DICE_METHOD_BATCH, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, batch_d1e18_plus_9) {
-	.sides = D1E18P9, .method = DICE_METHOD_BATCH, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, batch_d2p64_minus_1) {
-	.sides = U64_MAX_, .method = DICE_METHOD_BATCH, .rolls = ROLLS,
-};
-
-/* DICE_METHOD_ALIAS, on the dice where a flaw would show. */
-
-FIXTURE_VARIANT_ADD(fair, alias_d6) {
-	.sides = 6, .method = DICE_METHOD_ALIAS, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, alias_d3x2p30) {
-	.sides = D3X2P30, .method = DICE_METHOD_ALIAS, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, alias_d2p31_plus_1) {
-	.sides = POW2(31) + 1, .method = DICE_METHOD_ALIAS, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, alias_d3x2p62) {
-	.sides = D3X2P62, .method = DICE_METHOD_ALIAS, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, alias_d2p63_plus_1) {
-	.sides = POW2(63) + 1, .method = DICE_METHOD_ALIAS, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, alias_d1e18_plus_9) {
-	.sides = D1E18P9, .method = DICE_METHOD_ALIAS, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, alias_d2p64_minus_1) {
-	.sides = U64_MAX_, .method = DICE_METHOD_ALIAS, .rolls = ROLLS,
-};
-
-/* DICE_METHOD_REJECTION, on the dice where a flaw would show. */
-
-FIXTURE_VARIANT_ADD(fair, rejection_d6) {
-	.sides = 6, .method = DICE_METHOD_REJECTION, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, rejection_d3x2p30) {
-	.sides = D3X2P30, .method = DICE_METHOD_REJECTION, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, rejection_d2p31_plus_1) {
-	.sides = POW2(31) + 1, .method = DICE_METHOD_REJECTION, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, rejection_d3x2p62) {
-	.sides = D3X2P62, .method = DICE_METHOD_REJECTION, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, rejection_d2p63_plus_1) {
-	.sides = POW2(63) + 1, .method = DICE_METHOD_REJECTION, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, rejection_d1e18_plus_9) {
-	.sides = D1E18P9, .method = DICE_METHOD_REJECTION, .rolls = ROLLS,
-};
-
-FIXTURE_VARIANT_ADD(fair, rejection_d2p64_minus_1) {
-	.sides = U64_MAX_, .method = DICE_METHOD_REJECTION, .rolls = ROLLS,
-};
+FLAW_DICE(viglietta, DICE_METHOD_VIGLIETTA);
+FLAW_DICE(batch, DICE_METHOD_BATCH);
+FLAW_DICE(alias, DICE_METHOD_ALIAS);
+FLAW_DICE(rejection, DICE_METHOD_REJECTION);
 
 static void ioctl_ok(struct __test_metadata *_metadata, int fd,
 		     unsigned long cmd, void *arg, const char *what)
@@ -890,73 +744,23 @@ FIXTURE_VARIANT(control) {
 	__u64 sides;
 };
 
-FIXTURE_VARIANT_ADD(control, d3) {
-	.sides = 3,
-};
-
-FIXTURE_VARIANT_ADD(control, d6) {
-	.sides = 6,
-};
-
-FIXTURE_VARIANT_ADD(control, d7) {
-	.sides = 7,
-};
-
-FIXTURE_VARIANT_ADD(control, d12) {
-	.sides = 12,
-};
-
-FIXTURE_VARIANT_ADD(control, d100) {
-	.sides = 100,
-};
-
-FIXTURE_VARIANT_ADD(control, d1000) {
-	.sides = 1000,
-};
-
-FIXTURE_VARIANT_ADD(control, d2p16_plus_1) {
-	.sides = POW2(16) + 1,
-};
-
-FIXTURE_VARIANT_ADD(control, d1e9_plus_7) {
-	.sides = D1E9P7,
-};
-
-FIXTURE_VARIANT_ADD(control, d2p31_plus_1) {
-	.sides = POW2(31) + 1,
-};
-
-FIXTURE_VARIANT_ADD(control, d3x2p30) {
-	.sides = D3X2P30,
-};
-
-FIXTURE_VARIANT_ADD(control, d2p32_plus_1) {
-	.sides = POW2(32) + 1,
-};
-
-FIXTURE_VARIANT_ADD(control, d2p53_plus_1) {
-	.sides = POW2(53) + 1,
-};
-
-FIXTURE_VARIANT_ADD(control, d3x2p62) {
-	.sides = D3X2P62,
-};
-
-FIXTURE_VARIANT_ADD(control, d2p63_plus_1) {
-	.sides = POW2(63) + 1,
-};
-
-FIXTURE_VARIANT_ADD(control, d1e18_plus_9) {
-	.sides = D1E18P9,
-};
-
-FIXTURE_VARIANT_ADD(control, d2p64_minus_2p54) {
-	.sides = DTOPBIAS,
-};
-
-FIXTURE_VARIANT_ADD(control, d2p64_minus_1) {
-	.sides = U64_MAX_,
-};
+VARIANT(control, d3, .sides = 3);
+VARIANT(control, d6, .sides = 6);
+VARIANT(control, d7, .sides = 7);
+VARIANT(control, d12, .sides = 12);
+VARIANT(control, d100, .sides = 100);
+VARIANT(control, d1000, .sides = 1000);
+VARIANT(control, d2p16_plus_1, .sides = POW2(16) + 1);
+VARIANT(control, d1e9_plus_7, .sides = D1E9P7);
+VARIANT(control, d2p31_plus_1, .sides = POW2(31) + 1);
+VARIANT(control, d3x2p30, .sides = D3X2P30);
+VARIANT(control, d2p32_plus_1, .sides = POW2(32) + 1);
+VARIANT(control, d2p53_plus_1, .sides = POW2(53) + 1);
+VARIANT(control, d3x2p62, .sides = D3X2P62);
+VARIANT(control, d2p63_plus_1, .sides = POW2(63) + 1);
+VARIANT(control, d1e18_plus_9, .sides = D1E18P9);
+VARIANT(control, d2p64_minus_2p54, .sides = DTOPBIAS);
+VARIANT(control, d2p64_minus_1, .sides = U64_MAX_);
 
 FIXTURE_SETUP(control)
 {

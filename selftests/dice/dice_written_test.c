@@ -340,169 +340,33 @@ FIXTURE_VARIANT(written) {
 	__u64 sides;
 };
 
-FIXTURE_VARIANT_ADD(written, recycle_d2) {
-	.method = DICE_METHOD_RECYCLE, .load = FAIR, .sides = 2,
-};
+/* Each method on the fair dice; those that roll loaded dice on three. */
+#define FAIR_DICE(m, meth)						\
+	VARIANT(written, m##_d2, .method = meth, .load = FAIR, .sides = 2); \
+	VARIANT(written, m##_d6, .method = meth, .load = FAIR, .sides = 6); \
+	VARIANT(written, m##_d20, .method = meth, .load = FAIR, .sides = 20); \
+	VARIANT(written, m##_d100, .method = meth, .load = FAIR,	\
+		.sides = 100);						\
+	VARIANT(written, m##_d1000003, .method = meth, .load = FAIR,	\
+		.sides = 1000003);					\
+	VARIANT(written, m##_d2p31p1, .method = meth, .load = FAIR,	\
+		.sides = POW2(31) + 1);					\
+	VARIANT(written, m##_dmax, .method = meth, .load = FAIR,	\
+		.sides = SIDES_MAX)
+#define LOADED_DICE(m, meth)						\
+	VARIANT(written, m##_loaded_22611, .method = meth,		\
+		.load = LOADED_SMALL);					\
+	VARIANT(written, m##_loaded_zipf1000, .method = meth,		\
+		.load = LOADED_ZIPF);					\
+	VARIANT(written, m##_loaded_103, .method = meth, .load = LOADED_ZERO)
 
-FIXTURE_VARIANT_ADD(written, recycle_d6) {
-	.method = DICE_METHOD_RECYCLE, .load = FAIR, .sides = 6,
-};
-
-FIXTURE_VARIANT_ADD(written, recycle_d20) {
-	.method = DICE_METHOD_RECYCLE, .load = FAIR, .sides = 20,
-};
-
-FIXTURE_VARIANT_ADD(written, recycle_d100) {
-	.method = DICE_METHOD_RECYCLE, .load = FAIR, .sides = 100,
-};
-
-FIXTURE_VARIANT_ADD(written, recycle_d1000003) {
-	.method = DICE_METHOD_RECYCLE, .load = FAIR, .sides = 1000003,
-};
-
-FIXTURE_VARIANT_ADD(written, recycle_d2p31p1) {
-	.method = DICE_METHOD_RECYCLE, .load = FAIR, .sides = POW2(31) + 1,
-};
-
-FIXTURE_VARIANT_ADD(written, recycle_dmax) {
-	.method = DICE_METHOD_RECYCLE, .load = FAIR, .sides = SIDES_MAX,
-};
-
-FIXTURE_VARIANT_ADD(written, recycle_loaded_22611) {
-	.method = DICE_METHOD_RECYCLE, .load = LOADED_SMALL,
-};
-
-FIXTURE_VARIANT_ADD(written, recycle_loaded_zipf1000) {
-	.method = DICE_METHOD_RECYCLE, .load = LOADED_ZIPF,
-};
-
-FIXTURE_VARIANT_ADD(written, recycle_loaded_103) {
-	.method = DICE_METHOD_RECYCLE, .load = LOADED_ZERO,
-};
-
-FIXTURE_VARIANT_ADD(written, viglietta_d2) {
-	.method = DICE_METHOD_VIGLIETTA, .load = FAIR, .sides = 2,
-};
-
-FIXTURE_VARIANT_ADD(written, viglietta_d6) {
-	.method = DICE_METHOD_VIGLIETTA, .load = FAIR, .sides = 6,
-};
-
-FIXTURE_VARIANT_ADD(written, viglietta_d20) {
-	.method = DICE_METHOD_VIGLIETTA, .load = FAIR, .sides = 20,
-};
-
-FIXTURE_VARIANT_ADD(written, viglietta_d100) {
-	.method = DICE_METHOD_VIGLIETTA, .load = FAIR, .sides = 100,
-};
-
-FIXTURE_VARIANT_ADD(written, viglietta_d1000003) {
-	.method = DICE_METHOD_VIGLIETTA, .load = FAIR, .sides = 1000003,
-};
-
-FIXTURE_VARIANT_ADD(written, viglietta_d2p31p1) {
-	.method = DICE_METHOD_VIGLIETTA, .load = FAIR, .sides = POW2(31) + 1,
-};
-
-FIXTURE_VARIANT_ADD(written, viglietta_dmax) {
-	.method = DICE_METHOD_VIGLIETTA, .load = FAIR, .sides = SIDES_MAX,
-};
-
-FIXTURE_VARIANT_ADD(written, batch_d2) {
-	.method = DICE_METHOD_BATCH, .load = FAIR, .sides = 2,
-};
-
-FIXTURE_VARIANT_ADD(written, batch_d6) {
-	.method = DICE_METHOD_BATCH, .load = FAIR, .sides = 6,
-};
-
-FIXTURE_VARIANT_ADD(written, batch_d20) {
-	.method = DICE_METHOD_BATCH, .load = FAIR, .sides = 20,
-};
-
-FIXTURE_VARIANT_ADD(written, batch_d100) {
-	.method = DICE_METHOD_BATCH, .load = FAIR, .sides = 100,
-};
-
-FIXTURE_VARIANT_ADD(written, batch_d1000003) {
-	.method = DICE_METHOD_BATCH, .load = FAIR, .sides = 1000003,
-};
-
-FIXTURE_VARIANT_ADD(written, batch_d2p31p1) {
-	.method = DICE_METHOD_BATCH, .load = FAIR, .sides = POW2(31) + 1,
-};
-
-FIXTURE_VARIANT_ADD(written, batch_dmax) {
-	.method = DICE_METHOD_BATCH, .load = FAIR, .sides = SIDES_MAX,
-};
-
-FIXTURE_VARIANT_ADD(written, alias_d2) {
-	.method = DICE_METHOD_ALIAS, .load = FAIR, .sides = 2,
-};
-
-FIXTURE_VARIANT_ADD(written, alias_d6) {
-	.method = DICE_METHOD_ALIAS, .load = FAIR, .sides = 6,
-};
-
-FIXTURE_VARIANT_ADD(written, alias_d20) {
-	.method = DICE_METHOD_ALIAS, .load = FAIR, .sides = 20,
-};
-
-FIXTURE_VARIANT_ADD(written, alias_d100) {
-	.method = DICE_METHOD_ALIAS, .load = FAIR, .sides = 100,
-};
-
-FIXTURE_VARIANT_ADD(written, alias_d1000003) {
-	.method = DICE_METHOD_ALIAS, .load = FAIR, .sides = 1000003,
-};
-
-FIXTURE_VARIANT_ADD(written, alias_d2p31p1) {
-	.method = DICE_METHOD_ALIAS, .load = FAIR, .sides = POW2(31) + 1,
-};
-
-FIXTURE_VARIANT_ADD(written, alias_dmax) {
-	.method = DICE_METHOD_ALIAS, .load = FAIR, .sides = SIDES_MAX,
-};
-
-FIXTURE_VARIANT_ADD(written, alias_loaded_22611) {
-	.method = DICE_METHOD_ALIAS, .load = LOADED_SMALL,
-};
-
-FIXTURE_VARIANT_ADD(written, alias_loaded_zipf1000) {
-	.method = DICE_METHOD_ALIAS, .load = LOADED_ZIPF,
-};
-
-FIXTURE_VARIANT_ADD(written, alias_loaded_103) {
-	.method = DICE_METHOD_ALIAS, .load = LOADED_ZERO,
-};
-
-FIXTURE_VARIANT_ADD(written, rejection_d2) {
-	.method = DICE_METHOD_REJECTION, .load = FAIR, .sides = 2,
-};
-
-FIXTURE_VARIANT_ADD(written, rejection_d6) {
-	.method = DICE_METHOD_REJECTION, .load = FAIR, .sides = 6,
-};
-
-FIXTURE_VARIANT_ADD(written, rejection_d20) {
-	.method = DICE_METHOD_REJECTION, .load = FAIR, .sides = 20,
-};
-
-FIXTURE_VARIANT_ADD(written, rejection_d100) {
-	.method = DICE_METHOD_REJECTION, .load = FAIR, .sides = 100,
-};
-
-FIXTURE_VARIANT_ADD(written, rejection_d1000003) {
-	.method = DICE_METHOD_REJECTION, .load = FAIR, .sides = 1000003,
-};
-
-FIXTURE_VARIANT_ADD(written, rejection_d2p31p1) {
-	.method = DICE_METHOD_REJECTION, .load = FAIR, .sides = POW2(31) + 1,
-};
-
-FIXTURE_VARIANT_ADD(written, rejection_dmax) {
-	.method = DICE_METHOD_REJECTION, .load = FAIR, .sides = SIDES_MAX,
-};
+FAIR_DICE(recycle, DICE_METHOD_RECYCLE);
+LOADED_DICE(recycle, DICE_METHOD_RECYCLE);
+FAIR_DICE(viglietta, DICE_METHOD_VIGLIETTA);
+FAIR_DICE(batch, DICE_METHOD_BATCH);
+FAIR_DICE(alias, DICE_METHOD_ALIAS);
+LOADED_DICE(alias, DICE_METHOD_ALIAS);
+FAIR_DICE(rejection, DICE_METHOD_REJECTION);
 
 /*
  * Write the stream WRITE_BYTES at a time (or what write() takes), reading

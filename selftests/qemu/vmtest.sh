@@ -170,6 +170,8 @@ W=$B/vmtest/$KERNEL-$MODE
 TAPF=$W/tap
 rm -rf "$W"
 mkdir -p "$W/tests" "$W/extra" || exit 1
+# The shell tests' TAP (testlib/tap.sh), at /extra/tap.sh in the guest.
+cp "$TOP/testlib/tap.sh" "$W/extra/tap.sh" || exit 1
 : >"$TAPF"
 
 # Long steps run in a process group of their own, which an interrupt or
@@ -322,14 +324,14 @@ debug)
 	KO=$B/kernels/$KVER/kmod/dice.ko
 	;;
 esac
-# TAP_ONLY (a case filter of the TAP programs, testlib/tap.sh and
-# libdice/tests/tap.h) reaches the guest's tests through the kernel command
-# line, which hands it to init's environment: no spaces in it.  The
-# kselftest binaries do not read it; pick those with TEST.
+# TAP_ONLY (a case filter: testlib/tap.sh, testlib/tap.h, and the guest's
+# init for the kselftests, through their harness's -r) reaches the guest
+# through the kernel command line, which hands it to init's environment:
+# no spaces in it.
 if [ -n "${TAP_ONLY:-}" ]; then
 	case $TAP_ONLY in *[[:space:]]*) bad_usage "TAP_ONLY cannot hold a space in a VM" ;; esac
 	APPEND="$APPEND TAP_ONLY=$TAP_ONLY"
-	echo "# $PREFIX: TAP_ONLY=$TAP_ONLY for the TAP programs; kselftest binaries run whole"
+	echo "# $PREFIX: TAP_ONLY=$TAP_ONLY"
 fi
 # -cpu max on every kernel: the guest's CRNG is seeded from RDRAND at
 # boot.  6.12 and 7.x flip a static key when the CRNG becomes ready, and
@@ -407,6 +409,12 @@ if [ "$MODE" = tests ]; then
 	for t in "${TESTS[@]}"; do
 		add_group "$t"
 	done
+	# The kselftests among them, for init's TAP_ONLY (their harness's -r).
+	for t in "$tests"/*; do
+		if [ -f "$B/selftests/${t##*/}" ]; then
+			echo "${t##*/}"
+		fi
+	done >"$tests/.kselftests"
 	# The i386 test needs IA32 emulation, which a kernel may lack (a
 	# debug kernel built before it entered debug.config): skipped there,
 	# named.
@@ -534,5 +542,11 @@ awk -v n="$n" -v p="$PREFIX case" '
 	}
 	/^# # latency: / { print substr($0, 3) }
 	END { print n > "/dev/stderr" }' "$CONSOLE" 2>"$W/n" | tee -a "$TAPF"
+cases=$(($(cat "$W/n") - n))
 n=$(cat "$W/n")
+# A misspelt filter must not pass: the run's own lines (kernel, build,
+# module load) would otherwise carry it.
+if [ -n "${TAP_ONLY:-}" ] && [ "$cases" -eq 0 ]; then
+	tap fail "TAP_ONLY=$TAP_ONLY ran no case in the guest"
+fi
 summary && [ $vm_rc -eq 0 ]

@@ -25,17 +25,11 @@
 #include <unistd.h>
 
 #include <linux/dice.h>
+#include "method_names.h"
 
 #define CHUNK	65536
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-static const char *const methods[] = {
-	[DICE_METHOD_RECYCLE] = "recycle",
-	[DICE_METHOD_VIGLIETTA] = "viglietta",
-	[DICE_METHOD_BATCH] = "batch",
-	[DICE_METHOD_ALIAS] = "alias",
-	[DICE_METHOD_REJECTION] = "rejection",
-};
 
 static void bad_usage(void)
 {
@@ -133,10 +127,11 @@ int main(int argc, char **argv)
 
 		if (opt != 'm')
 			bad_usage();
-		for (i = 0; i < ARRAY_SIZE(methods); i++)
-			if (methods[i] && !strcmp(optarg, methods[i]))
+		for (i = 0; i < DICE_METHOD_COUNT; i++)
+			if (dice_method_names[i] &&
+			    !strcmp(optarg, dice_method_names[i]))
 				break;
-		if (i == ARRAY_SIZE(methods))
+		if (i == DICE_METHOD_COUNT)
 			bad_usage();
 		method = i;
 	}

@@ -14,6 +14,7 @@ DIR=${1:?usage: prepare.sh DIR}
 
 mkdir -p "$DIR"
 ${CC:-cc} -static -O2 -Wall -Wextra -Werror -I"$TOP/kmod/include/uapi" \
+	-I"$TOP/libdice" \
 	-o "$DIR/dicecat" "$HERE/dicecat.c"
 for tool in ent dieharder; do
 	if path=$(command -v $tool); then

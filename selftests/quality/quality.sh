@@ -14,9 +14,9 @@
 # are chosen so that no test needs more than the file (a test that would
 # rewind it fails here): reused data would void its p-value.
 #
-# Prints TAP ("ok N - quality: ...", plan last) and every verdict as
-# recorded by the tools; exit 0 when all passed, 1 on a failure, 4 (skip)
-# without /dev/dice or the tools.
+# Prints TAP ("ok N - quality: ...", plan last; testlib/tap.sh) and every
+# verdict as recorded by the tools; exit 0 when all passed, 1 on a failure,
+# 4 (skip) without /dev/dice or the tools.
 #
 # Thresholds, each at p = 1e-6 for a correct die (critical values computed
 # with mpmath):
@@ -40,17 +40,17 @@ set -u
 D256_SIZE=${DICE_QUALITY_D256:-16MiB}
 D2_SIZE=${DICE_QUALITY_D2:-4MiB}
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - quality: $*"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - quality: $*"
-}
+# testlib/tap.sh: in the guest's /extra (vmtest.sh puts it there), else
+# from the tree.  TAP_ONLY picks whole streams: "quality: d256",
+# "quality: d2".
+for TAPLIB in /extra/tap.sh "$(dirname "$0")/../../testlib/tap.sh"; do
+	[ -f "$TAPLIB" ] && break
+done
+# shellcheck source=testlib/tap.sh
+. "$TAPLIB"
+tap_init quality
+ok() { tap_ok "quality: $*"; }
+not_ok() { tap_not_ok "quality: $*"; }
 skip_all() {
 	echo "1..0 # SKIP $*"
 	exit 4
@@ -210,7 +210,7 @@ stream() {
 
 start=$(date +%s)
 
-if stream d256 d256 "$D256_SIZE"; then
+if tap_wanted "quality: d256" && stream d256 d256 "$D256_SIZE"; then
 	f=$WORK/d256
 	ent_checks d256 "$f" bytes
 	dh d256 "$f" -d 0 -p 20		# diehard_birthdays
@@ -225,7 +225,7 @@ if stream d256 d256 "$D256_SIZE"; then
 	rm -f "$f"
 fi
 
-if stream d2 d2 "$D2_SIZE"; then
+if tap_wanted "quality: d2" && stream d2 d2 "$D2_SIZE"; then
 	f=$WORK/d2
 	ent_checks d2 "$f" bits
 	dh d2 "$f" -d 0 -p 20		# diehard_birthdays
@@ -237,6 +237,6 @@ if stream d2 d2 "$D2_SIZE"; then
 	rm -f "$f"
 fi
 
-echo "# quality: $n checks, $failed failed, $(($(date +%s) - start)) s"
-echo "1..$n"
-[ "$failed" -eq 0 ]
+echo "# quality: $tap_n checks, $tap_failed failed, $(($(date +%s) - start)) s"
+[ "$tap_n" -eq 0 ] || echo "1..$tap_n"
+tap_done

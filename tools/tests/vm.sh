@@ -14,17 +14,20 @@ DICE=${DICE:-$HERE/dice-cli/dice}
 }
 T=$(mktemp -d /tmp/dice-vm.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-n=0 failed=0
 
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
+# testlib/tap.sh: in the guest's /extra (vmtest.sh puts it there), else
+# from the tree.
+for TAPLIB in /extra/tap.sh "$HERE/../../testlib/tap.sh"; do
+	[ -f "$TAPLIB" ] && break
+done
+# shellcheck source=testlib/tap.sh
+. "$TAPLIB"
+tap_init tools_dice_cli
 
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1: $2"
+# Each case asks tap_wanted before it runs (TAP_ONLY).
+ok() { tap_ok "$1"; }
+not_ok() { # NAME WHY
+	tap_not_ok "$1" "$2"
 	sed 's/^/#   out: /' "$T/out" | head -10
 	sed 's/^/#   err: /' "$T/err" | head -10
 }
@@ -38,6 +41,7 @@ run() {
 range() {
 	name=$1 lines=$2 lo=$3 hi=$4
 	shift 4
+	tap_wanted "$name" || return 0
 	run "$@"
 	if [ "$RC" -ne 0 ]; then
 		not_ok "$name" "exit $RC"
@@ -61,6 +65,7 @@ range() {
 has() {
 	name=$1 text=$2
 	shift 2
+	tap_wanted "$name" || return 0
 	run "$@"
 	if [ "$RC" -ne 0 ]; then
 		not_ok "$name" "exit $RC"
@@ -112,55 +117,69 @@ range "dice 100x3d6!p (penetrating)" 100 3 1518 '100x3d6!p'
 range "dice 10x5d10u (unique)" 10 15 40 '10x5d10u'
 range "dice (1d4)d6 (computed count)" 1 1 24 '(1d4)d6'
 has "dice -s 8d6sa (sorted)" "8d6sa [" -s 8d6sa
-printf '3d6\n2d6\n' | "$DICE" >"$T/out" 2>"$T/err"
-if [ $? -eq 0 ] && [ "$(wc -l <"$T/out")" -eq 2 ]; then
-	ok "dice reads expressions from standard input"
-else
-	not_ok "dice reads expressions from standard input" "exit or lines"
+name="dice reads expressions from standard input"
+if tap_wanted "$name"; then
+	if printf '3d6\n2d6\n' | "$DICE" >"$T/out" 2>"$T/err" &&
+		[ "$(wc -l <"$T/out")" -eq 2 ]; then
+		ok "$name"
+	else
+		not_ok "$name" "exit or lines"
+	fi
 fi
 
 # bits used close to the bound: recycling wastes under 0.01 bit per d6
-run --bits 100000d6
-grep '^bits:' "$T/out" | sed 's/^/# /'
-if awk '/^bits:/ { used = $2; bound = $9; sub(/;/, "", bound)
-	exit !(used >= bound - 70 && used <= bound * 1.01 + 70) }' "$T/out"; then
-	ok "100000d6 spends about log2(6) bits per die"
-else
-	not_ok "100000d6 spends about log2(6) bits per die" "$(grep bits: "$T/out")"
+name="100000d6 spends about log2(6) bits per die"
+if tap_wanted "$name"; then
+	run --bits 100000d6
+	grep '^bits:' "$T/out" | sed 's/^/# /'
+	if awk '/^bits:/ { used = $2; bound = $9; sub(/;/, "", bound)
+		exit !(used >= bound - 70 && used <= bound * 1.01 + 70) }' "$T/out"; then
+		ok "$name"
+	else
+		not_ok "$name" "$(grep bits: "$T/out")"
+	fi
 fi
 
 # fairness: chi-square p-value not absurdly small (fails 1 run in 10^5)
-run -H 50000 2d6
-grep '^chi-square:' "$T/out" | sed 's/^/# 2d6: /'
-if [ "$RC" -eq 0 ] && awk '/^chi-square:/ { p = $NF } END { exit !(p + 0 > 1e-5) }' "$T/out"; then
-	ok "histogram of 50000 2d6 fits the exact distribution"
-else
-	not_ok "histogram of 50000 2d6 fits the exact distribution" "$(grep chi "$T/out")"
-fi
-run -H 20000 --weights 2,2,6,1,1
-grep '^chi-square:' "$T/out" | sed 's/^/# weights 2,2,6,1,1: /'
-if [ "$RC" -eq 0 ] && awk '/^chi-square:/ { p = $NF } END { exit !(p + 0 > 1e-5) }' "$T/out"; then
-	ok "histogram of a loaded die fits its weights"
-else
-	not_ok "histogram of a loaded die fits its weights" "$(grep chi "$T/out")"
-fi
+# hist NAME LABEL ARGS...: dice -H ARGS fits its exact distribution
+hist() {
+	name=$1 label=$2
+	shift 2
+	tap_wanted "$name" || return 0
+	run -H "$@"
+	grep '^chi-square:' "$T/out" | sed "s/^/# $label: /"
+	if [ "$RC" -eq 0 ] &&
+		awk '/^chi-square:/ { p = $NF } END { exit !(p + 0 > 1e-5) }' "$T/out"; then
+		ok "$name"
+	else
+		not_ok "$name" "$(grep chi "$T/out")"
+	fi
+}
+hist "histogram of 50000 2d6 fits the exact distribution" 2d6 50000 2d6
+hist "histogram of a loaded die fits its weights" "weights 2,2,6,1,1" \
+	20000 --weights 2,2,6,1,1
 
 # Ctrl-C stops a huge histogram; dice dies by SIGINT (130)
-"$DICE" -H 1000000000 3d6 </dev/null >"$T/out" 2>"$T/err" &
-pid=$!
-sleep 1
-kill -INT $pid
-wait $pid
-RC=$?
-if [ "$RC" -eq 130 ] && grep -q "interrupted after" "$T/err"; then
-	ok "SIGINT interrupts a huge histogram"
-else
-	not_ok "SIGINT interrupts a huge histogram" "exit $RC"
+name="SIGINT interrupts a huge histogram"
+if tap_wanted "$name"; then
+	"$DICE" -H 1000000000 3d6 </dev/null >"$T/out" 2>"$T/err" &
+	pid=$!
+	sleep 1
+	kill -INT $pid
+	wait $pid
+	RC=$?
+	if [ "$RC" -eq 130 ] && grep -q "interrupted after" "$T/err"; then
+		ok "$name"
+	else
+		not_ok "$name" "exit $RC"
+	fi
 fi
 
-run abc
-if [ "$RC" -eq 2 ]; then ok "dice abc is rejected (exit 2)"; else not_ok "dice abc is rejected (exit 2)" "exit $RC"; fi
+name="dice abc is rejected (exit 2)"
+if tap_wanted "$name"; then
+	run abc
+	if [ "$RC" -eq 2 ]; then ok "$name"; else not_ok "$name" "exit $RC"; fi
+fi
 
-echo "1..$n"
-echo "# tools_dice_cli: $((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+echo "1..$tap_n"
+tap_done

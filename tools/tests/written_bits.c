@@ -17,12 +17,6 @@
 
 #include <dice.h>	/* and through it the uapi, <libdice/uapi.h> */
 
-static const char *const names[] = {
-	[DICE_METHOD_RECYCLE] = "recycle", [DICE_METHOD_VIGLIETTA] = "viglietta",
-	[DICE_METHOD_BATCH] = "batch", [DICE_METHOD_ALIAS] = "alias",
-	[DICE_METHOD_REJECTION] = "rejection",
-};
-
 /*
  * Bytes written, one at a time, before the first roll of a fresh die of
  * @sides (or loaded with @w) comes out; the bytes are all zero, which no
@@ -77,8 +71,8 @@ int main(void)
 	dice_close(d);
 
 	/* dice_write_bits(3), "Bits a first roll needs" */
-	for (m = 0; m < sizeof(names) / sizeof(names[0]); m++) {
-		printf("first-roll %s", names[m]);
+	for (m = 0; dice_method_name(m); m++) {
+		printf("first-roll %s", dice_method_name(m));
 		for (i = 0; i < sizeof(sides) / sizeof(sides[0]); i++)
 			printf(" d%llu:%d", (unsigned long long)sides[i],
 			       first_roll(m, sides[i], NULL, 0));
