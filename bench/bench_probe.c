@@ -10,13 +10,12 @@
 
 #include "dice_stream.h"
 #include "bench_probe.h"
+#include "../kmod/tests/held_bits.h"
 
 /* Entropy held by the die: its recycler and the faces drawn, not served. */
 long double bench_held_bits(const struct dice_die *die, u64 sides)
 {
-	return log2l((long double)die->rec.m) +
-	       log2l((long double)die->rec.held_size) +
-	       die->digits.left * log2l((long double)sides);
+	return dice_held_bits(die, sides);
 }
 
 /* Bytes a side of @t as dice_die_set_table() keeps it (packed if it fits). */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "dice_stream.h"
+#include "held_bits.h"
 #include "tap.h"
 
 /* ---- bit sources ---------------------------------------------------------- */
@@ -1406,14 +1407,19 @@ static void test_state_shrinks(void)
 
 /* ---- bits per roll ------------------------------------------------------------------------ */
 
-static double bits_per_roll(struct dice_die *die, unsigned long rolls)
+/* Bits a roll drawn from the pool; *@net: less what the die still holds. */
+static double bits_per_roll(struct dice_die *die, unsigned long rolls,
+			    double *net)
 {
 	unsigned long i;
 	u64 face;
 
+	*net = -1;
 	for (i = 0; i < rolls; i++)
 		if (dice_die_roll(die, &face) || face >= die->sides)
 			return -1;
+	*net = (double)(((long double)dice_pool_used(&die->pool) -
+			 dice_held_bits(die, die->sides)) / rolls);
 	return (double)dice_pool_used(&die->pool) / (double)rolls;
 }
 
@@ -1426,14 +1432,16 @@ static void test_bits_fair(void)
 
 	for (i = 0; i < ARRAY_SIZE(sides); i++) {
 		struct dice_die die;
-		double h = log2((double)sides[i]), b;
+		double h = log2((double)sides[i]), b, net;
 
 		dice_die_init(&die, prng_fill, NULL);
 		dice_die_set_sides(&die, sides[i]);
-		b = bits_per_roll(&die, 1000000);
-		printf("#   d%llu: %.6f bits/roll, log2 n %.6f, waste %.2e\n",
-		       (unsigned long long)sides[i], b, h, b - h);
+		b = bits_per_roll(&die, 1000000, &net);
+		printf("#   d%llu: %.6f bits/roll, log2 n %.6f, waste %.2e, net of what the die holds %.2e\n",
+		       (unsigned long long)sides[i], b, h, b - h, net - h);
 		EXPECT(b >= h * 0.999 && b <= h * 1.001);
+		/* At the entropy bound: under 1e-4 bits a roll wasted. */
+		EXPECT(net - h < 1e-4);
 		dice_die_wipe(&die);
 	}
 }
@@ -1473,7 +1481,7 @@ static void bits_loaded(const char *name, const u32 *w, u32 n)
 {
 	struct dice_table *t = dice_table_alloc(n);
 	struct dice_die die;
-	double h = entropy(w, n), b;
+	double h = entropy(w, n), b, net;
 
 	double total = 0, info = 0;
 	u64 face;
@@ -1489,13 +1497,16 @@ static void bits_loaded(const char *name, const u32 *w, u32 n)
 		info += log2(total / w[face]);
 	}
 	b = (double)dice_pool_used(&die.pool) / 1e6;
+	net = (double)(((long double)dice_pool_used(&die.pool) -
+			dice_held_bits(&die, n)) / 1e6);
 	/* Waste is measured against the information of the faces rolled, so
 	 * the faces' own sampling noise (about 0.05% for Games::Dice::Loaded's die) does
 	 * not count; that information must itself be near H.
 	 */
-	printf("#   %s: %.6f bits/roll, H %.6f, rolled faces' information %.6f, waste %.2e\n",
-	       name, b, h, info / 1e6, b - info / 1e6);
+	printf("#   %s: %.6f bits/roll, H %.6f, rolled faces' information %.6f, waste %.2e, net of what the die holds %.2e\n",
+	       name, b, h, info / 1e6, b - info / 1e6, net - info / 1e6);
 	EXPECT(fabs(b - info / 1e6) <= 0.001 * h);
+	EXPECT(net - info / 1e6 < 1e-4);
 	EXPECT(fabs(info / 1e6 - h) <= 0.005 * h);
 	dice_die_wipe(&die);
 }
