@@ -89,8 +89,8 @@ static __always_inline void dice_draw_plan(const struct dice_die *die,
 
 /*
  * A loaded die's column and height, in 64 bits: one draw from the whole
- * table when it has fewer than 2^32 cells, else a column, then a height
- * drawn with room left to merge the side's share back (see
+ * table when it has fewer than DICE_WHOLE_LIMIT cells, else a column, then
+ * a height drawn with room left to merge the side's share back (see
  * Documentation/dice/alias.rst).
  */
 static __always_inline int dice_loaded_draw(struct dice_reader *rd,
