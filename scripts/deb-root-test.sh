@@ -45,7 +45,7 @@ not_ok() { # NAME [LOG]
 check() { # NAME CMD...: CMD's output goes to a log shown on failure
 	local name=$1 log t=$SECONDS
 	shift
-	log=$logs/$((n + 1)).log
+	log=$logs/$((tap_n + 1)).log
 	if "$@" >"$log" 2>&1; then
 		[ $((SECONDS - t)) -lt 2 ] || name="$name ($((SECONDS - t))s)"
 		ok "$name"
