@@ -407,55 +407,34 @@ FIXTURE_VARIANT(fair) {
 };
 
 /* The default method over the whole range of sizes. */
+#define RECYCLE(name, n, r)						\
+	VARIANT(fair, recycle_##name, .sides = (n),			\
+		.method = DICE_METHOD_RECYCLE, .rolls = (r))
 
-VARIANT(fair, recycle_d3,
-	.sides = 3, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
-VARIANT(fair, recycle_d5,
-	.sides = 5, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
-VARIANT(fair, recycle_d7,
-	.sides = 7, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
-VARIANT(fair, recycle_d10,
-	.sides = 10, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
-VARIANT(fair, recycle_d12,
-	.sides = 12, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
-VARIANT(fair, recycle_d100,
-	.sides = 100, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
-VARIANT(fair, recycle_d1000,
-	.sides = 1000, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
-VARIANT(fair, recycle_d2p16_plus_1,
-	.sides = POW2(16) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
-VARIANT(fair, recycle_d1e6_plus_3,
-	.sides = 1000003, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
-VARIANT(fair, recycle_d1e9_plus_7,
-	.sides = D1E9P7, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
-VARIANT(fair, recycle_d2p31_minus_1,
-	.sides = POW2(31) - 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
-VARIANT(fair, recycle_d2p31_plus_1,
-	.sides = POW2(31) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY);
-VARIANT(fair, recycle_d3x2p30,
-	.sides = D3X2P30, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY);
-VARIANT(fair, recycle_d2p32_minus_1,
-	.sides = POW2(32) - 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
-VARIANT(fair, recycle_d2p32_plus_1,
-	.sides = POW2(32) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
-VARIANT(fair, recycle_d1e12_plus_39,
-	.sides = 1000000000039ULL, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
-VARIANT(fair, recycle_d2p53_plus_1,
-	.sides = POW2(53) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
-VARIANT(fair, recycle_d2p62_plus_1,
-	.sides = POW2(62) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
-VARIANT(fair, recycle_d3x2p62,
-	.sides = D3X2P62, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY);
-VARIANT(fair, recycle_d2p63,
-	.sides = POW2(63), .method = DICE_METHOD_RECYCLE, .rolls = ROLLS);
-VARIANT(fair, recycle_d2p63_plus_1,
-	.sides = POW2(63) + 1, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY);
-VARIANT(fair, recycle_d1e18_plus_9,
-	.sides = D1E18P9, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY);
-VARIANT(fair, recycle_d2p64_minus_2p54,
-	.sides = DTOPBIAS, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY);
-VARIANT(fair, recycle_d2p64_minus_1,
-	.sides = U64_MAX_, .method = DICE_METHOD_RECYCLE, .rolls = ROLLS_MANY);
+RECYCLE(d3, 3, ROLLS);
+RECYCLE(d5, 5, ROLLS);
+RECYCLE(d7, 7, ROLLS);
+RECYCLE(d10, 10, ROLLS);
+RECYCLE(d12, 12, ROLLS);
+RECYCLE(d100, 100, ROLLS);
+RECYCLE(d1000, 1000, ROLLS);
+RECYCLE(d2p16_plus_1, POW2(16) + 1, ROLLS);
+RECYCLE(d1e6_plus_3, 1000003, ROLLS);
+RECYCLE(d1e9_plus_7, D1E9P7, ROLLS);
+RECYCLE(d2p31_minus_1, POW2(31) - 1, ROLLS);
+RECYCLE(d2p31_plus_1, POW2(31) + 1, ROLLS_MANY);
+RECYCLE(d3x2p30, D3X2P30, ROLLS_MANY);
+RECYCLE(d2p32_minus_1, POW2(32) - 1, ROLLS);
+RECYCLE(d2p32_plus_1, POW2(32) + 1, ROLLS);
+RECYCLE(d1e12_plus_39, 1000000000039ULL, ROLLS);
+RECYCLE(d2p53_plus_1, POW2(53) + 1, ROLLS);
+RECYCLE(d2p62_plus_1, POW2(62) + 1, ROLLS);
+RECYCLE(d3x2p62, D3X2P62, ROLLS_MANY);
+RECYCLE(d2p63, POW2(63), ROLLS);
+RECYCLE(d2p63_plus_1, POW2(63) + 1, ROLLS_MANY);
+RECYCLE(d1e18_plus_9, D1E18P9, ROLLS_MANY);
+RECYCLE(d2p64_minus_2p54, DTOPBIAS, ROLLS_MANY);
+RECYCLE(d2p64_minus_1, U64_MAX_, ROLLS_MANY);
 
 /* The other methods, each on the dice where a flaw would show. */
 #define FLAW_DICE(m, meth)						\
