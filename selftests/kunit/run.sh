@@ -29,11 +29,12 @@ usage() {
 	cat <<EOF
 Usage: $ME [options] [LINUX_SRC]
   LINUX_SRC          unpacked linux-source tree (env LINUX_SRC, default
-                     /var/tmp/dice/linux-source-6.1); only read
+                     \$DICE_CACHE/linux-source-6.1); only read
   --tree DIR         private copy of it with the suite placed in
-                     (env DICE_KUNIT_TREE, default /var/tmp/dice/kunit-tree)
+                     (env DICE_KUNIT_TREE, default \$DICE_CACHE/kunit-tree)
   --build-dir DIR    kunit.py build directory
-                     (env DICE_KUNIT_BUILD, default /var/tmp/dice/kunit-build)
+                     (env DICE_KUNIT_BUILD, default \$DICE_CACHE/kunit-build)
+  DICE_CACHE         the cache (env; default /var/tmp/dice)
   --jobs N           make jobs (env JOBS, default 2)
   --timeout SECS     limit for running the tests, not the build (default 300)
   --fresh            make the copy and the build directory afresh
@@ -48,9 +49,10 @@ bad_usage() {
 	exit 2
 }
 
-SRC=${LINUX_SRC:-/var/tmp/dice/linux-source-6.1}
-TREE=${DICE_KUNIT_TREE:-/var/tmp/dice/kunit-tree}
-BUILD=${DICE_KUNIT_BUILD:-/var/tmp/dice/kunit-build}
+CACHE=${DICE_CACHE:-/var/tmp/dice}
+SRC=${LINUX_SRC:-$CACHE/linux-source-6.1}
+TREE=${DICE_KUNIT_TREE:-$CACHE/kunit-tree}
+BUILD=${DICE_KUNIT_BUILD:-$CACHE/kunit-build}
 JOBS=${JOBS:-2} TIMEOUT=300 FRESH='' VERBOSE=''
 while [ $# -gt 0 ]; do
 	case $1 in

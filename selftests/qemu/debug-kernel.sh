@@ -52,7 +52,7 @@ die() {
 	exit 1
 }
 
-SRC=${LINUX_SRC:-/var/tmp/dice/linux-source-6.1}
+SRC=${LINUX_SRC:-${DICE_CACHE:-/var/tmp/dice}/linux-source-6.1}
 CACHE=${DICE_CACHE:-/var/tmp/dice}
 JOBS=${JOBS:-2}
 PRINT_DIR=
