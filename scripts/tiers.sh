@@ -62,7 +62,7 @@ doc_names() {
 			sed -n 's/^| \(`[^|]*`\) |.*/\1/p' | grep -o '`[^`]*`' | tr -d '`'
 		;;
 	*.rst)
-		sed -n '/^tier  *time  *run alone/,/^$/p' "$1" |
+		sed -n '/^tier  .*  run alone$/,/^$/p' "$1" |
 			sed -n 's/^``\([^`]*\)``.*/\1/p'
 		;;
 	esac
