@@ -676,8 +676,10 @@ void dist_brace(struct dist_ctx *x, struct dist *out, const struct node *n)
 				const struct group *g = b->groups[i];
 
 				if (g->count_node || g->keep.mode != KEEP_ALL ||
+				    g->keep_by.op != CMP_NONE ||
+				    g->margin.op != CMP_NONE ||
 				    g->unique != UNIQUE_NONE || g->match_count)
-					dist_infeasible(x, "keep/drop after {...} over dice groups with a computed count, keep/drop, 'u' or 'mt' has no exact method here");
+					dist_infeasible(x, "keep/drop after {...} over dice groups with a computed count, keep/drop, k>N/p<N, 'ms', 'u' or 'mt' has no exact method here");
 				law_base(x, &laws[i], g);
 				law_rerolls(&laws[i], g);
 				if (g->explode == EXPLODE_COMPOUND) {

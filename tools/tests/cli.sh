@@ -552,7 +552,10 @@ t_fast "--dist of an enumerated group that would be too large refuses at once (u
 t_dist "d18uo: one die of 18 values, enumerated" "$(i=1; s=; while [ $i -le 18 ]; do printf '%s%s:1' "$s" $i; s=' '; i=$((i + 1)); done)" 18 "d18uo"
 t_err "division by zero while rolling: exit 1" 1 "dice: division by zero" --seed=1 "floor(3/0)"
 t_parse "--dist: unique dice of unequal values are refused with the reason" 1 "unique dice ('u') have an exact distribution here only when every value is equally likely" --dist "3d{1:1,2:2,3:3}u"
-t_parse "--dist: keep/drop both inside and after {...} is refused with the reason" 1 "keep/drop after {...} over dice groups with a computed count, keep/drop, 'u' or 'mt' has no exact method here" --dist "{4d6kh3+2d6}kh2"
+t_parse "--dist: keep/drop both inside and after {...} is refused with the reason" 1 "keep/drop after {...} over dice groups with a computed count, keep/drop, k>N/p<N, 'ms', 'u' or 'mt' has no exact method here" --dist "{4d6kh3+2d6}kh2"
+# fuzz_grammar, seed 1796399428: --dist said 4, ignoring that k>2 had
+# dropped every die, while the roll gives 0.
+t_parse "regression: --dist: k>N inside, keep/drop after {...} is refused" 1 "keep/drop after {...} over dice groups with a computed count, keep/drop, k>N/p<N, 'ms', 'u' or 'mt' has no exact method here" --dist "{12d2min2k>2}kh2"
 t_range "... though it rolls" 20 2 12 --seed=1 "20x{4d6kh3+2d6}kh2"
 t_parse "--dist: a divisor that can be 0 is refused" 1 "the divisor can be 0" --dist "floor(d6/(d2-1))"
 
