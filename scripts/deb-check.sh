@@ -211,7 +211,7 @@ find "$cache" -maxdepth 1 -name 'deb-run.*' -mmin +1440 \
 	-exec rm -rf --one-file-system {} + 2>/dev/null
 # in_root NAME PRISTINE KVERS: the install, purge and upgrade tests there.
 in_root() {
-	local name=$1 pristine=$2 kvers=$3 rc passed failed t l=${1// /-}
+	local name=$1 pristine=$2 kvers=$3 rc t l=${1// /-}
 	t=$(date +%s)
 	work=$(mktemp -d "$cache/deb-run.XXXXXX")
 	rm -rf "${logs:?}/$l" && mkdir -p "$logs/$l"
@@ -223,11 +223,7 @@ in_root() {
 	rc=$?
 	unshare_pid=
 	cat "$logs/$l-test.log"
-	passed=$(grep -cE '^ok [0-9]+' "$logs/$l-test.log")
-	failed=$(grep -cE '^not ok [0-9]+' "$logs/$l-test.log")
-	tap_n=$((tap_n + passed + failed)) tap_passed=$((tap_passed + passed))
-	tap_failed=$((tap_failed + failed))
-	if [ $rc -ne 0 ] && [ "$failed" -eq 0 ]; then
+	if tap_tally "$logs/$l-test.log" && [ $rc -ne 0 ]; then
 		not_ok "tests in the $name root ended early (exit $rc)"
 	fi
 	echo "# $name: install, purge, upgrade in the root: $(secs "$t")s"

@@ -11,6 +11,9 @@
 #   tap_ok NAME                      "ok N - NAME"
 #   tap_not_ok NAME [WHY...]         "not ok N - NAME", then "#   WHY" lines
 #   tap_skip NAME REASON             "ok N - NAME # SKIP REASON"
+#   tap_tally LOG                    add the results a child script wrote
+#                                    to LOG, numbered on from tap_n;
+#                                    returns 1 when one failed
 #   tap_done                         "SUITE: N passed, N failed[, N skipped]";
 #                                    returns 1 when one failed
 #
@@ -58,6 +61,15 @@ tap_not_ok() { # NAME [WHY...]
 tap_skip() { # NAME REASON
 	tap_n=$((tap_n + 1)) tap_skipped=$((tap_skipped + 1))
 	echo "ok $tap_n - $1 # SKIP $2"
+}
+
+tap_tally() { # LOG
+	tap_tally_p=$(grep -cE '^ok [0-9]+' "$1")
+	tap_tally_f=$(grep -cE '^not ok [0-9]+' "$1")
+	tap_n=$((tap_n + tap_tally_p + tap_tally_f))
+	tap_passed=$((tap_passed + tap_tally_p))
+	tap_failed=$((tap_failed + tap_tally_f))
+	[ "$tap_tally_f" -eq 0 ]
 }
 
 tap_done() {
