@@ -38,7 +38,8 @@
  *    share, at an offset inside it;
  *  - rolls: 0 or -EAGAIN only, faces below the sides, never a side with no
  *    share, a failed roll consumes nothing (but DICE_METHOD_BATCH's
- *    rejected tries), and two dice fed the same bits roll the same faces;
+ *    rejected tries) unless the bits fill the pool, when it discards them
+ *    all, and two dice fed the same bits roll the same faces;
  *  - where the core has dice_die_roll_many(), it rolls the same faces as
  *    that many dice_die_roll() calls, on a third die fed the same bits.
  */
@@ -302,6 +303,42 @@ static int roll_many(struct dice_die *die, u64 *faces, unsigned int nroll,
 }
 
 /*
+ * A roll failed with -EAGAIN: nothing is spent (but DICE_METHOD_BATCH's
+ * rejected tries, which are spent for good), unless the written bits filled
+ * the pool: no byte more fits, so they can never complete the roll and
+ * dice_die_failed() discards every one of them, as it documents.
+ */
+static void check_failed_roll(const struct dice_die *die,
+			      const struct dice_pool *before)
+{
+	const struct dice_pool *now = &die->pool;
+	bool batch = die->method == DICE_METHOD_BATCH;
+
+	if (dice_pool_room(before) >= 8) {
+		CHECK(now->tail == before->tail &&
+		      now->discarded == before->discarded &&
+		      (now->head == before->head ||
+		       (batch && now->head > before->head)),
+		      "a failed roll moved the pool from %llu to %llu",
+		      (unsigned long long)before->head,
+		      (unsigned long long)now->head);
+		return;
+	}
+	/* A full pool: the bits left, but none vanish from the accounting. */
+	CHECK(now->head == now->tail && now->mark == now->head &&
+	      now->tail == ((before->tail + 63) & ~63ULL) &&
+	      dice_pool_room(now) == DICE_POOL_BITS,
+	      "a full pool that cannot roll was not emptied: head %llu, tail %llu",
+	      (unsigned long long)now->head, (unsigned long long)now->tail);
+	CHECK(now->discarded > before->discarded &&
+	      (batch || now->discarded - before->discarded ==
+			before->tail - before->head),
+	      "a full pool discarded %llu bits, %llu were unread",
+	      (unsigned long long)(now->discarded - before->discarded),
+	      (unsigned long long)(before->tail - before->head));
+}
+
+/*
  * Make a die (a copy of @t when loaded, else a fair d@sides), roll it with
  * the rest of the input until the bits run out (one roll at a time, or
  * with dice_die_roll_many() if @many), and return the faces.
@@ -369,16 +406,7 @@ static unsigned int roll(const struct dice_table *t, u64 sides, u32 method,
 		      (unsigned long long)used, (unsigned long long)drawn);
 		if (err) {
 			CHECK(err == -EAGAIN, "roll: %d", err);
-			/* Nothing is spent, but DICE_METHOD_BATCH's rejected
-			 * tries, which are spent for good.
-			 */
-			CHECK(die.pool.tail == before.tail &&
-			      (die.pool.head == before.head ||
-			       (die.method == DICE_METHOD_BATCH &&
-				die.pool.head > before.head)),
-			      "a failed roll moved the pool from %llu to %llu",
-			      (unsigned long long)before.head,
-			      (unsigned long long)die.pool.head);
+			check_failed_roll(&die, &before);
 			CHECK(die.rolls == nroll, "rolls %llu after %u",
 			      (unsigned long long)die.rolls, nroll);
 			break;

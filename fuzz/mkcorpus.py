@@ -89,6 +89,11 @@ ALIAS_SEEDS = {
     # fuzzer's, kept as found.
     'cells-span-2pow32': weights([7, 1], method=VIGLIETTA) +
         bytes.fromhex('6c86a562cb808d10d686a58931be3ec851bf'),
+    # Found by CI's fuzz run at 33e7715: written bits that fill the pool
+    # and can never roll (a d3 rejects 0b11 for ever) are discarded by
+    # dice_die_failed(), which the failed-roll check did not allow for.
+    'fair-d3-rejection-pool-of-ones': fair(3, method=REJECTION)
+        + b'\xff' * 1024,
 }
 
 # fuzz_stream: one opcode byte, then its arguments (see fuzz_stream.c).
