@@ -70,8 +70,17 @@ for t in "$@"; do
 		fail=$((fail + 1))
 		echo "# last lines of $log:"
 		tail -n 40 "$log" | sed 's/^/#   /'
+		# The CI log must be enough to reproduce: a clean clone's
+		# artifacts go with it.
+		seed=$(sed -n 's/^INFO: Seed: *//p' "$log" | head -n 1)
+		[ -n "$seed" ] && echo "# seed: $seed (FUZZ_FLAGS=-seed=$seed)"
 		for a in "$O/artifacts/$t-"*; do
-			[ -e "$a" ] && echo "# reproducer: $bin $a"
+			[ -e "$a" ] || continue
+			echo "# reproducer: $bin $a"
+			if [ "$(wc -c <"$a")" -le 16384 ]; then
+				echo "# its bytes, for base64 -d > FILE:"
+				base64 "$a" | sed 's/^/#   /'
+			fi
 		done
 	fi
 done
