@@ -38,8 +38,9 @@
  *    share, at an offset inside it;
  *  - rolls: 0 or -EAGAIN only, faces below the sides, never a side with no
  *    share, a failed roll consumes nothing (but DICE_METHOD_BATCH's
- *    rejected tries) unless the bits fill the pool, when it discards them
- *    all, and two dice fed the same bits roll the same faces;
+ *    rejected tries) and leaves the recycled state as it was, unless the
+ *    bits fill the pool, when it discards them all; and two dice fed the
+ *    same bits roll the same faces;
  *  - where the core has dice_die_roll_many(), it rolls the same faces as
  *    that many dice_die_roll() calls, on a third die fed the same bits.
  */
@@ -309,10 +310,22 @@ static int roll_many(struct dice_die *die, u64 *faces, unsigned int nroll,
  * dice_die_failed() discards every one of them, as it documents.
  */
 static void check_failed_roll(const struct dice_die *die,
-			      const struct dice_pool *before)
+			      const struct dice_pool *before,
+			      const struct dice_recycler *rec)
 {
 	const struct dice_pool *now = &die->pool;
 	bool batch = die->method == DICE_METHOD_BATCH;
+
+	/* The recycled state too: a top-up kept while its bits went back
+	 * to the pool would spend them twice.
+	 */
+	CHECK(batch || (die->rec.x == rec->x && die->rec.m == rec->m &&
+			die->rec.held == rec->held &&
+			die->rec.held_size == rec->held_size),
+	      "a failed roll changed the recycled state: m %#llx:%016llx, was %#llx:%016llx",
+	      (unsigned long long)(die->rec.m >> 64),
+	      (unsigned long long)die->rec.m,
+	      (unsigned long long)(rec->m >> 64), (unsigned long long)rec->m);
 
 	if (dice_pool_room(before) >= 8) {
 		CHECK(now->tail == before->tail &&
@@ -349,6 +362,7 @@ static unsigned int roll(const struct dice_table *t, u64 sides, u32 method,
 {
 	struct dice_die die;
 	struct dice_pool before;
+	struct dice_recycler before_rec;
 	unsigned int nroll = 0;
 	u64 used, drawn, face;
 	int err, want;
@@ -391,6 +405,7 @@ static unsigned int roll(const struct dice_table *t, u64 sides, u32 method,
 		unsigned int got = 1, i;
 
 		before = die.pool;
+		before_rec = die.rec;
 		if (many) {
 			err = roll_many(&die, faces, nroll, MAX_ROLLS);
 			if (err > 0) {
@@ -406,7 +421,7 @@ static unsigned int roll(const struct dice_table *t, u64 sides, u32 method,
 		      (unsigned long long)used, (unsigned long long)drawn);
 		if (err) {
 			CHECK(err == -EAGAIN, "roll: %d", err);
-			check_failed_roll(&die, &before);
+			check_failed_roll(&die, &before, &before_rec);
 			CHECK(die.rolls == nroll, "rolls %llu after %u",
 			      (unsigned long long)die.rolls, nroll);
 			break;

@@ -735,6 +735,19 @@ static u64 read_len(struct in *in)
 	return 1 + get(in, 2) % 8192;
 }
 
+/* A pool's positions, "mark/head/tail -discarded", for trace(). */
+static const char *pool_pos(const struct dice_pool *pool, int which)
+{
+	static char buf[2][96];
+
+	snprintf(buf[which], sizeof(buf[which]), "%llu/%llu/%llu -%llu",
+		 (unsigned long long)pool->mark,
+		 (unsigned long long)pool->head,
+		 (unsigned long long)pool->tail,
+		 (unsigned long long)pool->discarded);
+	return buf[which];
+}
+
 /* FUZZ_STREAM_TRACE=1: say what each step did (to replay an artifact). */
 static void trace(const struct stream *st)
 {
@@ -746,14 +759,15 @@ static void trace(const struct stream *st)
 	if (!on)
 		return;
 	fprintf(stderr,
-		"step %u %-9s: d%llu %s format %#x method %u %s, per %u left %u, rolls %llu, bits used %llu, m 2^%u\n",
+		"step %u %-9s: d%llu %s format %#x method %u %s, per %u left %u, rolls %llu, bits used %llu, m 2^%u, pools A %s, B %s\n",
 		st->step, op_name[st->op], (unsigned long long)die->sides,
 		die->table ? "loaded" : "fair", st->as->format, die->method,
 		st->a.written ? "written" : "prng", die->digits.per,
 		die->digits.left, (unsigned long long)die->rolls,
 		(unsigned long long)dice_pool_used(&die->pool),
 		die->rec.m >> 64 ? 64 + fls64((u64)(die->rec.m >> 64)) :
-				   fls64((u64)die->rec.m));
+				   fls64((u64)die->rec.m),
+		pool_pos(&die->pool, 0), pool_pos(&st->b.die->pool, 1));
 }
 
 static void step(struct stream *st, struct in *in)

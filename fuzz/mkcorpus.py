@@ -94,6 +94,12 @@ ALIAS_SEEDS = {
     # dice_die_failed(), which the failed-roll check did not allow for.
     'fair-d3-rejection-pool-of-ones': fair(3, method=REJECTION)
         + b'\xff' * 1024,
+    # Found by fuzz_stream: a loaded die of 2^41 cells draws a column, then
+    # a height; a height that ran dry kept the column's top-up in the state
+    # while its bits went back to the pool.  These bits run dry there.
+    'weights-4096-column-then-height':
+        weights([100000 + (i * 7919) % 100000 for i in range(4096)],
+                width=4) + bits(64, 11),
 }
 
 # fuzz_stream: one opcode byte, then its arguments (see fuzz_stream.c).
@@ -250,6 +256,23 @@ STREAM_SEEDS = {
         s_fork() + s_fork() + s_read(8) + s_format(TEXT) +
         s_fork_read(4096, 3) + s_format(U8) + s_fork_read(8000, 2) +
         s_weights([2, 2, 6, 1, 1]) + s_fork_read(3000, 1),
+    # Found by a 12-minute fuzz_stream run: written bits run dry between a
+    # loaded d3473's column and its height; the column's draw stayed in
+    # the recycled state while the pool rolled back, so the stream's read
+    # rolled a face from bits spent twice.  The fuzzer's bytes, as found.
+    'loaded-height-runs-dry': bytes.fromhex(
+        '0501000101040106c700df961433e9e57a010000de3d22838c45898bb821b048'
+        '58f16923b841dabf3282ed3a3176de911e18ab92c2b144e8232993750d41585e'
+        '568bdbb2d03701c62a80f1e4fb3388c1645ff90dd6d519f9b21b765a037c0204'
+        '000107090303070902020b0202c78600030300cc5d0a3455e83237767303081e'
+        '0c26866d0931608ca30404078608a434c4590f805f43af9227a9fd4a3a56590d'
+        'b84865bbbebf74d08ad515028acac5b030d6a9a9a9a9a9a9a9a9a9a9a9a9a9a9'
+        'a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9'
+        'a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a1a1a1a1a1a1a1a1a1a1a1a1a1a9a9a9a9'
+        'a9a9a9a9a9a9a9a9a9a9a9a9aba9a9a9a9a9a9a9a9a9a94a18830e8f66e2c8db'
+        'fe5198186a0249e1f0af579ec3681c9eafb8cc86d3725a1c6f109096dd371980'
+        '58eee0fd5d5ca8d92cbdb082c32138070007c063c307c09f0f000f040406c700'
+        '37fe1f2ec04f0053d6c6dec478fb69debbe1d3722421ecdf0306'),
 }
 
 # Odd lengths are parsed with the custom die dW (see fuzz_notation.c).

@@ -354,6 +354,7 @@ enum dice_weights_gen {
 	DICE_GEN_LIST,		/* the listed weights */
 	DICE_GEN_ZIPF,		/* 1000000 / (i + 1) */
 	DICE_GEN_RANDOM,	/* random, every seventh zero */
+	DICE_GEN_SPREAD,	/* 100000 to 199999 */
 	DICE_GEN_MAX,		/* all U32_MAX */
 };
 
@@ -374,6 +375,7 @@ static const struct dice_weights_case dice_weights_cases[] = {
 	{ "extremes {U32_MAX,1,0}", DICE_GEN_LIST, 3, { U32_MAX, 1, 0 } },
 	{ "zipf-1000", DICE_GEN_ZIPF, 1000 },
 	{ "random-65536", DICE_GEN_RANDOM, 65536 },
+	{ "4096 sides, column then height", DICE_GEN_SPREAD, 4096 },
 	{ "2^16 sides of U32_MAX", DICE_GEN_MAX, 1 << 16 },
 };
 
@@ -406,6 +408,9 @@ static u32 *dice_make_weights(struct kunit *test,
 			break;
 		case DICE_GEN_MAX:
 			w[i] = U32_MAX;
+			break;
+		case DICE_GEN_SPREAD:
+			w[i] = 100000 + (i * 7919) % 100000;
 			break;
 		}
 	}
@@ -563,6 +568,79 @@ static void dice_test_loaded_rolls(struct kunit *test)
 			break;
 		}
 	}
+	dice_die_wipe(die);
+}
+
+static struct dice_die *dice_loaded_test_die(struct kunit *test,
+					     const u32 *w, u32 sides,
+					     dice_fill_fn fill, void *ctx)
+{
+	struct dice_die *die = dice_test_die(test, fill, ctx);
+	struct dice_table *t = dice_table_alloc(sides);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	if (dice_table_from_weights(t, w)) {
+		dice_table_free(t);
+		KUNIT_FAIL(test, "dice_table_from_weights() failed");
+		return NULL;
+	}
+	KUNIT_EXPECT_EQ(test, dice_die_set_table(die, t), 0);
+	return die;
+}
+
+#define DICE_LOADED_KAT_ROLLS	300
+
+/*
+ * As dice_test_known_bits(), loaded: a sourceless die fed five bits when a
+ * roll runs dry rolls the faces of one that draws the same stream freely,
+ * and a dry roll leaves the die exactly as it was, whichever of its draws
+ * ran dry (a height after its column once kept the column's top-up while
+ * the bits went back to the pool, to be used twice).
+ */
+static void dice_test_loaded_known_bits(struct kunit *test)
+{
+	const struct dice_weights_case *c = test->param_value;
+	u32 *w = dice_make_weights(test, c);
+	u64 byte = 0, pos = 0, want, face, held, held_size, head;
+	struct dice_die *ref, *die;
+	unsigned int i, dry = 0;
+	u128 x, m;
+	int err;
+
+	ref = dice_loaded_test_die(test, w, c->sides, dice_kat_fill, &byte);
+	die = dice_loaded_test_die(test, w, c->sides, NULL, NULL);
+	if (!ref || !die)
+		return;
+	for (i = 0; i < DICE_LOADED_KAT_ROLLS; i++) {
+		KUNIT_ASSERT_EQ(test, dice_die_roll(ref, &want), 0);
+		for (;;) {
+			x = die->rec.x;
+			m = die->rec.m;
+			held = die->rec.held;
+			held_size = die->rec.held_size;
+			head = die->pool.head;
+			err = dice_die_roll(die, &face);
+			if (err != -EAGAIN)
+				break;
+			KUNIT_ASSERT_TRUE_MSG(test, die->rec.x == x &&
+					      die->rec.m == m &&
+					      die->rec.held == held &&
+					      die->rec.held_size == held_size &&
+					      die->pool.head == head,
+					      "roll %u: a dry roll changed the die", i);
+			dice_pool_put(&die->pool, dice_kat_bits(pos, 5), 5);
+			pos += 5;
+			dry++;
+		}
+		KUNIT_ASSERT_EQ(test, err, 0);
+		KUNIT_ASSERT_EQ_MSG(test, face, want, "roll %u", i);
+		KUNIT_ASSERT_EQ(test, dice_pool_used(&die->pool),
+				dice_pool_used(&ref->pool));
+	}
+	/* A die of one side, or all weight on one, needs no bits. */
+	if (c->sides > 1 && c->gen != DICE_GEN_LIST)
+		KUNIT_EXPECT_GT(test, dry, 0U);
+	dice_die_wipe(ref);
 	dice_die_wipe(die);
 }
 
@@ -867,6 +945,7 @@ static struct kunit_case dice_test_cases[] = {
 	KUNIT_CASE(dice_test_wide_then_grouped),
 	KUNIT_CASE_PARAM(dice_test_alias_build, dice_weights_gen_params),
 	KUNIT_CASE_PARAM(dice_test_loaded_rolls, dice_weights_gen_params),
+	KUNIT_CASE_PARAM(dice_test_loaded_known_bits, dice_weights_gen_params),
 	KUNIT_CASE_PARAM(dice_test_alias_validate, dice_alias_gen_params),
 	KUNIT_CASE_PARAM(dice_test_methods, dice_method_gen_params),
 	KUNIT_CASE(dice_test_method_check),

@@ -97,7 +97,7 @@ static __always_inline int dice_loaded_draw(struct dice_reader *rd,
 					    const struct dice_draw_plan *plan,
 					    u64 *x, u64 *m, u64 *c, u64 *y)
 {
-	u64 u;
+	u64 u, xc, mc;
 	int err;
 
 	if (plan->one) {
@@ -109,11 +109,23 @@ static __always_inline int dice_loaded_draw(struct dice_reader *rd,
 		*c = u - *y * plan->cols.d;
 		return 0;
 	}
+	/*
+	 * Two draws: a height that runs out of bits puts the state back as
+	 * it was before the column, whose top-up bits go back to the pool
+	 * with the caller's rollback (else they would be spent twice).
+	 */
+	xc = *x;
+	mc = *m;
 	err = dice_narrow_draw(rd, &plan->cols, plan->width, x, m, c);
 	if (err)
 		return err;
-	return dice_narrow_draw(rd, &plan->height, plan->height_width, x, m,
-				y);
+	err = dice_narrow_draw(rd, &plan->height, plan->height_width, x, m,
+			       y);
+	if (unlikely(err)) {
+		*x = xc;
+		*m = mc;
+	}
+	return err;
 }
 
 /*

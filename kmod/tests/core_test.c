@@ -1203,6 +1203,136 @@ static void test_rollback(void)
 	EXPECT(die.rolls == 50);
 }
 
+/*
+ * Roll @die, fed @step written bits whenever it runs dry, beside @ref, which
+ * draws the same stream freely: the same faces from the same bits, one at a
+ * time or @many at once.  Return: how many rolls failed and were undone.
+ */
+static unsigned int rollback_against(struct dice_die *ref,
+				     struct dice_die *die, unsigned int step,
+				     unsigned int many)
+{
+	u64 want, faces[16], fed = 0;
+	unsigned int failed = 0, done = 0, b;
+	int got, f;
+
+	while (done < 300 && !tap_case_failed) {
+		got = many > 1 ? dice_die_roll_many(die, faces, many) :
+				 dice_die_roll(die, &faces[0]) ?: 1;
+		if (got == -EAGAIN) {
+			for (b = 0; b < step; b++)
+				dice_pool_put(&die->pool, kat_bit(fed++), 1);
+			failed++;
+			continue;
+		}
+		EXPECT(got > 0);
+		for (f = 0; f < got && !tap_case_failed; f++) {
+			EXPECT(!dice_die_roll(ref, &want));
+			EXPECT(faces[f] == want);
+		}
+		done += got;
+		EXPECT(dice_pool_used(&die->pool) == dice_pool_used(&ref->pool));
+		EXPECT(die->rolls == ref->rolls);
+	}
+	return failed;
+}
+
+/* Weights of a loaded die drawn by column, then height, in 64 bits. */
+static u32 two_draw[4096];
+
+/* And of one whose mass passes 2^32: the 128-bit loaded roll. */
+static u32 rollback_wide[300];
+
+static void rollback_weights(void)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(two_draw); i++)
+		two_draw[i] = 100000 + (i * 7919) % 100000;
+	for (i = 0; i < ARRAY_SIZE(rollback_wide); i++)
+		rollback_wide[i] = (1U << 25) + i;
+}
+
+static const u64 rollback_sides[] = { 2, 6, 20, 1000003, (1ULL << 32) + 1,
+	(1ULL << 63) + 1, U64_MAX };
+static const u32 rollback_five[] = { 2, 2, 6, 1, 1 };
+
+/*
+ * Die @i of rollback_sides[] and then of three loaded dice (grouped cells,
+ * column and height in 64 bits, 128 bits), on @ref and on @die alike.
+ * Return: the weights of a loaded die, else NULL.
+ */
+static const u32 *rollback_die(unsigned int i, struct dice_die *ref,
+			       struct dice_die *die)
+{
+	struct dice_table *t1, *t2;
+	const u32 *w;
+	u32 n;
+
+	if (i < ARRAY_SIZE(rollback_sides)) {
+		EXPECT(!dice_die_set_sides(ref, rollback_sides[i]));
+		EXPECT(!dice_die_set_sides(die, rollback_sides[i]));
+		return NULL;
+	}
+	i -= ARRAY_SIZE(rollback_sides);
+	w = i == 0 ? rollback_five : i == 1 ? two_draw : rollback_wide;
+	n = i == 0 ? ARRAY_SIZE(rollback_five) :
+	    i == 1 ? ARRAY_SIZE(two_draw) : ARRAY_SIZE(rollback_wide);
+	t1 = dice_table_alloc(n);
+	t2 = dice_table_alloc(n);
+	EXPECT(t1 && !dice_table_from_weights(t1, w));
+	EXPECT(t2 && !dice_table_from_weights(t2, w));
+	EXPECT(!dice_die_set_table(ref, t1));
+	EXPECT(!dice_die_set_table(die, t2));
+	/* The case this test was written for: the register loop's two draws. */
+	if (w == two_draw)
+		EXPECT(!dice_loaded_one_draw(die) && die->narrow_table);
+	if (w == rollback_wide)
+		EXPECT(!die->narrow_table);
+	return w;
+}
+
+/*
+ * Every kind of die and every method it takes: a roll that runs out of
+ * written bits part way leaves no trace, whichever of its draws ran dry.
+ * (A loaded die's height running dry after its column kept the column's
+ * top-up in the state while the bits went back to the pool: used twice.)
+ */
+static void test_rollback_every_die(void)
+{
+	static const unsigned int steps[] = { 1, 5, 13 }, manys[] = { 1, 7 };
+	const unsigned int ndice = ARRAY_SIZE(rollback_sides) + 3;
+	const unsigned int nmethods = DICE_METHOD_REJECTION + 1;
+	unsigned int c, m, step, many;
+
+	rollback_weights();
+	/* Case c: die, method, bits fed at a time, faces asked at once. */
+	for (c = 0; c < ndice * nmethods * 3 * 2 && !tap_case_failed; c++) {
+		struct kat_ctx k = { 0 };
+		struct dice_die ref, die;
+		const u32 *w;
+
+		m = c / 6 % nmethods;
+		step = steps[c / 2 % 3];
+		many = manys[c % 2];
+		dice_die_init(&ref, kat_fill, &k);
+		dice_die_init(&die, NULL, NULL);
+		w = rollback_die(c / (6 * nmethods), &ref, &die);
+		if (dice_die_set_method(&ref, m) ||
+		    dice_die_set_method(&die, m))
+			EXPECT(w && m != DICE_METHOD_RECYCLE &&
+			       m != DICE_METHOD_ALIAS);
+		else
+			EXPECT_EQ(rollback_against(&ref, &die, step, many) > 20, 1);
+		if (tap_case_failed)
+			tap_note("d%llu%s, method %u, %u bits at a time, %u at once",
+				 (unsigned long long)ref.sides,
+				 w ? " loaded" : "", m, step, many);
+		dice_die_wipe(&ref);
+		dice_die_wipe(&die);
+	}
+}
+
 /* Rolling many at once gives the faces and bit counts of one by one. */
 static void test_roll_many(void)
 {
@@ -1560,6 +1690,8 @@ int main(void)
 	tap_run("core: alias construction invariants", test_alias_build);
 	tap_run("core: alias table validation", test_alias_validate);
 	tap_run("core: running out of bits rolls back", test_rollback);
+	tap_run("core: every die and method rolls back a roll that runs dry",
+		test_rollback_every_die);
 	tap_run("core: rolling many equals rolling one by one", test_roll_many);
 	tap_run("core: rolling into bytes equals rolling many", test_roll_u8);
 	tap_run("core: loaded: many, one by one and packed agree",

@@ -292,13 +292,18 @@ enum load {
 	LOADED_SMALL,	/* {2, 2, 6, 1, 1} */
 	LOADED_ZIPF,	/* w_k = round(10^6 / k), k = 1..1000 */
 	LOADED_ZERO,	/* {1, 0, 3} */
+	LOADED_SPREAD,	/* 4096 sides of 100000 to 199999: 2^41 cells, drawn
+			 * as a column, then a height
+			 */
 };
 
 #define ZIPF_SIDES	1000
+#define SPREAD_SIDES	4096
 
 static const __u32 weights_small[] = { 2, 2, 6, 1, 1 };
 static const __u32 weights_zero[] = { 1, 0, 3 };
 static __u32 weights_zipf[ZIPF_SIDES];
+static __u32 weights_spread[SPREAD_SIDES];
 
 /* spec_of() - the die of a load, or a fair d@sides */
 static void spec_of(struct die_spec *spec, enum load load, __u64 sides,
@@ -327,6 +332,12 @@ static void spec_of(struct die_spec *spec, enum load load, __u64 sides,
 		spec->weights = weights_zero;
 		spec->nweights = ARRAY_SIZE(weights_zero);
 		break;
+	case LOADED_SPREAD:
+		for (k = 0; k < SPREAD_SIDES; k++)
+			weights_spread[k] = 100000 + (k * 7919) % 100000;
+		spec->weights = weights_spread;
+		spec->nweights = SPREAD_SIDES;
+		break;
 	}
 	if (spec->weights)
 		spec->sides = spec->nweights;
@@ -340,7 +351,7 @@ FIXTURE_VARIANT(written) {
 	__u64 sides;
 };
 
-/* Each method on the fair dice; those that roll loaded dice on three. */
+/* Each method on the fair dice; those that roll loaded dice on four. */
 #define FAIR_DICE(m, meth)						\
 	VARIANT(written, m##_d2, .method = meth, .load = FAIR, .sides = 2); \
 	VARIANT(written, m##_d6, .method = meth, .load = FAIR, .sides = 6); \
@@ -358,7 +369,9 @@ FIXTURE_VARIANT(written) {
 		.load = LOADED_SMALL);					\
 	VARIANT(written, m##_loaded_zipf1000, .method = meth,		\
 		.load = LOADED_ZIPF);					\
-	VARIANT(written, m##_loaded_103, .method = meth, .load = LOADED_ZERO)
+	VARIANT(written, m##_loaded_103, .method = meth, .load = LOADED_ZERO); \
+	VARIANT(written, m##_loaded_4096, .method = meth,		\
+		.load = LOADED_SPREAD)
 
 FAIR_DICE(recycle, DICE_METHOD_RECYCLE);
 LOADED_DICE(recycle, DICE_METHOD_RECYCLE);
