@@ -327,25 +327,35 @@ static void check_failed_roll(const struct dice_die *die,
 	      (unsigned long long)die->rec.m,
 	      (unsigned long long)(rec->m >> 64), (unsigned long long)rec->m);
 
-	if (dice_pool_room(before) >= 8) {
+	if (now->discarded == before->discarded) {
 		CHECK(now->tail == before->tail &&
-		      now->discarded == before->discarded &&
 		      (now->head == before->head ||
 		       (batch && now->head > before->head)),
 		      "a failed roll moved the pool from %llu to %llu",
 		      (unsigned long long)before->head,
 		      (unsigned long long)now->head);
+		/* A full pool kept would fail the same roll for ever. */
+		CHECK(dice_pool_room(now) >= 8,
+		      "a failed roll left a full pool: %u bits of room",
+		      dice_pool_room(now));
 		return;
 	}
-	/* A full pool: the bits left, but none vanish from the accounting. */
+	/* Discarded: the pool was full (mark and all, less what BATCH
+	 * committed), and every bit left it, none vanishing from the
+	 * accounting.
+	 */
+	CHECK(dice_pool_room(before) < 8,
+	      "a failed roll discarded a pool with %u bits of room",
+	      dice_pool_room(before));
 	CHECK(now->head == now->tail && now->mark == now->head &&
 	      now->tail == ((before->tail + 63) & ~63ULL) &&
 	      dice_pool_room(now) == DICE_POOL_BITS,
 	      "a full pool that cannot roll was not emptied: head %llu, tail %llu",
 	      (unsigned long long)now->head, (unsigned long long)now->tail);
-	CHECK(now->discarded > before->discarded &&
-	      (batch || now->discarded - before->discarded ==
-			before->tail - before->head),
+	CHECK(batch ? now->discarded - before->discarded <=
+		      before->tail - before->head :
+		      now->discarded - before->discarded ==
+		      before->tail - before->head,
 	      "a full pool discarded %llu bits, %llu were unread",
 	      (unsigned long long)(now->discarded - before->discarded),
 	      (unsigned long long)(before->tail - before->head));

@@ -94,6 +94,11 @@ ALIAS_SEEDS = {
     # dice_die_failed(), which the failed-roll check did not allow for.
     'fair-d3-rejection-pool-of-ones': fair(3, method=REJECTION)
         + b'\xff' * 1024,
+    # ...and by a 12-minute fuzz_alias run: under DICE_METHOD_BATCH the
+    # rejected tries stay spent, so a full pool's mark moves on, there is
+    # room again, and nothing is discarded.
+    'fair-d6-batch-ones-commit-rejects': fair(6, method=BATCH)
+        + b'\xff' * 1024,
     # Found by fuzz_stream: a loaded die of 2^41 cells draws a column, then
     # a height; a height that ran dry kept the column's top-up in the state
     # while its bits went back to the pool.  These bits run dry there.
