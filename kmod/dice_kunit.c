@@ -181,19 +181,52 @@ static void dice_kat_desc(const struct dice_kat_case *c, char *desc)
 KUNIT_ARRAY_PARAM(dice_kat, dice_kat_cases, dice_kat_desc);
 
 /*
+ * Roll @die, which has no source, feeding it five bits of the known stream
+ * from *@pos on whenever it runs dry (counted in *@dry).  A dry roll must
+ * leave the die exactly as it was: its recycled state, its held offset and
+ * its pool.  Return: the roll's result, -EUCLEAN if a dry roll changed the
+ * die.
+ */
+static int dice_roll_fed(struct kunit *test, struct dice_die *die, u64 *pos,
+			 unsigned int *dry, u64 *face)
+{
+	struct dice_recycler rec;
+	u64 head;
+	int err;
+
+	for (;;) {
+		rec = die->rec;
+		head = die->pool.head;
+		err = dice_die_roll(die, face);
+		if (err != -EAGAIN)
+			return err;
+		if (die->rec.x != rec.x || die->rec.m != rec.m ||
+		    die->rec.held != rec.held ||
+		    die->rec.held_size != rec.held_size ||
+		    die->pool.head != head) {
+			KUNIT_FAIL(test, "roll %llu: a dry roll changed the die",
+				   die->rolls);
+			return -EUCLEAN;
+		}
+		KUNIT_ASSERT_GE(test, dice_pool_room(&die->pool), 5U);
+		dice_pool_put(&die->pool, dice_kat_bits(*pos, 5), 5);
+		*pos += 5;
+		(*dry)++;
+	}
+}
+
+/*
  * The same faces twice: from a die that draws the stream from its source,
- * and from a sourceless die fed five bits whenever a roll runs dry.  A roll
- * that runs dry must leave the die exactly as it was.
+ * and from a sourceless die fed five bits whenever a roll runs dry
+ * (dice_roll_fed()).
  */
 static void dice_test_known_bits(struct kunit *test)
 {
 	const struct dice_kat_case *c = test->param_value;
-	u64 byte = 0, pos = 0, face, head;
+	u64 byte = 0, pos = 0, face;
 	struct dice_die *ref = dice_test_die(test, dice_kat_fill, &byte);
 	struct dice_die *die = dice_test_die(test, NULL, NULL);
 	unsigned int i, dry = 0;
-	u128 x, m;
-	int err;
 
 	KUNIT_ASSERT_EQ(test, dice_die_set_sides(ref, c->sides), 0);
 	KUNIT_ASSERT_EQ(test, dice_die_set_sides(die, c->sides), 0);
@@ -202,23 +235,8 @@ static void dice_test_known_bits(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, face, c->faces[i],
 				    "sourced d%llu, roll %u: %llu, want %llu",
 				    c->sides, i, face, c->faces[i]);
-		for (;;) {
-			x = die->rec.x;
-			m = die->rec.m;
-			head = die->pool.head;
-			err = dice_die_roll(die, &face);
-			if (err != -EAGAIN)
-				break;
-			KUNIT_ASSERT_TRUE_MSG(test, die->rec.x == x &&
-					      die->rec.m == m &&
-					      die->pool.head == head,
-					      "roll %u: a dry roll changed the die", i);
-			KUNIT_ASSERT_GE(test, dice_pool_room(&die->pool), 5U);
-			dice_pool_put(&die->pool, dice_kat_bits(pos, 5), 5);
-			pos += 5;
-			dry++;
-		}
-		KUNIT_ASSERT_EQ(test, err, 0);
+		KUNIT_ASSERT_EQ(test, dice_roll_fed(test, die, &pos, &dry, &face),
+				0);
 		KUNIT_EXPECT_EQ_MSG(test, face, c->faces[i],
 				    "fed d%llu, roll %u: %llu, want %llu",
 				    c->sides, i, face, c->faces[i]);
@@ -601,11 +619,9 @@ static void dice_test_loaded_known_bits(struct kunit *test)
 {
 	const struct dice_weights_case *c = test->param_value;
 	u32 *w = dice_make_weights(test, c);
-	u64 byte = 0, pos = 0, want, face, held, held_size, head;
+	u64 byte = 0, pos = 0, want, face;
 	struct dice_die *ref, *die;
 	unsigned int i, dry = 0;
-	u128 x, m;
-	int err;
 
 	ref = dice_loaded_test_die(test, w, c->sides, dice_kat_fill, &byte);
 	die = dice_loaded_test_die(test, w, c->sides, NULL, NULL);
@@ -613,26 +629,8 @@ static void dice_test_loaded_known_bits(struct kunit *test)
 		return;
 	for (i = 0; i < DICE_LOADED_KAT_ROLLS; i++) {
 		KUNIT_ASSERT_EQ(test, dice_die_roll(ref, &want), 0);
-		for (;;) {
-			x = die->rec.x;
-			m = die->rec.m;
-			held = die->rec.held;
-			held_size = die->rec.held_size;
-			head = die->pool.head;
-			err = dice_die_roll(die, &face);
-			if (err != -EAGAIN)
-				break;
-			KUNIT_ASSERT_TRUE_MSG(test, die->rec.x == x &&
-					      die->rec.m == m &&
-					      die->rec.held == held &&
-					      die->rec.held_size == held_size &&
-					      die->pool.head == head,
-					      "roll %u: a dry roll changed the die", i);
-			dice_pool_put(&die->pool, dice_kat_bits(pos, 5), 5);
-			pos += 5;
-			dry++;
-		}
-		KUNIT_ASSERT_EQ(test, err, 0);
+		KUNIT_ASSERT_EQ(test, dice_roll_fed(test, die, &pos, &dry, &face),
+				0);
 		KUNIT_ASSERT_EQ_MSG(test, face, want, "roll %u", i);
 		KUNIT_ASSERT_EQ(test, dice_pool_used(&die->pool),
 				dice_pool_used(&ref->pool));
