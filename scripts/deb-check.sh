@@ -19,8 +19,9 @@
 #      then the same in the Debian 13 root of scripts/trixie.sh (Debian
 #      13's 6.12 and trixie-backports' newest 7.x, each also -rt: DKMS
 #      builds for all four), TAP names "deb trixie: ..."
-#   5. the host is as it was: its dpkg database, /usr/src, DKMS and loaded
-#      modules hold nothing of ours that was not there before
+#   5. the host is as it was: its dpkg database, /usr/src, /var/lib/dkms
+#      (entries and signing keys), loaded modules and lintian's caches in
+#      TMPDIR hold nothing of ours that was not there before
 #
 # Root, and the network for the root's first making (Debian's archive).
 set -uo pipefail
@@ -45,7 +46,10 @@ secs() { echo $(( $(date +%s) - $1 )); }
 host_state() {
 	dpkg-query -W -f='${db:Status-Abbrev} ${Package} ${Version}\n' \
 		dice dice-dkms libdice1 libdice-dev 2>/dev/null
-	ls -d /usr/src/dice-* /var/lib/dkms/dice 2>/dev/null
+	ls -d /usr/src/dice-* 2>/dev/null
+	ls -A --full-time /var/lib/dkms 2>/dev/null	# entries, signing keys
+	echo "lintian caches: $(find "${TMPDIR:-/tmp}" -maxdepth 1 \
+		-name 'mldbm-*' 2>/dev/null | wc -l)"
 	find /lib/modules -name 'dice.ko*' 2>/dev/null
 	grep -sw '^dice' /proc/modules | cut -d' ' -f1
 	findmnt -rn -o TARGET | grep -F "$cache/deb-" || true
@@ -58,6 +62,7 @@ unshare_pid=
 prev_pid=
 root_pid=
 work=
+lintian_tmp=
 cleanup() {
 	trap '' INT TERM	# a second signal must not cut the cleanup short
 	# The previous version's build runs in its own process group.
@@ -74,6 +79,7 @@ cleanup() {
 		kill -KILL "$unshare_pid" 2>/dev/null
 		wait "$unshare_pid" 2>/dev/null
 	fi
+	[ -n "$lintian_tmp" ] && rm -rf "$lintian_tmp"
 	# The namespace took its mounts along; --one-file-system all the same.
 	# Its processes die a moment after unshare: try again meanwhile.
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
@@ -182,9 +188,14 @@ else
 fi
 
 t=$(date +%s)
-lintian --display-info --show-overrides --fail-on none \
+# lintian leaves its MLDBM caches (mldbm-elf-*) in TMPDIR: a private one,
+# removed with the run.
+lintian_tmp=$(mktemp -d "${TMPDIR:-/tmp}/dice-lintian.XXXXXX")
+TMPDIR=$lintian_tmp lintian --display-info --show-overrides --fail-on none \
 	"$B"/deb/dice_"$ver"-*.changes >"$logs/lintian.log" 2>&1
 rc=$?
+rm -rf "$lintian_tmp"
+lintian_tmp=
 grep -v '^running with root privileges' "$logs/lintian.log" | sed 's/^/# lintian: /'
 if [ $rc -eq 0 ] && ! grep -qE '^[EW]: ' "$logs/lintian.log"; then
 	ok "lintian: no error, no warning ($(secs "$t")s)"
@@ -252,7 +263,7 @@ fi
 # ---- 5: the host ----------------------------------------------------------------
 host_after=$(host_state)
 if [ "$host_before" = "$host_after" ]; then
-	ok "host untouched: dpkg, /usr/src, DKMS, modules, mounts as before"
+	ok "host untouched: dpkg, /usr/src, DKMS, modules, mounts, TMPDIR as before"
 else
 	not_ok "host untouched"
 	diff <(echo "$host_before") <(echo "$host_after") | sed 's/^/#   /'

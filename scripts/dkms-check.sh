@@ -9,14 +9,21 @@
 # registered on this machine at any moment, so a failed, interrupted or
 # killed run cannot leave an entry behind that a later kernel install
 # would try to rebuild.  The source tree is what "make dkms-source" lays
-# out, the one the dice-dkms package and make dkms-install ship.
+# out, the one the dice-dkms package and make dkms-install ship.  DKMS signs
+# what it builds, and would make its signing key in /var/lib/dkms (mok.key,
+# mok.pub) on first use: the key pair is made in the temporary directory too
+# (DKMS takes mok_signing_key and mok_certificate from the environment when
+# /etc/dkms/framework.conf does not set them), and the run fails if
+# /var/lib/dkms changed.
 set -uo pipefail
 : "${TOP:?run from make}"
 ver=$(cat "$TOP/VERSION")
 T=$(mktemp -d "${TMPDIR:-/tmp}/dice-dkms.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
-DKMS=(dkms --dkmstree "$T/dkms" --sourcetree "$T/root/usr/src" --installtree "$T/install")
+DKMS=(env mok_signing_key="$T/mok.key" mok_certificate="$T/mok.pub"
+	dkms --dkmstree "$T/dkms" --sourcetree "$T/root/usr/src" --installtree "$T/install")
+state_before=$(ls -A --full-time /var/lib/dkms 2>/dev/null)
 # shellcheck source=../testlib/tap.sh
 . "$TOP/testlib/tap.sh"
 tap_init dkms
@@ -63,5 +70,12 @@ if [ -z "$(ls -A /var/lib/dkms/dice 2>/dev/null)" ]; then
 	tap ok "nothing registered in /var/lib/dkms"
 else
 	tap fail "nothing registered in /var/lib/dkms (a dice entry is there)"
+fi
+state_after=$(ls -A --full-time /var/lib/dkms 2>/dev/null)
+if [ "$state_after" = "$state_before" ]; then
+	tap ok "/var/lib/dkms as it was (no signing key made there)"
+else
+	tap_not_ok "dkms: /var/lib/dkms as it was"
+	diff <(echo "$state_before") <(echo "$state_after") | sed 's/^/#   /'
 fi
 tap_done
