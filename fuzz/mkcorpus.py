@@ -31,9 +31,7 @@ def bits(n, seed=1):
 
 
 def weights(ws, width=1, **kw):
-    fmt = {1: 'B', 2: '<H', 4: '<I'}[width]
-    body = b''.join(struct.pack(fmt, w) if width != 3 else w.to_bytes(3, 'little')
-                    for w in ws)
+    body = b''.join(w.to_bytes(width, 'little') for w in ws)
     return head(WEIGHTS, width - 1, **kw) + struct.pack('<H', len(ws) - 1) + body
 
 

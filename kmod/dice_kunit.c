@@ -86,6 +86,26 @@ static struct dice_die *dice_test_die(struct kunit *test, dice_fill_fn fill,
 	return die;
 }
 
+/*
+ * Make @die a loaded die of @sides weights @w.  Return: 0, or -EINVAL
+ * after failing the test when the weights make no table.
+ */
+static int dice_test_set_weights(struct kunit *test, struct dice_die *die,
+				 const u32 *w, u32 sides)
+{
+	struct dice_table *t = dice_table_alloc(sides);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	if (dice_table_from_weights(t, w)) {
+		dice_table_free(t);
+		KUNIT_FAIL(test, "dice_table_from_weights() failed");
+		return -EINVAL;
+	}
+	/* The die owns the table from here, even on error. */
+	KUNIT_ASSERT_EQ(test, dice_die_set_table(die, t), 0);
+	return 0;
+}
+
 /* ---- the bit pool ---------------------------------------------------------- */
 
 static void dice_test_pool_order(struct kunit *test)
@@ -566,18 +586,11 @@ static void dice_test_loaded_rolls(struct kunit *test)
 	const struct dice_weights_case *c = test->param_value;
 	u32 *w = dice_make_weights(test, c);
 	struct dice_die *die = dice_test_die(test, dice_random_fill, NULL);
-	struct dice_table *t = dice_table_alloc(c->sides);
 	unsigned int i;
 	u64 face;
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
-	if (dice_table_from_weights(t, w)) {
-		dice_table_free(t);
-		KUNIT_FAIL(test, "dice_table_from_weights() failed");
+	if (dice_test_set_weights(test, die, w, c->sides))
 		return;
-	}
-	/* The die owns the table from here, even on error. */
-	KUNIT_ASSERT_EQ(test, dice_die_set_table(die, t), 0);
 	for (i = 0; i < DICE_INVARIANT_ROLLS; i++) {
 		if (dice_die_roll(die, &face) || face >= c->sides ||
 		    !w[face] || die->rec.x >= die->rec.m) {
@@ -587,23 +600,6 @@ static void dice_test_loaded_rolls(struct kunit *test)
 		}
 	}
 	dice_die_wipe(die);
-}
-
-static struct dice_die *dice_loaded_test_die(struct kunit *test,
-					     const u32 *w, u32 sides,
-					     dice_fill_fn fill, void *ctx)
-{
-	struct dice_die *die = dice_test_die(test, fill, ctx);
-	struct dice_table *t = dice_table_alloc(sides);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
-	if (dice_table_from_weights(t, w)) {
-		dice_table_free(t);
-		KUNIT_FAIL(test, "dice_table_from_weights() failed");
-		return NULL;
-	}
-	KUNIT_EXPECT_EQ(test, dice_die_set_table(die, t), 0);
-	return die;
 }
 
 #define DICE_LOADED_KAT_ROLLS	300
@@ -623,9 +619,10 @@ static void dice_test_loaded_known_bits(struct kunit *test)
 	struct dice_die *ref, *die;
 	unsigned int i, dry = 0;
 
-	ref = dice_loaded_test_die(test, w, c->sides, dice_kat_fill, &byte);
-	die = dice_loaded_test_die(test, w, c->sides, NULL, NULL);
-	if (!ref || !die)
+	ref = dice_test_die(test, dice_kat_fill, &byte);
+	die = dice_test_die(test, NULL, NULL);
+	if (dice_test_set_weights(test, ref, w, c->sides) ||
+	    dice_test_set_weights(test, die, w, c->sides))
 		return;
 	for (i = 0; i < DICE_LOADED_KAT_ROLLS; i++) {
 		KUNIT_ASSERT_EQ(test, dice_die_roll(ref, &want), 0);
@@ -682,19 +679,10 @@ static void dice_test_methods(struct kunit *test)
 	unsigned int i;
 	int err = 0;
 
-	if (c->sides) {
+	if (c->sides)
 		KUNIT_ASSERT_EQ(test, dice_die_set_sides(die, n), 0);
-	} else {
-		struct dice_table *t = dice_table_alloc(n);
-
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
-		if (dice_table_from_weights(t, w)) {
-			dice_table_free(t);
-			KUNIT_FAIL(test, "dice_table_from_weights() failed");
-			return;
-		}
-		KUNIT_ASSERT_EQ(test, dice_die_set_table(die, t), 0);
-	}
+	else if (dice_test_set_weights(test, die, w, n))
+		return;
 	err = dice_die_set_method(die, c->method);
 	KUNIT_EXPECT_EQ(test, err, 0);
 	for (i = 0; !err && i < DICE_INVARIANT_ROLLS; i++) {
@@ -717,17 +705,11 @@ static void dice_test_method_check(struct kunit *test)
 {
 	static const u32 w[] = { 1, 3 };
 	struct dice_die *die = dice_test_die(test, NULL, NULL);
-	struct dice_table *t = dice_table_alloc(2);
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
 	KUNIT_EXPECT_EQ(test, dice_die_set_method(die, 5), -EINVAL);
 	KUNIT_EXPECT_EQ(test, dice_die_set_method(die, U32_MAX), -EINVAL);
-	if (dice_table_from_weights(t, w)) {
-		dice_table_free(t);
-		KUNIT_FAIL(test, "dice_table_from_weights() failed");
+	if (dice_test_set_weights(test, die, w, ARRAY_SIZE(w)))
 		return;
-	}
-	KUNIT_ASSERT_EQ(test, dice_die_set_table(die, t), 0);
 	KUNIT_EXPECT_EQ(test, dice_die_set_method(die, DICE_METHOD_VIGLIETTA),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, dice_die_set_method(die, DICE_METHOD_BATCH),
@@ -866,7 +848,6 @@ static void dice_test_exhaustive(struct kunit *test)
 	u32 (*cnt)[DICE_EX_SIDES][DICE_EX_M];
 	u64 byface[DICE_EX_SIDES] = {}, mass[DICE_EX_SIDES], total = 0;
 	u64 x0, s, f, m1, x1, decided = 0, face;
-	struct dice_table *t;
 	unsigned int i;
 
 	cnt = kunit_kzalloc(test, sizeof(*cnt) * DICE_EX_M, GFP_KERNEL);
@@ -876,14 +857,8 @@ static void dice_test_exhaustive(struct kunit *test)
 		total += mass[i];
 	}
 	if (c->loaded) {
-		t = dice_table_alloc(c->sides);
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
-		if (dice_table_from_weights(t, c->w)) {
-			dice_table_free(t);
-			KUNIT_FAIL(test, "dice_table_from_weights() failed");
+		if (dice_test_set_weights(test, die, c->w, c->sides))
 			return;
-		}
-		KUNIT_ASSERT_EQ(test, dice_die_set_table(die, t), 0);
 	} else {
 		KUNIT_ASSERT_EQ(test, dice_die_set_sides(die, c->sides), 0);
 	}
