@@ -30,7 +30,6 @@
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/percpu.h>
-#include <linux/pipe_fs_i.h>
 #include <linux/poll.h>
 #include <linux/random.h>
 #include <linux/sched.h>
@@ -101,8 +100,6 @@ struct dice_file {
 
 static struct dice_counters __percpu *dice_counters;
 static atomic_long_t dice_open_count = ATOMIC_LONG_INIT(0);
-/* Bytes of rolls spliced into a pipe and released from it unread. */
-static atomic64_t dice_spliced_unread = ATOMIC64_INIT(0);
 
 static void dice_report(struct dice_file *df)
 {
@@ -170,15 +167,6 @@ static ssize_t open_dice_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(open_dice);
 
-/* Root's too: in text, the bytes a sendfile() left follow the faces. */
-static ssize_t spliced_unread_show(struct device *dev,
-				   struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%lld\n",
-			  (long long)atomic64_read(&dice_spliced_unread));
-}
-static DEVICE_ATTR_ADMIN_RO(spliced_unread);
-
 static atomic_long_t dice_tables_held = ATOMIC_LONG_INIT(0);
 
 static ssize_t table_bytes_show(struct device *dev,
@@ -194,7 +182,6 @@ static struct attribute *dice_attrs[] = {
 	&dev_attr_bits_drawn.attr,
 	&dev_attr_open_dice.attr,
 	&dev_attr_table_bytes.attr,
-	&dev_attr_spliced_unread.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(dice);
@@ -422,22 +409,7 @@ static int dice_file_open(struct inode *inode, struct file *file)
 	file->private_data = df;
 	file->f_mode |= FMODE_NOWAIT;
 	atomic_long_inc(&dice_open_count);
-	nonseekable_open(inode, file);
-	/*
-	 * sendfile() to a file or a socket splices through a private pipe
-	 * and wants input it could rewind (splice_direct_to_actor() checks
-	 * FMODE_LSEEK).  Rolls are never rewound: one spliced but not written
-	 * is simply never served, as with /dev/urandom (noop_llseek).  So the
-	 * file says it seeks, and dice_file_llseek() refuses every seek: lseek()
-	 * still fails with -ESPIPE, and pread() too (no FMODE_PREAD).
-	 */
-	file->f_mode |= FMODE_LSEEK;
 	return 0;
-}
-
-static loff_t dice_file_llseek(struct file *file, loff_t offset, int whence)
-{
-	return -ESPIPE;
 }
 
 static int dice_file_release(struct inode *inode, struct file *file)
@@ -603,47 +575,6 @@ static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	dice_report(df);
 	dice_unlock(df, dice_read_wakes(df));
 	return read.done ? read.done : err;
-}
-
-/* ---- splice ------------------------------------------------------------------- */
-
-/*
- * splice() and sendfile() read rolls into pipe buffers (copy_splice_read()),
- * whole binary rolls as read() serves them.  What the pipe's reader takes
- * of them is up to it: a short write at the other end (a file at its size
- * limit, a full socket) may end inside a roll, and splice_direct_to_actor()
- * (sendfile(), copy_file_range()) then releases the rest unread.  Neither
- * is the device's to prevent; what it can do is count: every byte of rolls
- * released from a pipe unread is added to spliced_unread (sysfs), so that
- * a roll made is either served or counted.
- */
-static void dice_pipe_buf_release(struct pipe_inode_info *pipe,
-				  struct pipe_buffer *buf)
-{
-	if (buf->len)
-		atomic64_add(buf->len, &dice_spliced_unread);
-	put_page(buf->page);
-}
-
-/* copy_splice_read()'s buffers: pages of their own, released unread counted */
-static const struct pipe_buf_operations dice_pipe_buf_ops = {
-	.release = dice_pipe_buf_release,
-	.get = generic_pipe_buf_get,
-};
-
-static ssize_t dice_file_splice_read(struct file *in, loff_t *ppos,
-				     struct pipe_inode_info *pipe, size_t len,
-				     unsigned int flags)
-{
-	__typeof__(pipe->head) head = pipe->head;
-	ssize_t ret;
-
-	ret = copy_splice_read(in, ppos, pipe, len, flags);
-	/* The caller holds the pipe: the new buffers are still ours alone. */
-	for (; head != pipe->head; head++)
-		pipe->bufs[head & (pipe->ring_size - 1)].ops =
-			&dice_pipe_buf_ops;
-	return ret;
 }
 
 /* ---- write: bits for DICE_SRC_WRITTEN --------------------------------------------- */
@@ -1062,10 +993,10 @@ static const struct file_operations dice_fops = {
 	.read_iter = dice_file_read_iter,
 	.write_iter = dice_file_write_iter,
 	.poll = dice_file_poll,
-	.splice_read = dice_file_splice_read,
+	.splice_read = copy_splice_read,
 	.unlocked_ioctl = dice_file_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = dice_file_llseek,
+	.llseek = noop_llseek,
 };
 
 static struct miscdevice dice_misc = {

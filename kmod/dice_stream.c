@@ -363,6 +363,24 @@ size_t dice_stream_consume(struct dice_stream *stream, size_t copied,
 	return copied - copied % width;
 }
 
+/*
+ * The text a read of @room more bytes takes from @bytes (more than @room
+ * wait): whole lines only, so that readers sharing a file never split a
+ * line between them.  A read that has nothing yet and no room for the
+ * next line (a buffer shorter than DICE_TEXT_MAX) takes the start of it,
+ * and the rest goes to the file's next read.
+ */
+static size_t dice_text_fit(const u8 *bytes, size_t room, size_t done)
+{
+	size_t end = room;
+
+	while (end && bytes[end - 1] != '\n')
+		end--;
+	if (!end && !done)
+		return room;
+	return end;
+}
+
 /**
  * dice_stream_read_chunk() - serve the next chunk of a read
  * @stream: the stream
@@ -372,8 +390,10 @@ size_t dice_stream_consume(struct dice_stream *stream, size_t copied,
  * dice_stream_read() for memory): rolls are produced if none wait
  * (dice_stream_produce()), the bytes waiting, no more than the read still
  * wants, go to @read->copy, and what it delivered is booked
- * (dice_stream_consume()).  Callers check signals, forks and the
- * scheduler between steps.
+ * (dice_stream_consume()).  Text is served in whole lines
+ * (dice_text_fit()): a read ends early, @read->len cut, when the next line
+ * does not fit.  Callers check signals, forks and the scheduler between
+ * steps.
  *
  * Return: 0 with @read->done advanced; -EFAULT when the copy came short,
  * with @read->done advanced by the whole rolls it delivered and
@@ -382,16 +402,23 @@ size_t dice_stream_consume(struct dice_stream *stream, size_t copied,
  */
 int dice_stream_read_chunk(struct dice_stream *stream, struct dice_read *read)
 {
-	size_t chunk, copied, kept;
+	size_t chunk, copied, kept, want = read->len - read->done;
 	const u8 *bytes;
 	int err;
 
 	read->torn = 0;
-	err = dice_stream_produce(stream, read->len - read->done);
+	err = dice_stream_produce(stream, want);
 	if (err)
 		return err;
 	bytes = dice_stream_bytes(stream, &chunk);
-	chunk = min(chunk, read->len - read->done);
+	if (chunk > want && !dice_format_width(stream->format)) {
+		chunk = dice_text_fit(bytes, want, read->done);
+		/* The next line does not fit: the read ends here. */
+		read->len = read->done + chunk;
+	}
+	chunk = min(chunk, want);
+	if (!chunk)
+		return 0;
 	copied = read->copy(read->ctx, bytes, chunk);
 	kept = dice_stream_consume(stream, copied, chunk);
 	read->done += kept;

@@ -36,6 +36,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -1169,6 +1170,86 @@ TEST_F_TIMEOUT(huge, written_bits_run_out, 60)
  * before, whose memory it may well reuse), and two files fed the same bits
  * roll the same faces, so no state crosses from one file to another.
  */
+/*
+ * Readers sharing one file of text rolls: every read() with room for a
+ * line returns whole lines, so however two threads or two processes
+ * interleave, each line one of them gets is a face of the die.  (Reads of
+ * 4096 bytes once ended inside a line, and the other reader got its end:
+ * "264" and empty lines from a d100.)
+ */
+#define SHARED_READS	2000
+
+/* Count the lines of @buf that are no face of a d100; -1 if it is torn. */
+static long bad_d100_lines(const char *buf, size_t len)
+{
+	size_t start = 0, i;
+	long bad = 0;
+
+	if (!len || buf[len - 1] != '\n')
+		return -1;
+	for (i = 0; i < len; i++) {
+		unsigned long face = 0;
+		size_t j;
+
+		if (buf[i] != '\n')
+			continue;
+		for (j = start; j < i && buf[j] >= '0' && buf[j] <= '9'; j++)
+			face = face * 10 + buf[j] - '0';
+		if (j != i || i == start || i - start > 3 || buf[start] == '0' ||
+		    face < 1 || face > 100)
+			bad++;
+		start = i + 1;
+	}
+	return bad;
+}
+
+static void *shared_reader(void *arg)
+{
+	long bad = 0, b;
+	char buf[4096];
+	int fd = *(int *)arg, i;
+	ssize_t n;
+
+	for (i = 0; i < SHARED_READS; i++) {
+		n = read(fd, buf, sizeof(buf));
+		b = n > 0 ? bad_d100_lines(buf, n) : -1;
+		if (b < 0)
+			return (void *)-1L;
+		bad += b;
+	}
+	return (void *)bad;
+}
+
+TEST_F_TIMEOUT(stress, text_readers_share_whole_lines, 300)
+{
+	pthread_t t[2];
+	void *ret[2];
+	pid_t pid[2];
+	int i, status;
+
+	set_sides(_metadata, self->fd, 100);
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, shared_reader,
+					    &self->fd));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, pthread_join(t[i], &ret[i]));
+		EXPECT_EQ(0, (long)ret[i])
+			TH_LOG("thread %d: %ld lines no d100 rolls (-1: a torn read)",
+			       i, (long)ret[i]);
+	}
+	for (i = 0; i < 2; i++) {
+		pid[i] = fork();
+		ASSERT_LE(0, pid[i]);
+		if (!pid[i])
+			_exit(shared_reader(&self->fd) ? 1 : 0);
+	}
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(pid[i], waitpid(pid[i], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+			TH_LOG("process %d read lines no d100 rolls", i);
+	}
+}
+
 TEST_F(stress, release_forgets_state)
 {
 	static const __u32 w[5] = { 2, 2, 6, 1, 1 };
@@ -1353,6 +1434,107 @@ TEST_F(module, unload_refused_while_open)
 	close(fd);
 	ASSERT_TRUE(read_u64_file(MODULE_SYSFS "/refcnt", &refcnt));
 	EXPECT_EQ(0, refcnt);
+}
+
+/* The kernel's taint flags (/proc/sys/kernel/tainted); an oops sets D. */
+#define TAINT_DIE	(1ULL << 7)
+
+/* The exit status of @pid, or -1 if it did not exit. */
+static int wait_child(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static __u64 kernel_taint(void)
+{
+	__u64 v = 0;
+
+	read_u64_file("/proc/sys/kernel/tainted", &v);
+	return v;
+}
+
+/* Read exactly @len bytes of text rolls of a d6 from @fd; false otherwise. */
+static bool read_d6_lines(int fd, size_t len)
+{
+	char buf[4096];
+	size_t got = 0, i;
+	ssize_t n;
+
+	while (got < len && got < sizeof(buf)) {
+		n = read(fd, buf + got, sizeof(buf) - got);
+		if (n <= 0)
+			return false;
+		got += n;
+	}
+	if (got != len)
+		return false;
+	for (i = 0; i < len; i += 2)
+		if (buf[i] < '1' || buf[i] > '6' || buf[i + 1] != '\n')
+			return false;
+	return true;
+}
+
+/*
+ * Rolls in a pipe outlive the module: as nobody, splice rolls into a pipe
+ * and tee() them into a second, close the die; root unloads the module;
+ * then the pipes are read and closed.  The pipe buffers are the kernel's
+ * own (copy_splice_read()), so no code of the module is left behind them
+ * (buffers whose ops were the module's oopsed here once).
+ */
+TEST_F(module, pipes_outlive_module)
+{
+	int sync_up[2], sync_down[2], p[2], q[2], fd;
+	__u64 taint = kernel_taint();
+	char c = 0;
+	pid_t pid;
+
+	REQUIRE_MODULE();
+	if (sysfs_u64("open_dice") != 0)
+		SKIP(return, "some file of %s is open", DICE_PATH);
+	ASSERT_EQ(0, pipe(sync_up));
+	ASSERT_EQ(0, pipe(sync_down));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(2);
+		fd = open(DICE_PATH, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || pipe(p) || pipe(q) ||
+		    splice(fd, NULL, p[1], NULL, 4096, 0) != 4096 ||
+		    tee(p[0], q[1], 4096, 0) != 4096)
+			_exit(3);
+		close(fd);
+		if (write(sync_up[1], "r", 1) != 1 ||
+		    read(sync_down[0], &c, 1) != 1)
+			_exit(4);
+		/* The module is gone: read both pipes, then close them. */
+		if (!read_d6_lines(p[0], 4096) || !read_d6_lines(q[0], 4096))
+			_exit(5);
+		close(p[0]);
+		close(p[1]);
+		close(q[0]);
+		close(q[1]);
+		_exit(0);
+	}
+	close(sync_up[1]);
+	close(sync_down[0]);
+	ASSERT_EQ(1, read(sync_up[0], &c, 1)) TH_LOG("the child failed early");
+	ASSERT_TRUE(wait_node(true, 1));
+	EXPECT_EQ(0, unload_module(O_NONBLOCK))
+		TH_LOG("rolls in a pipe held the module");
+	EXPECT_FALSE(module_loaded());
+	ASSERT_EQ(1, write(sync_down[1], "u", 1));
+	EXPECT_EQ(0, wait_child(pid))
+		TH_LOG("the pipes were not read whole after rmmod");
+	EXPECT_EQ(taint & TAINT_DIE, kernel_taint() & TAINT_DIE)
+		TH_LOG("the kernel oopsed");
+	close(sync_up[0]);
+	close(sync_down[1]);
 }
 
 /* Nothing open: unload and load 20 times; each time the device works. */
