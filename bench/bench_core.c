@@ -116,6 +116,7 @@ static inline u64 ks_u64(struct ks *s)
 /* The die core's dice_fill_fn: whole words, straight from the keystream. */
 static int ks_fill(void *ctx, u64 *words, unsigned int nwords)
 {
+	unsigned int total = nwords;
 	struct ks *s = ctx;
 
 	while (nwords) {
@@ -131,7 +132,7 @@ static int ks_fill(void *ctx, u64 *words, unsigned int nwords)
 		words += n;
 		nwords -= n;
 	}
-	return 0;
+	return total;
 }
 
 /* ---- baselines -------------------------------------------------------------- */

@@ -214,7 +214,7 @@ static int src_fill(void *ctx, u64 *words, unsigned int nwords)
 	      (unsigned long long)s->calls, (unsigned long long)s->limit);
 	for (i = 0; i < nwords; i++)
 		words[i] = mix(&s->state);
-	return 0;
+	return nwords;
 }
 
 static void side_source(struct side *sd, bool written, u64 seed)

@@ -39,9 +39,13 @@ struct dice_stream;
  * typedef dice_fill_fn - source of fresh random words
  * @ctx: the source's context
  * @words: where to store @nwords words
- * @nwords: number of 64-bit words wanted, at least 1
+ * @nwords: room for this many 64-bit words, at least 1
  *
- * Return: 0 when all @nwords were stored, or a negative errno.
+ * A source that should hold no randomness ahead of need (the kernel's
+ * CRNG, whose output must not outlive a reseed in a buffer) stores one
+ * word; a batch source (a seeded keystream, test vectors) fills them all.
+ *
+ * Return: the number of words stored, 1 to @nwords, or a negative errno.
  */
 typedef int (*dice_fill_fn)(void *ctx, u64 *words, unsigned int nwords);
 
@@ -97,8 +101,8 @@ int dice_stream_set_format(struct dice_stream *stream, u32 format);
 int dice_stream_set_sides(struct dice_stream *stream, u64 sides);
 int dice_stream_set_table(struct dice_stream *stream, struct dice_table *table);
 int dice_stream_set_method(struct dice_stream *stream, u32 method);
-void dice_stream_set_source(struct dice_stream *stream, dice_fill_fn fill,
-			    void *ctx);
+int dice_stream_set_source(struct dice_stream *stream, dice_fill_fn fill,
+			   void *ctx);
 void dice_stream_drop_random(struct dice_stream *stream);
 
 int dice_stream_read_size(struct dice_stream *stream, size_t *len);
@@ -110,10 +114,11 @@ size_t dice_stream_consume(struct dice_stream *stream, size_t copied,
 int dice_stream_read_chunk(struct dice_stream *stream, struct dice_read *read);
 int dice_stream_read(struct dice_stream *stream, u8 *buf, size_t len,
 		     size_t *done);
+void dice_stream_scrub(struct dice_stream *stream);
 
 size_t dice_stream_room(const struct dice_stream *stream);
 size_t dice_stream_write(struct dice_stream *stream, const u8 *buf,
 			 size_t len);
-int dice_stream_probe(struct dice_stream *stream, bool *discarded);
+int dice_stream_probe(struct dice_stream *stream, bool *wedged);
 
 #endif /* _DICE_CORE_H */

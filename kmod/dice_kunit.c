@@ -47,13 +47,13 @@ static int dice_kat_fill(void *ctx, u64 *words, unsigned int nwords)
 			w = w << 8 | dice_kat_byte((*byte)++);
 		words[i] = w;
 	}
-	return 0;
+	return nwords;
 }
 
 static int dice_random_fill(void *ctx, u64 *words, unsigned int nwords)
 {
 	get_random_bytes(words, nwords * sizeof(*words));
-	return 0;
+	return nwords;
 }
 
 /* A source that gives *@ctx fills, then fails. */

@@ -30,6 +30,7 @@
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/percpu.h>
+#include <linux/suspend.h>
 #include <linux/poll.h>
 #include <linux/random.h>
 #include <linux/sched.h>
@@ -39,6 +40,7 @@
 #include <linux/uaccess.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "dice_core.h"
 
@@ -334,6 +336,12 @@ static size_t dice_table_gone(struct dice_file *df, struct dice_user **user)
 /* ---- bit sources ------------------------------------------------------------ */
 
 /*
+ * One word a call, whatever room the pool has: the file holds no CRNG
+ * output ahead of need, only the unspent bits of its last word.  A module
+ * cannot see a reseed (the CRNG generation is not exported), but
+ * get_random_u64() serves from per-CPU batches that random.c itself drops
+ * when the CRNG reseeds, so no bit a reseed should replace waits here.
+ *
  * Reads wait for the CRNG before they roll (dice_lock_read()); a source
  * switched to the CRNG while a read had dropped the lock meets this check
  * instead, so no roll ever takes bits from an unseeded CRNG.
@@ -342,8 +350,8 @@ static int dice_fill_crng(void *ctx, u64 *words, unsigned int nwords)
 {
 	if (unlikely(!rng_is_initialized()))
 		return -EAGAIN;
-	get_random_bytes(words, nwords * sizeof(*words));
-	return 0;
+	words[0] = get_random_u64();
+	return 1;
 }
 
 /* ---- VM forks ------------------------------------------------------------------ */
@@ -367,6 +375,25 @@ static int dice_vm_forked(struct notifier_block *nb, unsigned long action,
 
 static struct notifier_block dice_vmfork_nb = {
 	.notifier_call = dice_vm_forked,
+};
+
+/*
+ * A hibernation image can be restored more than once, and its memory
+ * holds every file's state as a VM snapshot does: treat a restore as a
+ * fork.  The restored kernel goes on past hibernate() and sends
+ * PM_POST_HIBERNATION (also sent when a hibernation fails, where a drop is
+ * merely early); random.c reseeds on the same transition.
+ */
+static int dice_pm_event(struct notifier_block *nb, unsigned long action,
+			 void *data)
+{
+	if (action == PM_POST_HIBERNATION || action == PM_RESTORE_PREPARE)
+		atomic_inc(&dice_vm_forks);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block dice_pm_nb = {
+	.notifier_call = dice_pm_event,
 };
 
 /*
@@ -442,39 +469,68 @@ static void dice_unlock(struct dice_file *df, __poll_t events)
 }
 
 /*
- * poll(): a file rolled from the CRNG is always readable (before the CRNG
- * is seeded a blocking read waits for it, a non-blocking one fails with
- * -EAGAIN) and never writable (write() fails with -EINVAL).  A file of
- * written bits is readable when bytes wait or the next roll can be made
- * from the bits buffered (dice_stream_probe()), and writable when the
- * pool has room for a whole byte, which is when write() accepts one.
- * While another thread holds the file, poll() does not wait for it and says
- * both: the read or write that follows waits for the lock and then tells.
+ * Pollers of files rolled from the CRNG before it is seeded wait here.  A
+ * module cannot wait on random.c's own queue, and
+ * execute_with_initialized_rng() (7.x only) keeps its notifier for good,
+ * module code behind it; so while someone polls an unseeded CRNG a delayed
+ * work looks every 100 ms, and wakes them once it is seeded.  It runs only
+ * before the CRNG is ready, and module exit cancels it.
+ */
+static DECLARE_WAIT_QUEUE_HEAD(dice_crng_wait);
+
+static void dice_crng_watch(struct work_struct *work);
+static DECLARE_DELAYED_WORK(dice_crng_work, dice_crng_watch);
+
+static void dice_crng_watch(struct work_struct *work)
+{
+	if (rng_is_initialized())
+		wake_up_interruptible_poll(&dice_crng_wait, DICE_POLL_IN);
+	else if (wq_has_sleeper(&dice_crng_wait))
+		schedule_delayed_work(&dice_crng_work, HZ / 10);
+}
+
+/*
+ * poll() changes nothing: no allocation, no roll, no discard.  A file
+ * rolled from the CRNG is readable once the CRNG is seeded (before that a
+ * blocking read waits for it and a non-blocking one fails with -EAGAIN)
+ * and never writable (write() fails with -EINVAL).  A file of written
+ * bits is readable when bytes wait or the next roll can be made from the
+ * bits buffered (dice_stream_probe(), on a scratch copy of the die), or
+ * when the bits fill the pool and can never roll (the read that follows
+ * drops them and fails with -EAGAIN); it is writable when the pool has
+ * room for a whole byte, which is when write() accepts one.  While another
+ * thread holds the file, poll() does not wait for it and says both: the
+ * read or write that follows waits for the lock and then tells.
  */
 static __poll_t dice_file_poll(struct file *file, poll_table *wait)
 {
 	struct dice_file *df = file->private_data;
-	bool discarded = false;
+	bool wedged;
 	__poll_t mask = 0;
 	int err;
 
 	poll_wait(file, &df->wait, wait);
 	/* Pairs with wq_has_sleeper() in dice_unlock(). */
 	smp_mb();
-	if (READ_ONCE(df->source) == DICE_SRC_KERNEL)
-		return DICE_POLL_IN;
+	if (READ_ONCE(df->source) == DICE_SRC_KERNEL) {
+		if (rng_is_initialized())
+			return DICE_POLL_IN;
+		poll_wait(file, &dice_crng_wait, wait);
+		schedule_delayed_work(&dice_crng_work, HZ / 10);
+		return rng_is_initialized() ? DICE_POLL_IN : 0;
+	}
 	if (!mutex_trylock(&df->lock))
 		return DICE_POLL_IN | DICE_POLL_OUT;
 	if (df->source != DICE_SRC_WRITTEN) {
 		mask = DICE_POLL_IN;
 	} else {
-		err = dice_stream_probe(df->stream, &discarded);
-		if (err != -EAGAIN)
+		err = dice_stream_probe(df->stream, &wedged);
+		if (err != -EAGAIN || wedged)
 			mask |= DICE_POLL_IN;
 		if (dice_stream_room(df->stream))
 			mask |= DICE_POLL_OUT;
 	}
-	dice_unlock(df, discarded ? DICE_POLL_OUT : 0);
+	mutex_unlock(&df->lock);
 	return mask;
 }
 
@@ -562,6 +618,7 @@ static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		if (need_resched()) {
 			if (iocb->ki_flags & IOCB_NOWAIT)
 				break;
+			dice_stream_scrub(stream);
 			dice_report(df);
 			dice_unlock(df, dice_read_wakes(df));
 			cond_resched();
@@ -572,6 +629,7 @@ static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 						read.len - read.done);
 		}
 	}
+	dice_stream_scrub(stream);
 	dice_report(df);
 	dice_unlock(df, dice_read_wakes(df));
 	return read.done ? read.done : err;
@@ -695,8 +753,11 @@ static long dice_ioctl_set_u32(struct dice_file *df, unsigned int cmd,
 		err = dice_stream_set_method(df->stream, val);
 		break;
 	default:
-		dice_stream_set_source(df->stream, val == DICE_SRC_KERNEL ?
-				       dice_fill_crng : NULL, NULL);
+		err = dice_stream_set_source(df->stream,
+					     val == DICE_SRC_KERNEL ?
+					     dice_fill_crng : NULL, NULL);
+		if (err)
+			break;
 		WRITE_ONCE(df->source, val);
 		dice_report(df);
 	}
@@ -1017,12 +1078,17 @@ static int __init dice_init(void)
 	err = register_random_vmfork_notifier(&dice_vmfork_nb);
 	if (err)
 		goto err_free;
+	err = register_pm_notifier(&dice_pm_nb);
+	if (err)
+		goto err_vmfork;
 	err = misc_register(&dice_misc);
 	if (err)
-		goto err_notifier;
+		goto err_pm;
 	return 0;
 
-err_notifier:
+err_pm:
+	unregister_pm_notifier(&dice_pm_nb);
+err_vmfork:
 	unregister_random_vmfork_notifier(&dice_vmfork_nb);
 err_free:
 	free_percpu(dice_counters);
@@ -1032,6 +1098,8 @@ err_free:
 static void __exit dice_exit(void)
 {
 	misc_deregister(&dice_misc);
+	cancel_delayed_work_sync(&dice_crng_work);
+	unregister_pm_notifier(&dice_pm_nb);
 	unregister_random_vmfork_notifier(&dice_vmfork_nb);
 	/* Every file is closed, so every table charge is given back. */
 	WARN_ON_ONCE(!hash_empty(dice_users));

@@ -32,15 +32,17 @@ static unsigned int dice_pool_free_words(const struct dice_pool *pool)
  * @pool: the pool
  * @need: bits wanted in all, at most 64
  *
- * Fills every free word of the ring from the source, so the CRNG is called
- * once per few thousand bits rather than once per roll.
+ * Asks the source for every free word of the ring: a batch source fills
+ * them all, so it is called once per few thousand bits; the kernel's CRNG
+ * gives one word a call, so the pool never holds more than one draw's
+ * unspent bits ahead of need.
  *
  * Return: 0, -EAGAIN if the pool has no source, or the source's error.
  */
 int dice_pool_refill(struct dice_pool *pool, unsigned int need)
 {
 	unsigned int nwords, idx, run;
-	int err;
+	int got;
 
 	if (pool->tail - pool->head >= need)
 		return 0;
@@ -57,13 +59,42 @@ int dice_pool_refill(struct dice_pool *pool, unsigned int need)
 		run = DICE_POOL_WORDS - idx;
 		if (run > nwords)
 			run = nwords;
-		err = pool->fill(pool->fill_ctx, &pool->word[idx], run);
-		if (err)
-			return err;
-		pool->tail += (u64)run * 64;
-		nwords -= run;
+		got = pool->fill(pool->fill_ctx, &pool->word[idx], run);
+		if (got < 0)
+			return got;
+		if (WARN_ON_ONCE(!got || (unsigned int)got > run))
+			return -EIO;
+		pool->tail += (u64)got * 64;
+		nwords -= got;
+		/* A word is at least the 64 bits a take needs. */
+		if ((unsigned int)got < run)
+			break;
 	}
 	return 0;
+}
+
+/**
+ * dice_pool_scrub() - zero the bits already spent
+ * @pool: the pool
+ *
+ * Every bit before the mark is spent for good (a rollback goes back to the
+ * mark, no further): zero them, so that a pool at rest holds no bit it
+ * served.  Costs only the words spent since the last scrub.
+ */
+void dice_pool_scrub(struct dice_pool *pool)
+{
+	u64 end = pool->mark & ~63ULL;
+	u64 live_end = (pool->tail + 63) & ~63ULL;
+	unsigned int off = pool->mark % 64;
+
+	/* Words more than a ring behind share their slot with live ones. */
+	if (live_end > DICE_POOL_BITS &&
+	    pool->scrubbed < live_end - DICE_POOL_BITS)
+		pool->scrubbed = live_end - DICE_POOL_BITS;
+	for (; pool->scrubbed < end; pool->scrubbed += 64)
+		pool->word[(pool->scrubbed / 64) % DICE_POOL_WORDS] = 0;
+	if (off)
+		pool->word[(end / 64) % DICE_POOL_WORDS] &= ~0ULL >> off;
 }
 
 /**
@@ -116,5 +147,6 @@ void dice_pool_discard(struct dice_pool *pool)
 	pool->head = aligned;
 	pool->tail = aligned;
 	pool->mark = aligned;
+	pool->scrubbed = aligned;
 	memzero_explicit(pool->word, sizeof(pool->word));
 }

@@ -31,6 +31,8 @@
  * @pad: positions skipped to realign the ring after a discard
  * @mark: bits from here on are kept until dice_pool_commit(), so a roll
  *	that runs out of bits half way can be undone with dice_pool_rollback()
+ * @scrubbed: words before this stream position are zeroed
+ *	(dice_pool_scrub())
  * @fill: source of more bits; NULL when bits only arrive by dice_pool_put()
  * @fill_ctx: argument for @fill
  */
@@ -41,6 +43,7 @@ struct dice_pool {
 	u64 discarded;
 	u64 pad;
 	u64 mark;
+	u64 scrubbed;
 	dice_fill_fn fill;
 	void *fill_ctx;
 };
@@ -50,6 +53,7 @@ int dice_pool_refill(struct dice_pool *pool, unsigned int need);
 unsigned int dice_pool_room(const struct dice_pool *pool);
 void dice_pool_put(struct dice_pool *pool, u64 bits, unsigned int nbits);
 void dice_pool_discard(struct dice_pool *pool);
+void dice_pool_scrub(struct dice_pool *pool);
 
 static inline void dice_pool_commit(struct dice_pool *pool)
 {

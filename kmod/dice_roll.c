@@ -7,6 +7,7 @@
  * roll is undone here and handed to dice_die_failed().
  */
 #include <linux/kernel.h>
+#include <linux/string.h>
 
 #include "dice_die.h"
 
@@ -593,5 +594,7 @@ int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count,
 		for (i = 0; i < (unsigned int)got; i++)
 			out[done++] = (u8)(faces[i] + base);
 	}
+	/* No face served stays behind on the stack. */
+	memzero_explicit(faces, sizeof(faces));
 	return done ? (int)done : err;
 }

@@ -78,6 +78,7 @@ static void dice_stream_drop_bytes(struct dice_stream *stream)
 {
 	stream->out_start = 0;
 	stream->out_end = 0;
+	stream->midline = false;
 }
 
 /*
@@ -90,8 +91,7 @@ static void dice_stream_drop_rolls(struct dice_stream *stream)
 {
 	unsigned int end = stream->out_start;
 
-	if (dice_format_width(stream->format) || !end ||
-	    stream->out[end - 1] == '\n') {
+	if (dice_format_width(stream->format) || !stream->midline) {
 		dice_stream_drop_bytes(stream);
 		return;
 	}
@@ -201,13 +201,23 @@ int dice_stream_set_method(struct dice_stream *stream, u32 method)
  *
  * Rolls waiting to be read came from the old source and are dropped
  * (dice_stream_drop_rolls()), with every bit the die holds
- * (dice_die_set_source()).
+ * (dice_die_set_source()).  Written bits get the scratch die that
+ * dice_stream_probe() tries rolls on, so that poll() never allocates.
+ *
+ * Return: 0, or -ENOMEM (the source is unchanged).
  */
-void dice_stream_set_source(struct dice_stream *stream, dice_fill_fn fill,
-			    void *ctx)
+int dice_stream_set_source(struct dice_stream *stream, dice_fill_fn fill,
+			   void *ctx)
 {
+	if (!fill && !stream->scratch) {
+		stream->scratch = kmalloc_obj(*stream->scratch,
+					      GFP_KERNEL_ACCOUNT);
+		if (!stream->scratch)
+			return -ENOMEM;
+	}
 	dice_die_set_source(&stream->die, fill, ctx);
 	dice_stream_drop_rolls(stream);
+	return 0;
 }
 
 /**
@@ -321,6 +331,9 @@ int dice_stream_produce(struct dice_stream *stream, size_t want)
 		end += dice_format_faces(stream->format, stream->faces, got,
 					 stream->out + end);
 	}
+	/* The faces are in @out now: none stays behind in @faces. */
+	if (width != 1)
+		memzero_explicit(stream->faces, sizeof(stream->faces));
 	stream->out_start = 0;
 	stream->out_end = end;
 	return end ? 0 : got;
@@ -357,6 +370,8 @@ size_t dice_stream_consume(struct dice_stream *stream, size_t copied,
 	unsigned int width = dice_format_width(stream->format);
 
 	stream->out_start += copied;
+	if (!width && copied)
+		stream->midline = stream->out[stream->out_start - 1] != '\n';
 	if (copied == offered || !width)
 		return copied;
 	stream->out_start = stream->out_end;
@@ -428,6 +443,23 @@ int dice_stream_read_chunk(struct dice_stream *stream, struct dice_read *read)
 	return -EFAULT;
 }
 
+/**
+ * dice_stream_scrub() - zero what a read has served and spent
+ * @stream: the stream
+ *
+ * Called when a read returns: the pool's spent bits and the encoded bytes
+ * already read are zeroed, so that between reads the file holds only what
+ * the next rolls need (the recycled state, unspent bits of the last draw,
+ * faces drawn together, and the rest of a line a short read began).
+ */
+void dice_stream_scrub(struct dice_stream *stream)
+{
+	dice_pool_scrub(&stream->die.pool);
+	memzero_explicit(stream->out, stream->out_start);
+	if (stream->out_start == stream->out_end)
+		dice_stream_drop_bytes(stream);
+}
+
 static size_t dice_copy_to_memory(void *ctx, const u8 *bytes, size_t len)
 {
 	u8 **to = ctx;
@@ -462,6 +494,7 @@ int dice_stream_read(struct dice_stream *stream, u8 *buf, size_t len,
 	err = dice_stream_read_size(stream, &read.len);
 	while (!err && read.done < read.len)
 		err = dice_stream_read_chunk(stream, &read);
+	dice_stream_scrub(stream);
 	*done = read.done;
 	return err;
 }
@@ -509,32 +542,27 @@ size_t dice_stream_write(struct dice_stream *stream, const u8 *buf,
 /**
  * dice_stream_probe() - could a read make a roll from the written bits now?
  * @stream: the stream
- * @discarded: set when the bits fill the pool and can never complete the
- *	roll: they are discarded, as the read would (dice_die_failed())
+ * @wedged: set when the bits fill the pool and can never complete the
+ *	roll: the read that follows discards them (dice_die_failed()) and
+ *	fails with -EAGAIN, and the file turns writable
  *
  * Bytes waiting make a read possible.  Else the same roll is made on a copy
  * of the die (plain data; the table it points to is only read), wiped after
- * use.
+ * use: the stream itself is left as it was.
  *
- * Return: 0 if a read would serve something or the copy could not be made
+ * Return: 0 if a read would serve something or the die has no scratch copy
  * (the read then tells), -EAGAIN if the bits do not suffice, or the roll's
  * other error (a read would return it at once).
  */
-int dice_stream_probe(struct dice_stream *stream, bool *discarded)
+int dice_stream_probe(struct dice_stream *stream, bool *wedged)
 {
 	struct dice_die *probe;
 	u64 face;
 	int got;
 
-	*discarded = false;
-	if (stream->out_start != stream->out_end)
+	*wedged = false;
+	if (stream->out_start != stream->out_end || !stream->scratch)
 		return 0;
-	if (!stream->scratch) {
-		stream->scratch = kmalloc_obj(*stream->scratch,
-					      GFP_KERNEL_ACCOUNT);
-		if (!stream->scratch)
-			return 0;
-	}
 	probe = &stream->scratch->die;
 	memcpy(probe, &stream->die, sizeof(*probe));
 	if (stream->die.batch) {
@@ -546,11 +574,8 @@ int dice_stream_probe(struct dice_stream *stream, bool *discarded)
 		got = dice_die_roll_u8(probe, (u8 *)&face, 1, 0);
 	else
 		got = dice_die_roll_many(probe, &face, 1);
-	if (got == -EAGAIN &&
-	    probe->pool.discarded != stream->die.pool.discarded) {
-		dice_pool_discard(&stream->die.pool);
-		*discarded = true;
-	}
+	*wedged = got == -EAGAIN &&
+		  probe->pool.discarded != stream->die.pool.discarded;
 	memzero_explicit(stream->scratch, sizeof(*stream->scratch));
 	memzero_explicit(&face, sizeof(face));
 	return got < 0 ? got : 0;

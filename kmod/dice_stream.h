@@ -35,6 +35,8 @@ struct dice_scratch_die {
  *	dice_stream_probe(), allocated on first use
  * @out_start: first byte of @out not yet read
  * @out_end: end of the bytes in @out
+ * @midline: the last text byte read was no newline: the rest of its line
+ *	waits in @out (the bytes read before it are zeroed)
  * @faces: rolls on their way into @out
  * @out: rolls encoded but not yet read: a partly read text line, or what a
  *	faulting copy left behind
@@ -45,6 +47,7 @@ struct dice_stream {
 	struct dice_scratch_die *scratch;
 	unsigned int out_start;
 	unsigned int out_end;
+	bool midline;
 	u64 faces[DICE_STREAM_FACES];
 	u8 out[DICE_OUT_BYTES];
 };

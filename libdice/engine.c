@@ -51,7 +51,7 @@ static int dice_fill_getrandom(void *ctx __attribute__((unused)), u64 *words,
 		p += n;
 		left -= n;
 	}
-	return 0;
+	return nwords;
 }
 
 static u64 dice_load_le64(const unsigned char *p)
@@ -83,7 +83,7 @@ static int dice_fill_chacha(void *ctx, u64 *words, unsigned int nwords)
 		words[i] = dice_load_le64(e->ks + e->ks_pos);
 		e->ks_pos += 8;
 	}
-	return 0;
+	return nwords;
 }
 
 static dice_fill_fn dice_engine_fill(struct dice *d)

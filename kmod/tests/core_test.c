@@ -33,7 +33,7 @@ static int kat_fill(void *ctx, u64 *words, unsigned int nwords)
 			w = (w << 8) | ((k->byte++ * 37 + 11) & 0xff);
 		words[i] = w;
 	}
-	return 0;
+	return nwords;
 }
 
 /* xoshiro256** for the statistical runs: fast and good enough for counts. */
@@ -64,7 +64,7 @@ static int prng_fill(void *ctx, u64 *words, unsigned int nwords)
 
 	for (i = 0; i < nwords; i++)
 		words[i] = xoshiro();
-	return 0;
+	return nwords;
 }
 
 /* ---- pool --------------------------------------------------------------- */
@@ -117,6 +117,105 @@ static void test_pool_accounting(void)
 	EXPECT(!dice_pool_take(&pool, 64, &v));
 	EXPECT(dice_pool_used(&pool) == 113);
 	EXPECT(dice_pool_drawn(&pool) == 2 * DICE_POOL_BITS);
+}
+
+/* A source that gives one word a call, as the kernel's CRNG does. */
+struct one_word {
+	u64 calls;
+};
+
+static int one_word_fill(void *ctx, u64 *words, unsigned int nwords)
+{
+	struct one_word *o = ctx;
+
+	o->calls++;
+	words[0] = xoshiro();
+	return 1;
+}
+
+/*
+ * A one-word source is asked for a word only when a take would not find
+ * its bits (a take looks at up to 64 bits ahead and may spend fewer), so
+ * between reads a pool holds under two words unspent: three words drawn
+ * for the first roll of any die, never a ring's worth.
+ */
+static void test_pool_one_word_source(void)
+{
+	static const u64 sides[] = { 6, 20, 1000003, ~0ULL };
+	unsigned int d, r;
+
+	for (d = 0; d < ARRAY_SIZE(sides); d++) {
+		struct one_word o = { 0 };
+		struct dice_stream *s = dice_stream_alloc(one_word_fill, &o);
+		const struct dice_pool *pool = &s->die.pool;
+		u8 buf[DICE_TEXT_MAX];
+		size_t done;
+
+		EXPECT(!dice_stream_set_sides(s, sides[d]));
+		EXPECT(!dice_stream_read(s, buf, sizeof(buf), &done));
+		EXPECT(dice_pool_drawn(pool) <= 3 * 64);
+		for (r = 0; r < 2000; r++) {
+			EXPECT(!dice_stream_read(s, buf, 1 + r % sizeof(buf),
+						 &done));
+			if (pool->tail - pool->head >= 2 * 64) {
+				tap_note("d%llu: %llu bits held after read %u",
+					 (unsigned long long)sides[d],
+					 (unsigned long long)(pool->tail - pool->head), r);
+				EXPECT(pool->tail - pool->head < 2 * 64);
+				break;
+			}
+		}
+		EXPECT(o.calls * 64 == dice_pool_drawn(pool));
+		dice_stream_free(s);
+	}
+}
+
+/*
+ * After a read, nothing it spent or served stays: every ring word but
+ * those holding unspent bits is zero, the spent bits of the first of those
+ * are zero, and so are the bytes read and the faces on their way out.
+ */
+static void test_read_scrubs(void)
+{
+	static const u32 formats[] = { DICE_FMT_TEXT, DICE_FMT_U8, DICE_FMT_U64 };
+	static const size_t lens[] = { 1, 3, 8, 100, 4096, 20000 };
+	unsigned int f, l, i;
+
+	for (f = 0; f < ARRAY_SIZE(formats); f++) {
+		for (l = 0; l < ARRAY_SIZE(lens); l++) {
+			struct dice_stream *s = dice_stream_alloc(prng_fill, NULL);
+			const struct dice_pool *pool = &s->die.pool;
+			static u8 buf[20000];
+			u64 first, end;
+			size_t done;
+
+			EXPECT(!dice_stream_set_sides(s, 200));
+			EXPECT(!dice_stream_set_format(s, formats[f]));
+			EXPECT(!dice_stream_read(s, buf, lens[l], &done) ||
+			       lens[l] < 8);
+			first = pool->mark / 64;
+			end = (pool->tail + 63) / 64;
+			for (i = 0; i < DICE_POOL_WORDS; i++) {
+				bool live = (i - first) % DICE_POOL_WORDS <
+					    end - first;
+
+				if (!live && pool->word[i]) {
+					tap_note("format %#x, read %zu: spent word %u not zero",
+						 formats[f], lens[l], i);
+					EXPECT(!pool->word[i]);
+					break;
+				}
+			}
+			if (pool->mark % 64)
+				EXPECT(!(pool->word[first % DICE_POOL_WORDS] >>
+					 (64 - pool->mark % 64)));
+			for (i = 0; i < s->out_start; i++)
+				EXPECT(!s->out[i]);
+			for (i = 0; i < DICE_STREAM_FACES; i++)
+				EXPECT(!s->faces[i]);
+			dice_stream_free(s);
+		}
+	}
 }
 
 /* ---- arithmetic ----------------------------------------------------------- */
@@ -1047,6 +1146,7 @@ static void stream_change_case(u32 format, enum change c, size_t room)
 	EXPECT(s && !dice_stream_set_sides(s, 20));
 	EXPECT(!dice_stream_set_format(s, format));
 	got = stream_read_short(s, first, sizeof(first), room, &err);
+	dice_stream_scrub(s);	/* as the module does when a read returns */
 	EXPECT(err == -EFAULT);
 	EXPECT(got == (width ? room - room % width : room));
 	dice_die_stats(dice_stream_die(s), &before);
@@ -1692,6 +1792,10 @@ int main(void)
 	printf("TAP version 13\n");
 	tap_run("core: pool bit order", test_pool_order);
 	tap_run("core: pool accounting, rollback, discard", test_pool_accounting);
+	tap_run("core: a one-word source is drawn only as needed",
+		test_pool_one_word_source);
+	tap_run("core: a read leaves no spent bit or served byte",
+		test_read_scrubs);
 	tap_run("core: 128-by-64 division", test_div128);
 	tap_run("core: division by multiplication", test_divisor);
 	tap_run("core: face formats", test_format);

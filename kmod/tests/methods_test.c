@@ -32,7 +32,7 @@ static int prng_fill(void *ctx, u64 *words, unsigned int nwords)
 
 	for (i = 0; i < nwords; i++)
 		words[i] = splitmix();
-	return 0;
+	return nwords;
 }
 
 /* A die for one enumeration step: fair (@w NULL) or loaded, with @method. */

@@ -81,7 +81,7 @@ static int src_fill(void *ctx, u64 *words, unsigned int nwords)
 
 	for (i = 0; i < nwords; i++)
 		words[i] = splitmix(&s->state);
-	return 0;
+	return nwords;
 }
 
 /*

@@ -1266,7 +1266,13 @@ static void stale_case(struct __test_metadata *_metadata,
 		}
 		return;
 	}
-	ASSERT_EQ((ssize_t)sizeof(next), n);
+	/* Binary fills the read; text serves the whole lines that fit. */
+	if (w) {
+		ASSERT_EQ((ssize_t)sizeof(next), n);
+	} else {
+		ASSERT_TRUE(n > (ssize_t)sizeof(next) - 21 && next[n - 1] == '\n')
+			TH_LOG("read %zd of %zu", n, sizeof(next));
+	}
 	/* The rest of a line begun before the change is a face of the d20. */
 	if (!w && change != TO_FORMAT && buf[got - 1] != '\n') {
 		for (i = got; i > 0 && buf[i - 1] != '\n'; i--)
@@ -1503,7 +1509,8 @@ TEST_F(readiness, no_side_effect)
 
 /*
  * A pool full of bits no roll can use (0xff bytes for a d3 by rejection)
- * is discarded by poll() as by read(): the file turns writable again
+ * polls readable, and poll() changes nothing: the read() that follows
+ * drops the bits and fails with EAGAIN, and the file turns writable again
  * rather than neither readable nor writable for good.
  */
 TEST(poll_full_useless_pool)
@@ -1519,9 +1526,14 @@ TEST(poll_full_useless_pool)
 	while (write(fd, ff, sizeof(ff)) > 0)
 		;
 	ASSERT_EQ(EAGAIN, errno);
-	EXPECT_EQ(POLLOUT, poll_now(fd, POLLIN | POLLOUT));
+	EXPECT_EQ(POLLIN, poll_now(fd, POLLIN | POLLOUT));
+	get_stats(_metadata, fd, &st);
+	EXPECT_EQ(0, st.bits_discarded) TH_LOG("poll() discarded the bits");
+	EXPECT_EQ(-1, read(fd, ff, 1));
+	EXPECT_EQ(EAGAIN, errno);
 	get_stats(_metadata, fd, &st);
 	EXPECT_LT(8000, st.bits_discarded);
+	EXPECT_EQ(POLLOUT, poll_now(fd, POLLIN | POLLOUT));
 	EXPECT_EQ(1, write(fd, ff, 1));
 	close(fd);
 }
@@ -1796,23 +1808,28 @@ TEST_F(fault_text, rest_kept)
 	buf = self->t.mem + self->t.page - 37;
 	ret = read(self->t.b, buf, 100);
 	ASSERT_EQ(37, ret) TH_LOG("read: %s", ret < 0 ? strerror(errno) : "short");
-	ASSERT_EQ(100, read(self->t.b, rest, 100));
-	ASSERT_EQ(137, read(self->t.a, ref, 137));
+	/* Whole lines: at most 4 bytes short of 100 for a d1000. */
+	ret = read(self->t.b, rest, 100);
+	ASSERT_TRUE(ret > 95 && ret <= 100 && rest[ret - 1] == '\n')
+		TH_LOG("read %zd", ret);
+	ASSERT_TRUE(read_full(self->t.a, ref, 37 + ret));
 	EXPECT_EQ(0, memcmp(buf, ref, 37));
-	EXPECT_EQ(0, memcmp(rest, ref + 37, 100));
+	EXPECT_EQ(0, memcmp(rest, ref + 37, ret));
 }
 
 /* No room at all: EFAULT, and the lines made stay for the next read. */
 TEST_F(fault_text, unmapped_efault)
 {
 	char ref[100], buf[100];
+	ssize_t n;
 
 	REQUIRE_DIE(self->t.a);
 	EXPECT_EQ(-1, read(self->t.b, self->t.mem + self->t.page, 100));
 	EXPECT_EQ(EFAULT, errno);
-	ASSERT_EQ(100, read(self->t.b, buf, 100));
-	ASSERT_EQ(100, read(self->t.a, ref, 100));
-	EXPECT_EQ(0, memcmp(buf, ref, 100));
+	n = read(self->t.b, buf, 100);
+	ASSERT_TRUE(n > 95 && n <= 100 && buf[n - 1] == '\n') TH_LOG("read %zd", n);
+	ASSERT_TRUE(read_full(self->t.a, ref, n));
+	EXPECT_EQ(0, memcmp(buf, ref, n));
 }
 
 /* ---- one file, many hands ----------------------------------------------------- */

@@ -1250,6 +1250,75 @@ TEST_F_TIMEOUT(stress, text_readers_share_whole_lines, 300)
 	}
 }
 
+/*
+ * A file rolled from the CRNG holds none of its output ahead of need: one
+ * get_random_u64() a word, so after any read under two words wait unspent
+ * (a roll looks up to 64 bits ahead).  It once held an 8192-bit pool.
+ */
+TEST_F(stress, crng_drawn_as_needed)
+{
+	static const __u64 sides[] = { 6, 100, 1000003, ~0ULL };
+	static const size_t lens[] = { 2, 64, 4096, 65536 };
+	static char buf[65536];
+	struct dice_stats st;
+	unsigned int d, l;
+
+	for (d = 0; d < ARRAY_SIZE(sides); d++) {
+		set_sides(_metadata, self->fd, sides[d]);
+		for (l = 0; l < ARRAY_SIZE(lens); l++) {
+			ASSERT_LT(0, read(self->fd, buf, lens[l]));
+			get_stats(_metadata, self->fd, &st);
+			EXPECT_GT(128, st.bits_drawn - st.bits_used -
+				       st.bits_discarded)
+				TH_LOG("d%llu, read of %zu: %llu bits drawn, %llu used, %llu discarded",
+				       (unsigned long long)sides[d], lens[l],
+				       (unsigned long long)st.bits_drawn,
+				       (unsigned long long)st.bits_used,
+				       (unsigned long long)st.bits_discarded);
+		}
+	}
+}
+
+/*
+ * A hibernation image may be restored more than once, so a restore drops
+ * what each file holds, as a VM fork does (the PM notifier).  The freezer
+ * test of hibernation (pm_test) runs the same notifiers without an image.
+ */
+TEST_F_TIMEOUT(stress, hibernation_drops_state, 120)
+{
+	struct dice_stats before, after;
+	char states[256] = "";
+	char buf[64];
+	int fd, tries;
+	ssize_t n;
+
+	fd = open("/sys/power/state", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, states, sizeof(states) - 1);
+		states[n > 0 ? n : 0] = 0;
+		close(fd);
+	}
+	if (geteuid() || !strstr(states, "disk") ||
+	    access("/sys/power/pm_test", W_OK))
+		SKIP(return, "needs root, hibernation and pm_test (CONFIG_PM_DEBUG)");
+	/* Some bits held unspent, so the drop shows in bits_discarded. */
+	for (tries = 0; tries < 100; tries++) {
+		ASSERT_LT(0, read(self->fd, buf, 2));
+		get_stats(_metadata, self->fd, &before);
+		if (before.bits_drawn > before.bits_used + before.bits_discarded)
+			break;
+	}
+	ASSERT_TRUE(write_file("/sys/power/pm_test", "freezer"));
+	EXPECT_TRUE(write_file("/sys/power/state", "disk"))
+		TH_LOG("hibernation's freezer test: %s", strerror(errno));
+	ASSERT_TRUE(write_file("/sys/power/pm_test", "none"));
+	ASSERT_LT(0, read(self->fd, buf, 2));
+	get_stats(_metadata, self->fd, &after);
+	EXPECT_EQ(before.bits_drawn - before.bits_used - before.bits_discarded,
+		  after.bits_discarded - before.bits_discarded)
+		TH_LOG("the held bits were not dropped");
+}
+
 TEST_F(stress, release_forgets_state)
 {
 	static const __u32 w[5] = { 2, 2, 6, 1, 1 };
