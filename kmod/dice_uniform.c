@@ -19,46 +19,47 @@
 
 #include "dice_uniform.h"
 
-/**
- * dice_div_128_64_generic() - divide (@hi:@lo) by @d, portable version
- * @hi: high word of the dividend, below @d
- * @lo: low word of the dividend
- * @d: divisor, not zero
- * @rem: the remainder
- *
- * Return: the quotient, which fits 64 bits because @hi < @d.
+/*
+ * (@hi:@lo) / @d for @hi < @d, in plain C: Knuth's algorithm D on 32-bit
+ * digits after normalizing @d (Hacker's Delight, divlu), two 64-by-32
+ * divisions where x86 has one 128-by-64 divq.  The kernel offers no helper
+ * that returns a 128-by-64 quotient with its remainder, and inline assembly
+ * has no place in a driver.  The quotient fits 64 bits because @hi < @d.
  */
-u64 dice_div_128_64_generic(u64 hi, u64 lo, u64 d, u64 *rem)
+static u64 dice_div_128_64(u64 hi, u64 lo, u64 d, u64 *rem)
 {
-	u64 q = 0;
-	int i;
+	const u64 b = 1ULL << 32;
+	unsigned int s = __builtin_clzll(d);
+	u64 vn1, vn0, un32, un21, un10, un1, un0, q1, q0, rhat;
 
-	for (i = 0; i < 64; i++) {
-		u64 carry = hi >> 63;
+	d <<= s;
+	vn1 = d >> 32;
+	vn0 = d & (b - 1);
+	un32 = s ? hi << s | lo >> (64 - s) : hi;
+	un10 = lo << s;
+	un1 = un10 >> 32;
+	un0 = un10 & (b - 1);
 
-		hi = (hi << 1) | (lo >> 63);
-		lo <<= 1;
-		q <<= 1;
-		if (carry || hi >= d) {
-			hi -= d;
-			q |= 1;
-		}
+	q1 = un32 / vn1;
+	rhat = un32 - q1 * vn1;
+	while (q1 >= b || q1 * vn0 > b * rhat + un1) {
+		q1--;
+		rhat += vn1;
+		if (rhat >= b)
+			break;
 	}
-	*rem = hi;
-	return q;
-}
+	un21 = un32 * b + un1 - q1 * d;
 
-static inline u64 dice_div_128_64(u64 hi, u64 lo, u64 d, u64 *rem)
-{
-#if defined(__x86_64__)
-	u64 q, r;
-
-	asm("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d));
-	*rem = r;
-	return q;
-#else
-	return dice_div_128_64_generic(hi, lo, d, rem);
-#endif
+	q0 = un21 / vn1;
+	rhat = un21 - q0 * vn1;
+	while (q0 >= b || q0 * vn0 > b * rhat + un0) {
+		q0--;
+		rhat += vn1;
+		if (rhat >= b)
+			break;
+	}
+	*rem = (un21 * b + un0 - q0 * d) >> s;
+	return q1 * b + q0;
 }
 
 /**
@@ -66,8 +67,8 @@ static inline u64 dice_div_128_64(u64 hi, u64 lo, u64 d, u64 *rem)
  * @a: the dividend, replaced by the quotient
  * @d: the divisor, not zero
  *
- * The kernel has no 128-bit division helper, so build one from two
- * 128-by-64 hardware divisions.
+ * The kernel has no 128-bit division helper, so build one from a 64-bit
+ * division and dice_div_128_64().
  *
  * Return: the remainder.
  */

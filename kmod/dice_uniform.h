@@ -150,7 +150,6 @@ void dice_recycler_narrow(struct dice_recycler *rec);
 int dice_fresh_uniform(struct dice_pool *pool, u64 n, u64 *out);
 
 u64 dice_div128(u128 *a, u64 d);
-u64 dice_div_128_64_generic(u64 hi, u64 lo, u64 d, u64 *rem);
 
 /**
  * struct dice_digits - faces of a small die drawn k at a time
