@@ -62,7 +62,8 @@ int versus_show(const struct shown *a, const struct shown *b,
 
 		if (big_is_zero(&da->c[i]))
 			continue;
-		if (j <= 0) {
+		/* Below B's lowest value; at it, the general case ties. */
+		if (j < 0) {
 			big_addmul(&lt, &da->c[i], all);
 			continue;
 		}

@@ -955,6 +955,36 @@ else
 	echo "# python3 not found: brute-force reference checks skipped"
 fi
 
+# ---- every exact answer against brute force, on generated cases ------------
+tap_section "exact answers against brute force (generated cases)"
+
+# tests/ref_answers.py computes the laws of the expressions it generates
+# itself (no code of dist*.c or versus.c), ties and ends sought on purpose.
+# Debian's python3 is a dependency of make check: no skip without it.
+answers() { # NAME MODE COUNT
+	tap_wanted "$1" || return 0
+	if /usr/bin/python3 "$HERE/ref_answers.py" "$DICE" "$2" "$3" >"$T/out" 2>&1; then
+		ok "$1"
+	else
+		not_ok "$1" "$(tail -n 1 "$T/out")"
+	fi
+}
+answers "--versus on 1000 generated pairs (ties at both ends, equal pairs)" versus 1000
+answers "--count on 250 generated cases (expression, repeats, target)" count 250
+answers "min, max, mean, variance, percentiles of 300 generated expressions" stats 300
+for row in "1d2 1d2 1/4 1/2 1/4" "1d20 1d20 19/40 1/20 19/40" "1d20+7 15 3/5 1/20 7/20"; do
+	set -- $row
+	name="regression: --versus $1 $2 gives $3, $4, $5"
+	tap_wanted "$name" || continue
+	"$DICE" --versus "$1" "$2" >"$T/out" 2>&1
+	if grep -q "^P(A > B) = $3\b" "$T/out" && grep -q "^P(A = B) = $4\b" "$T/out" &&
+		grep -q "^P(A < B) = $5\b" "$T/out"; then
+		ok "$name"
+	else
+		not_ok "$name" "a tie at B's lowest value counted as A < B"
+	fi
+done
+
 # ---- written bits, as documented; libdice-uninstalled.pc ---------------------
 tap_section "written bits, as documented; libdice-uninstalled.pc"
 
