@@ -11,7 +11,7 @@
 # tree of make linux-src-newest) and, in a git-initialised copy of that tree:
 #   - git am applies every patch;
 #   - after each patch, make W=1 drivers/misc/dice/ builds with
-#     CONFIG_DICE=m (and CONFIG_DICE_KUNIT_TEST=y once it exists), without
+#     CONFIG_RANDOM_DICE=m (and CONFIG_RANDOM_DICE_KUNIT_TEST=y once it exists), without
 #     a warning; make headers, and the uapi header compiles alone;
 #   - scripts/checkpatch.pl --strict (in-tree mode) on every patch: nothing;
 #   - make htmldocs SPHINXDIRS=userspace-api: no warning that names dice;
@@ -108,9 +108,12 @@ if ! flock -n 9; then
 	flock -w 3600 9 || { not_ok "the lock $C.lock"; finish; }
 fi
 
+# A test identity of the tier's own: make upstream signs the series off
+# as whoever runs it (git's identity), never as MAINTAINERS.
+UPSTREAM_NAME='Upstream Tier' UPSTREAM_EMAIL=upstream-tier@example.org
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
-export GIT_AUTHOR_NAME=dice GIT_AUTHOR_EMAIL=dice@localhost
-export GIT_COMMITTER_NAME=dice GIT_COMMITTER_EMAIL=dice@localhost
+export GIT_AUTHOR_NAME=$UPSTREAM_NAME GIT_AUTHOR_EMAIL=$UPSTREAM_EMAIL
+export GIT_COMMITTER_NAME=$UPSTREAM_NAME GIT_COMMITTER_EMAIL=$UPSTREAM_EMAIL
 export KBUILD_BUILD_TIMESTAMP='' PYTHONDONTWRITEBYTECODE=1
 # Debian's python3 first (its python3-ply and python3-git, which the tree's
 # scripts/spdxcheck.py needs), ahead of any other python3 on the PATH.
@@ -161,6 +164,29 @@ check "make upstream writes the series ($(basename "$SERIES"))" \
 PATCHES=$(find "$SERIES" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort)
 [ -n "$PATCHES" ] || { not_ok "the series has patches"; finish; }
 
+# Every patch and the cover letter are from and signed off by the identity
+# that ran make upstream; without one it refuses (empty user.name and
+# user.email given on git's command-line level, no GIT_AUTHOR_*).
+ident_check() {
+	local f bad=0
+	for f in "$SERIES"/*.patch; do
+		grep -qxF "From: $UPSTREAM_NAME <$UPSTREAM_EMAIL>" "$f" &&
+			{ [ "${f##*/0000-}" != "$f" ] ||
+			  grep -qxF "Signed-off-by: $UPSTREAM_NAME <$UPSTREAM_EMAIL>" "$f"; } ||
+			{ echo "${f##*/}: not from and signed off by the runner"; bad=1; }
+	done
+	if env -u GIT_AUTHOR_NAME -u GIT_AUTHOR_EMAIL GIT_CONFIG_COUNT=2 \
+		GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0= \
+		GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1= \
+		"$TOP/scripts/upstream.sh" --src "$SRC" --out "$C/no-identity" >/dev/null 2>&1; then
+		echo "make upstream ran without a git identity"
+		bad=1
+	fi
+	rm -rf "$C/no-identity"
+	return $bad
+}
+check "the series is the runner's: From and Signed-off-by, refused without an identity" ident_check
+
 # Every file the series touches that the base has: out of the hard links
 # (git replaces files rather than writing into them, but the source tree
 # must not depend on that).
@@ -173,7 +199,7 @@ done
 build_step() {
 	local out rc=0
 	if grep -q 'drivers/misc/dice/Kconfig' "$T/drivers/misc/Kconfig" 2>/dev/null; then
-		"$T"/scripts/config --file "$O/.config" -m DICE -e DICE_KUNIT_TEST
+		"$T"/scripts/config --file "$O/.config" -m RANDOM_DICE -e RANDOM_DICE_KUNIT_TEST
 	fi
 	kmake olddefconfig >/dev/null || return 1
 	if [ -f "$T/include/uapi/linux/dice.h" ]; then
@@ -187,7 +213,7 @@ build_step() {
 	if [ -d "$T/drivers/misc/dice" ]; then
 		out=$(kmake W=1 drivers/misc/dice/ 2>&1) || rc=1
 		[ -z "$out" ] || echo "$out"
-		grep -q 'CONFIG_DICE=m' "$O/.config" || { echo "CONFIG_DICE=m not set"; rc=1; }
+		grep -q 'CONFIG_RANDOM_DICE=m' "$O/.config" || { echo "CONFIG_RANDOM_DICE=m not set"; rc=1; }
 		ls "$O"/drivers/misc/dice/*.o >/dev/null 2>&1 || { echo "no objects built"; rc=1; }
 	fi
 	[ $rc -eq 0 ] && ! grep -qE '(warning|error):' <<<"$out"
@@ -201,7 +227,7 @@ for p in $PATCHES; do
 		git_t am --abort >/dev/null 2>&1
 		break
 	fi
-	check "W=1 build after $name (CONFIG_DICE=m)" build_step "$p"
+	check "W=1 build after $name (CONFIG_RANDOM_DICE=m)" build_step "$p"
 done
 
 # checkpatch, in-tree mode (run from the top of the tree), on every patch:

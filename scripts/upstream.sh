@@ -19,7 +19,7 @@
 # The patches, in an order where each one builds:
 #   1. the uapi header and its ioctl-number.rst line (type 0xD1)
 #   2. the driver, drivers/misc/dice/, with Kconfig, Makefile and the hooks,
-#      and its KUnit suite (CONFIG_DICE_KUNIT_TEST, .kunitconfig): a patch
+#      and its KUnit suite (CONFIG_RANDOM_DICE_KUNIT_TEST, .kunitconfig): a patch
 #      of its own would add files without touching MAINTAINERS (the suite
 #      lies in drivers/misc/dice/ already), which checkpatch warns about
 #   3. the documentation: userspace-api/dice.rst and Documentation/ABI
@@ -66,11 +66,17 @@ fi
 VER=$(sed -n 's/^\(VERSION\|PATCHLEVEL\) = //p' "$SRC/Makefile" | paste -sd.)
 OUT=${OUT:-$B/upstream/linux-$VER}
 
-# The identity of the series: the MAINTAINERS entry's first M: line.
+# The identity of the series: whoever runs it, as git knows them
+# (user.name and user.email of this tree's git config, or the
+# environment's GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL), never MAINTAINERS:
+# a Signed-off-by is a person's certificate (submitting-patches.rst).
 [ -f "$TOP/MAINTAINERS" ] || { echo "$ME: no MAINTAINERS in $TOP" >&2; exit 1; }
-IDENT=$(sed -n 's/^M:[[:space:]]*//p' "$TOP/MAINTAINERS" | head -n1)
-[ -n "$IDENT" ] || { echo "$ME: no M: line in $TOP/MAINTAINERS" >&2; exit 1; }
-NAME=${IDENT% <*} EMAIL=${IDENT##*<} EMAIL=${EMAIL%>}
+NAME=${GIT_AUTHOR_NAME:-$(git -C "$TOP" config user.name 2>/dev/null || true)}
+EMAIL=${GIT_AUTHOR_EMAIL:-$(git -C "$TOP" config user.email 2>/dev/null || true)}
+if [ -z "$NAME" ] || [ -z "$EMAIL" ]; then
+	echo "$ME: no git identity: set git config user.name and user.email (the series is signed off by you)" >&2
+	exit 1
+fi
 # The same series for the same sources: dates from the project's HEAD.
 DATE=$(git -C "$TOP" log -1 --format=%cI 2>/dev/null || date -u +%FT%TZ)
 export GIT_AUTHOR_NAME=$NAME GIT_AUTHOR_EMAIL=$EMAIL GIT_AUTHOR_DATE=$DATE
@@ -228,7 +234,7 @@ makefile() {
 	{
 		echo '# SPDX-License-Identifier: GPL-2.0'
 		echo
-		printf 'obj-$(CONFIG_DICE)\t\t+= dice.o\n'
+		printf 'obj-$(CONFIG_RANDOM_DICE)\t\t+= dice.o\n'
 		printf 'dice-y\t\t\t\t:= dice_main.o'
 		local n=1 o
 		for o in $CORE; do
@@ -240,7 +246,7 @@ makefile() {
 		if [ -n "${1:-}" ]; then
 			echo
 			echo '# The suite calls the die core, which exports nothing: it links into dice.o.'
-			printf 'dice-$(CONFIG_DICE_KUNIT_TEST)\t+= dice_kunit.o\n'
+			printf 'dice-$(CONFIG_RANDOM_DICE_KUNIT_TEST)\t+= dice_kunit.o\n'
 		fi
 	} >"$G/$D/Makefile"
 }
@@ -248,7 +254,7 @@ makefile kunit
 awk '{ l[NR] = $0; if ($0 ~ /^endmenu/) e = NR }
 END { for (i = 1; i <= NR; i++) { if (i == e) print "source \"drivers/misc/dice/Kconfig\""; print l[i] } }' \
 	"$G/drivers/misc/Kconfig" >"$W/k" && mv "$W/k" "$G/drivers/misc/Kconfig"
-printf 'obj-$(CONFIG_DICE)\t\t+= dice/\n' >>"$G/drivers/misc/Makefile"
+printf 'obj-$(CONFIG_RANDOM_DICE)\t\t+= dice/\n' >>"$G/drivers/misc/Makefile"
 maintainers
 commit "misc: dice: add the /dev/dice driver" \
 "The driver, in drivers/misc/dice/: dice_main.c is the misc device (open,
@@ -275,7 +281,7 @@ kernel allocate (alias tables) is charged to its memory cgroup
 (max_user_table_kib).  Rolls encoded before a VM fork (vmgenid) are
 dropped, so clones of a snapshot do not share rolls.
 
-The KUnit suite \"dice\" (CONFIG_DICE_KUNIT_TEST, dice_kunit.c) runs the
+The KUnit suite \"dice\" (CONFIG_RANDOM_DICE_KUNIT_TEST, dice_kunit.c) runs the
 die core inside the kernel: alias table construction invariants and
 validation errors, faces from known bit streams against an independent
 reference, the invariants of the randomness carried between rolls, and
@@ -333,7 +339,7 @@ for t in $UPSTREAM_TESTS; do copy "selftests/dice/$t.c" "$K/$t.c"; done
 	echo
 	echo 'include ../../lib.mk'
 } >"$G/$K/Makefile"
-printf 'CONFIG_DICE=y\n' >"$G/$K/config"
+printf 'CONFIG_RANDOM_DICE=y\n' >"$G/$K/config"
 printf '/%s\n' $UPSTREAM_TESTS >"$G/$K/.gitignore"
 # TARGETS += drivers/dice, in the sorted run of drivers/ targets.
 awk '!done && /^TARGETS \+= drivers\// && $3 > "drivers/dice" { print "TARGETS += drivers/dice"; done = 1 }
@@ -346,7 +352,7 @@ commit "selftests: drivers: dice: add tests for /dev/dice" \
 "The device's kselftests, on kselftest_harness.h: the default die, every
 binary format, one case per errno rule of each ioctl, text lines read in
 pieces, bit accounting, loaded dice, and more; each skips when /dev/dice
-is absent (config: CONFIG_DICE).
+is absent (config: CONFIG_RANDOM_DICE).
 
   make -C tools/testing/selftests TARGETS=drivers/dice run_tests"
 
@@ -407,7 +413,7 @@ The series
     Documentation/ABI}
  4. kselftests, tools/testing/selftests/drivers/dice/
 
-Each patch builds (W=1, CONFIG_DICE=m); checkpatch --strict reports
+Each patch builds (W=1, CONFIG_RANDOM_DICE=m); checkpatch --strict reports
 nothing on each; the KUnit suite passes under UML; the selftests build in
 the tree.
 

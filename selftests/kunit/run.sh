@@ -178,7 +178,7 @@ ccflags-y += -Wold-style-definition -Wmissing-include-dirs
 ccflags-y += -Wunused-but-set-variable -Wunused-const-variable
 ccflags-y += -Wno-missing-field-initializers -Wno-sign-compare
 ccflags-y += -Wno-type-limits -Wno-shift-negative-value
-ifeq (\$(CONFIG_DICE),y)
+ifeq (\$(CONFIG_RANDOM_DICE),y)
 obj-y := \$(filter-out dice.o,\$(obj-y)) dice.o
 endif
 EOF
@@ -193,7 +193,7 @@ END {
 	}
 }' "$SRC/drivers/misc/Kconfig" >"$TREE/drivers/misc/Kconfig.new"
 replace "$TREE/drivers/misc/Kconfig"
-{ cat "$SRC/drivers/misc/Makefile"; echo 'obj-$(CONFIG_DICE)		+= dice/'; } \
+{ cat "$SRC/drivers/misc/Makefile"; echo 'obj-$(CONFIG_RANDOM_DICE)		+= dice/'; } \
 	>"$TREE/drivers/misc/Makefile.new"
 replace "$TREE/drivers/misc/Makefile"
 

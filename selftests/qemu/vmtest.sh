@@ -273,7 +273,7 @@ debug)
 		tap fail "private copy of the module's sources" "make kmod-files failed"
 		give_up
 	fi
-	# With CONFIG_DICE_KUNIT_TEST=y (a bool in kmod/Kconfig), kmod/Kbuild
+	# With CONFIG_RANDOM_DICE_KUNIT_TEST=y (a bool in kmod/Kconfig), kmod/Kbuild
 	# links the KUnit suite "dice" into dice.ko: it runs as the module
 	# loads.  If the suite does not build, dice.ko is built without it so
 	# the binaries still run, and the suite counts as failed.
@@ -283,7 +283,7 @@ debug)
 		run_child make -C "$KDIR" M="$MOD" "$@" modules >"$log" 2>&1 &&
 			[ -f "$MOD/kmod/dice.ko" ]
 	}
-	if mod_make "$W/module.log" CONFIG_DICE_KUNIT_TEST=y; then
+	if mod_make "$W/module.log" CONFIG_RANDOM_DICE_KUNIT_TEST=y; then
 		tap ok "build dice.ko with the KUnit suite"
 		KUNIT=1
 	else
