@@ -4,15 +4,15 @@
  *
  * Every open file is one die (struct dice_file).  This file holds only what
  * is kernel business: the file operations, locking, copying to and from
- * userspace, the CRNG as bit source, the global counters in sysfs and the
- * memory budget of each user.  The die and its stream of encoded rolls
+ * userspace, the CRNG as bit source, the global counters in debugfs and
+ * the tables' memory budget.  The die and its stream of encoded rolls
  * (sampling, accounting, encoding, written bits) are the core in dice_*.c,
  * used through dice_core.h.
  *
  * The node is mode 0666, so everything here assumes a hostile caller: every
  * loop over user memory is chunked with signal checks and cond_resched(),
- * every allocation is charged to the caller's memory cgroup and to its
- * user's table budget, and what sysfs shows to all reveals no roll.
+ * every allocation is charged to the caller's memory cgroup and tables to
+ * a budget of all files, and the counters that follow rolls are root's.
  *
  * Sections: global counters, table budget, bit sources, open/release,
  * locking and readiness, read, write, ioctls, module init.
@@ -20,23 +20,21 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
-#include <linux/cred.h>
+#include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/fs.h>
-#include <linux/hashtable.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/percpu.h>
-#include <linux/suspend.h>
 #include <linux/poll.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sizes.h>
-#include <linux/spinlock.h>
+#include <linux/suspend.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
@@ -44,29 +42,25 @@
 
 #include "dice_core.h"
 
-static unsigned int max_table_sides = 1U << 20;
-module_param(max_table_sides, uint, 0644);
-MODULE_PARM_DESC(max_table_sides,
-		 "Most sides of a loaded die's table, by weights or alias (default 1048576)");
-
 /*
- * 128 MiB: room for three tables of max_table_sides sides that do not pack
- * (30 MiB each as charged), or to replace one in place (30 + 48 MiB); the
- * same order as the 64 MiB of pipe buffers a user gets by default
- * (pipe-user-pages-soft).
+ * Alias tables are the only memory a file makes the kernel hold that grows
+ * with its arguments (up to 28 bytes a side, DICE_TABLE_SIDES_MAX sides: 30
+ * MiB as charged, 48 MiB while built).  They are charged to the caller's
+ * memory cgroup (DICE_GFP); because a desktop often sets no memory limit,
+ * all files together also hold at most an eighth of RAM in tables (set at
+ * load), so that no user drives the machine into the OOM killer through
+ * them.  Over it only CAP_SYS_RESOURCE goes on, as for pipes.
  */
-static unsigned int max_user_table_kib = 128 << 10;
-module_param(max_user_table_kib, uint, 0644);
-MODULE_PARM_DESC(max_user_table_kib,
-		 "Most KiB of alias tables the files of one user may hold (default 131072); CAP_SYS_RESOURCE exempts");
+static unsigned long dice_table_limit;
+static atomic_long_t dice_tables_held = ATOMIC_LONG_INIT(0);
 
 /* Masses copied out per step of DICE_IOC_GET_MASSES. */
 #define DICE_MASSES_CHUNK	64
 
 /*
- * The module's counters (sysfs): per CPU, so that readers of different
- * files never share a cache line; and, in each file, the part of its own
- * counts already added to them.
+ * The module's counters (debugfs, root's): per CPU, so that readers of
+ * different files never share a cache line; and, in each file, the part of
+ * its own counts already added to them.
  */
 struct dice_counters {
 	u64 rolls;
@@ -81,8 +75,8 @@ struct dice_counters {
  * @source: DICE_SRC_* the die's bits come from
  * @reported: the die's rolls, bits used and bits drawn already added to the
  *	module's counters
- * @user: the user charged for the die's table, NULL when it has none
- * @table_cost: bytes charged for it (dice_alloc_cost())
+ * @table_cost: bytes of the tables' budget charged for the die's table
+ *	(dice_alloc_cost()), 0 when it has none
  * @wait: poll() waits here; woken after a change that may make the file
  *	readable or writable (has its own lock)
  * @forks: dice_vm_forks when the file last rolled from the CRNG
@@ -92,7 +86,6 @@ struct dice_file {
 	struct dice_stream *stream;
 	u32 source;
 	struct dice_counters reported;
-	struct dice_user *user;
 	size_t table_cost;
 	wait_queue_head_t wait;
 	unsigned int forks;
@@ -130,91 +123,62 @@ static u64 dice_counter_sum(size_t offset)
 }
 
 /*
- * rolls, bits_used and bits_drawn are root's alone (0400): they move with
- * every read of every file, and under recycling bits_used (and bits_drawn,
- * which refills track) follows the self-information of the faces served,
- * so an observer polling them while another user rolls one roll at a time
- * learns that user's faces (a {1, 63} die: each 1 costs 6 bits, a 2 almost
- * none); in text, rolls follows the digits of the faces.  open_dice moves
- * only with open() and release(), so it stays world-readable.
+ * /sys/kernel/debug/dice/: what an administrator watches to see the device
+ * used and at what cost.  Root's alone (0400): under recycling bits_used
+ * follows the self-information of the faces served, so an observer polling
+ * it while another user rolls one roll at a time would learn that user's
+ * faces.  debugfs, not sysfs: monitoring figures, not an ABI.
  */
-static ssize_t rolls_show(struct device *dev,
-			  struct device_attribute *attr, char *buf)
+static struct dentry *dice_debugfs;
+
+static int dice_rolls_get(void *data, u64 *val)
 {
-	return sysfs_emit(buf, "%llu\n",
-			  dice_counter_sum(offsetof(struct dice_counters, rolls)));
+	*val = dice_counter_sum(offsetof(struct dice_counters, rolls));
+	return 0;
 }
-static DEVICE_ATTR_ADMIN_RO(rolls);
+DEFINE_DEBUGFS_ATTRIBUTE(dice_rolls_fops, dice_rolls_get, NULL, "%llu\n");
 
-static ssize_t bits_used_show(struct device *dev,
-			      struct device_attribute *attr, char *buf)
+static int dice_bits_used_get(void *data, u64 *val)
 {
-	return sysfs_emit(buf, "%llu\n",
-			  dice_counter_sum(offsetof(struct dice_counters, bits_used)));
+	*val = dice_counter_sum(offsetof(struct dice_counters, bits_used));
+	return 0;
 }
-static DEVICE_ATTR_ADMIN_RO(bits_used);
+DEFINE_DEBUGFS_ATTRIBUTE(dice_bits_used_fops, dice_bits_used_get, NULL,
+			 "%llu\n");
 
-static ssize_t bits_drawn_show(struct device *dev,
-			       struct device_attribute *attr, char *buf)
+static int dice_bits_drawn_get(void *data, u64 *val)
 {
-	return sysfs_emit(buf, "%llu\n",
-			  dice_counter_sum(offsetof(struct dice_counters, bits_drawn)));
+	*val = dice_counter_sum(offsetof(struct dice_counters, bits_drawn));
+	return 0;
 }
-static DEVICE_ATTR_ADMIN_RO(bits_drawn);
+DEFINE_DEBUGFS_ATTRIBUTE(dice_bits_drawn_fops, dice_bits_drawn_get, NULL,
+			 "%llu\n");
 
-static ssize_t open_dice_show(struct device *dev,
-			      struct device_attribute *attr, char *buf)
+static int dice_long_get(void *data, u64 *val)
 {
-	return sysfs_emit(buf, "%ld\n", atomic_long_read(&dice_open_count));
+	*val = atomic_long_read(data);
+	return 0;
 }
-static DEVICE_ATTR_RO(open_dice);
+DEFINE_DEBUGFS_ATTRIBUTE(dice_long_fops, dice_long_get, NULL, "%llu\n");
 
-static atomic_long_t dice_tables_held = ATOMIC_LONG_INIT(0);
-
-static ssize_t table_bytes_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
+static void dice_debugfs_init(void)
 {
-	return sysfs_emit(buf, "%ld\n", atomic_long_read(&dice_tables_held));
+	dice_debugfs = debugfs_create_dir("dice", NULL);
+	debugfs_create_file_unsafe("rolls", 0400, dice_debugfs, NULL,
+				   &dice_rolls_fops);
+	debugfs_create_file_unsafe("bits_used", 0400, dice_debugfs, NULL,
+				   &dice_bits_used_fops);
+	debugfs_create_file_unsafe("bits_drawn", 0400, dice_debugfs, NULL,
+				   &dice_bits_drawn_fops);
+	debugfs_create_file_unsafe("open_dice", 0400, dice_debugfs,
+				   &dice_open_count, &dice_long_fops);
+	debugfs_create_file_unsafe("table_bytes", 0400, dice_debugfs,
+				   &dice_tables_held, &dice_long_fops);
+	debugfs_create_ulong("table_limit", 0400, dice_debugfs,
+			     &dice_table_limit);
 }
-static DEVICE_ATTR_ADMIN_RO(table_bytes);
-
-static struct attribute *dice_attrs[] = {
-	&dev_attr_rolls.attr,
-	&dev_attr_bits_used.attr,
-	&dev_attr_bits_drawn.attr,
-	&dev_attr_open_dice.attr,
-	&dev_attr_table_bytes.attr,
-	NULL,
-};
-ATTRIBUTE_GROUPS(dice);
 
 /* ---- table budget ------------------------------------------------------------ */
-
-/*
- * Alias tables are the only memory a file makes the kernel hold that grows
- * with its arguments: up to 28 bytes a side, for up to max_table_sides sides.
- * They are charged to the caller's memory cgroup (DICE_GFP) and, because a
- * desktop often has no memory limit, to a budget of max_user_table_kib per
- * user (real uid, as RLIMIT_NPROC and the pipe limits count), shared by all
- * of the user's files and processes.  A build reserves what it may peak at
- * before it allocates; once installed, the file is charged for the table it
- * holds until the table goes (SET_SIDES, a new table, release).
- */
-
-/**
- * struct dice_user - table memory charged to one user
- * @node: in dice_users
- * @uid: the user
- * @bytes: bytes charged; the entry is freed when they drop to 0
- */
-struct dice_user {
-	struct hlist_node node;
-	kuid_t uid;
-	size_t bytes;
-};
-
-static DEFINE_HASHTABLE(dice_users, 6);
-static DEFINE_SPINLOCK(dice_users_lock);	/* protects dice_users */
 
 /*
  * What an allocation of @size bytes by dice_alloc() (kvmalloc()) may really
@@ -247,88 +211,39 @@ static size_t dice_held_cost(const struct dice_die *die)
 	return bytes ? dice_alloc_cost(bytes) : 0;
 }
 
-static struct dice_user *dice_user_find(kuid_t uid)
-{
-	struct dice_user *u;
-
-	hash_for_each_possible(dice_users, u, node, __kuid_val(uid))
-		if (uid_eq(u->uid, uid))
-			return u;
-	return NULL;
-}
-
 /*
- * Charge @bytes to the calling user.  Over the budget only CAP_SYS_RESOURCE
- * goes on (asked then only, as for pipes).
+ * Reserve @bytes of the tables' budget (dice_table_limit).  Over it only
+ * CAP_SYS_RESOURCE goes on (asked then only, as for pipes).
  *
- * Return: the user charged, or NULL (over the budget, or no memory).
+ * Return: true if reserved.
  */
-static struct dice_user *dice_user_charge(size_t bytes)
+static bool dice_budget_charge(size_t bytes)
 {
-	size_t limit = (size_t)READ_ONCE(max_user_table_kib) << 10;
-	kuid_t uid = current_uid();
-	struct dice_user *u, *fresh;
-	bool exempt = false;
+	long held = atomic_long_add_return(bytes, &dice_tables_held);
 
-	fresh = kzalloc_obj(*fresh, GFP_KERNEL_ACCOUNT);
-	if (!fresh)
-		return NULL;
-	for (;;) {
-		spin_lock(&dice_users_lock);
-		u = dice_user_find(uid);
-		if (exempt || (u ? u->bytes : 0) + bytes <= limit)
-			break;
-		spin_unlock(&dice_users_lock);
-		if (!capable(CAP_SYS_RESOURCE)) {
-			kfree(fresh);
-			return NULL;
-		}
-		exempt = true;
-	}
-	if (!u) {
-		u = fresh;
-		fresh = NULL;
-		u->uid = uid;
-		hash_add(dice_users, &u->node, __kuid_val(uid));
-	}
-	u->bytes += bytes;
-	atomic_long_add(bytes, &dice_tables_held);
-	spin_unlock(&dice_users_lock);
-	kfree(fresh);
-	return u;
+	if ((unsigned long)held <= dice_table_limit ||
+	    capable(CAP_SYS_RESOURCE))
+		return true;
+	atomic_long_sub(bytes, &dice_tables_held);
+	return false;
 }
 
-static void dice_user_uncharge(struct dice_user *u, size_t bytes)
+static void dice_budget_uncharge(size_t bytes)
 {
-	if (!u || !bytes)
-		return;
-	spin_lock(&dice_users_lock);
-	if (WARN_ON_ONCE(u->bytes < bytes))
-		bytes = u->bytes;
-	u->bytes -= bytes;
 	atomic_long_sub(bytes, &dice_tables_held);
-	if (u->bytes)
-		u = NULL;
-	else
-		hash_del(&u->node);
-	spin_unlock(&dice_users_lock);
-	kfree(u);
 }
 
 /*
  * Under the file's lock, after a change that may have dropped the die's
- * table: the file stops being charged for it.  The caller uncharges
- * *@user by the return value once it dropped the lock.
+ * table: the file stops being charged for it.  The caller uncharges the
+ * return value once it dropped the lock.
  */
-static size_t dice_table_gone(struct dice_file *df, struct dice_user **user)
+static size_t dice_table_gone(struct dice_file *df)
 {
 	size_t cost = df->table_cost;
 
-	*user = NULL;
 	if (dice_die_table_bytes(dice_stream_die(df->stream)))
 		return 0;
-	*user = df->user;
-	df->user = NULL;
 	df->table_cost = 0;
 	return cost;
 }
@@ -444,7 +359,7 @@ static int dice_file_release(struct inode *inode, struct file *file)
 	struct dice_file *df = file->private_data;
 
 	dice_stream_free(df->stream);
-	dice_user_uncharge(df->user, df->table_cost);
+	dice_budget_uncharge(df->table_cost);
 	mutex_destroy(&df->lock);
 	kfree_sensitive(df);
 	atomic_long_dec(&dice_open_count);
@@ -710,7 +625,6 @@ static int dice_copy_struct_to_user(void __user *dst, size_t usize,
 
 static long dice_ioctl_set_sides(struct dice_file *df, u64 __user *uarg)
 {
-	struct dice_user *user;
 	size_t cost;
 	u64 sides;
 	int err;
@@ -721,9 +635,9 @@ static long dice_ioctl_set_sides(struct dice_file *df, u64 __user *uarg)
 	if (err)
 		return err;
 	err = dice_stream_set_sides(df->stream, sides);
-	cost = dice_table_gone(df, &user);
+	cost = dice_table_gone(df);
 	dice_unlock(df, DICE_POLL_ANY);
-	dice_user_uncharge(user, cost);
+	dice_budget_uncharge(cost);
 	return err;
 }
 
@@ -795,14 +709,13 @@ static long dice_ioctl_get_stats(struct dice_file *df, void __user *uarg,
 }
 
 /*
- * Install @table, built under a reserve of @reserve bytes charged to
- * @user; the file keeps the charge for the table as packed and gives the
- * rest back, with the charge of the table it replaces.
+ * Install @table, built under a reserve of @reserve bytes of the budget;
+ * the file keeps the charge for the table as packed and gives the rest
+ * back, with the charge of the table it replaces.
  */
 static long dice_install_table(struct dice_file *df, struct dice_table *table,
-			       struct dice_user *user, size_t reserve)
+			       size_t reserve)
 {
-	struct dice_user *old_user;
 	size_t old_cost, cost;
 	int err;
 
@@ -817,58 +730,54 @@ static long dice_install_table(struct dice_file *df, struct dice_table *table,
 		mutex_unlock(&df->lock);
 		goto out_uncharge;
 	}
-	old_user = df->user;
 	old_cost = df->table_cost;
 	cost = dice_held_cost(dice_stream_die(df->stream));
-	df->user = user;
 	df->table_cost = cost;
 	dice_unlock(df, DICE_POLL_ANY);
-	dice_user_uncharge(old_user, old_cost);
+	dice_budget_uncharge(old_cost);
 	reserve -= cost;
 out_uncharge:
-	dice_user_uncharge(user, reserve);
+	dice_budget_uncharge(reserve);
 	return err;
 }
 
 /*
- * Begin a table of @sides sides for the caller: charge its user what the
- * build may hold at most (dice_build_cost()), then allocate the table.
+ * Begin a table of @sides sides: reserve what the build may hold at most
+ * (dice_build_cost()), then allocate the table.
  *
- * Return: the table, or -E2BIG over max_table_sides, -ENOMEM over the user's
+ * Return: the table, or -E2BIG over DICE_TABLE_SIDES_MAX, -ENOMEM over the
  * budget or without memory (as an ERR_PTR).
  */
-static struct dice_table *dice_table_begin(u32 sides, struct dice_user **user,
-					   size_t *reserve)
+static struct dice_table *dice_table_begin(u32 sides, size_t *reserve)
 {
 	struct dice_table *table;
 
-	if (sides > READ_ONCE(max_table_sides))
+	if (sides > DICE_TABLE_SIDES_MAX)
 		return ERR_PTR(-E2BIG);
 	*reserve = dice_build_cost(sides);
-	*user = dice_user_charge(*reserve);
-	if (!*user)
+	if (!dice_budget_charge(*reserve))
 		return ERR_PTR(-ENOMEM);
 	table = dice_table_alloc(sides);
 	if (!table) {
-		dice_user_uncharge(*user, *reserve);
+		dice_budget_uncharge(*reserve);
 		return ERR_PTR(-ENOMEM);
 	}
 	return table;
 }
 
 /* A table that failed to build: freed, and its reserve given back. */
-static long dice_table_abandon(struct dice_table *table,
-			       struct dice_user *user, size_t reserve, int err)
+static long dice_table_abandon(struct dice_table *table, size_t reserve,
+			       int err)
 {
 	dice_table_free(table);
-	dice_user_uncharge(user, reserve);
+	dice_budget_uncharge(reserve);
 	return err;
 }
 
 /*
  * A table's arrays in from userspace: up to 8 bytes a side for up to
- * max_table_sides sides, 96 MiB for an alias table of 2^23 sides, which one
- * copy_from_user() copies without a pause (0.5 s under QEMU's TCG).  In
+ * DICE_TABLE_SIDES_MAX sides, 12 MiB for an alias table, which one
+ * copy_from_user() would copy without a pause.  In
  * 1 MiB steps with a signal check and cond_resched() between, as every
  * loop over user memory here.
  */
@@ -895,7 +804,6 @@ static long dice_ioctl_set_weights(struct dice_file *df, void __user *uarg,
 {
 	struct dice_weights arg;
 	struct dice_table *table;
-	struct dice_user *user;
 	size_t reserve;
 	u32 *weights;
 	int err;
@@ -905,21 +813,21 @@ static long dice_ioctl_set_weights(struct dice_file *df, void __user *uarg,
 		return err;
 	if (arg.flags || !arg.sides)
 		return -EINVAL;
-	table = dice_table_begin(arg.sides, &user, &reserve);
+	table = dice_table_begin(arg.sides, &reserve);
 	if (IS_ERR(table))
 		return PTR_ERR(table);
 	/* The reserve holds the table and the weights, or the packed copy. */
 	weights = kvmalloc_array(arg.sides, sizeof(*weights), DICE_GFP);
 	if (!weights)
-		return dice_table_abandon(table, user, reserve, -ENOMEM);
+		return dice_table_abandon(table, reserve, -ENOMEM);
 	err = dice_copy_table_in(weights, arg.weights,
 				 (size_t)arg.sides * sizeof(*weights));
 	if (!err)
 		err = dice_table_from_weights(table, weights);
 	kvfree(weights);
 	if (err)
-		return dice_table_abandon(table, user, reserve, err);
-	return dice_install_table(df, table, user, reserve);
+		return dice_table_abandon(table, reserve, err);
+	return dice_install_table(df, table, reserve);
 }
 
 static long dice_ioctl_set_alias(struct dice_file *df, void __user *uarg,
@@ -927,7 +835,6 @@ static long dice_ioctl_set_alias(struct dice_file *df, void __user *uarg,
 {
 	struct dice_alias arg;
 	struct dice_table *table;
-	struct dice_user *user;
 	size_t reserve;
 	int err;
 
@@ -936,7 +843,7 @@ static long dice_ioctl_set_alias(struct dice_file *df, void __user *uarg,
 		return err;
 	if (arg.flags || !arg.sides || !arg.mass)
 		return -EINVAL;
-	table = dice_table_begin(arg.sides, &user, &reserve);
+	table = dice_table_begin(arg.sides, &reserve);
 	if (IS_ERR(table))
 		return PTR_ERR(table);
 	err = dice_copy_table_in(dice_table_thresholds(table), arg.thresholds,
@@ -948,8 +855,8 @@ static long dice_ioctl_set_alias(struct dice_file *df, void __user *uarg,
 	if (!err)
 		err = dice_table_from_alias(table, arg.mass);
 	if (err)
-		return dice_table_abandon(table, user, reserve, err);
-	return dice_install_table(df, table, user, reserve);
+		return dice_table_abandon(table, reserve, err);
+	return dice_install_table(df, table, reserve);
 }
 
 /*
@@ -1065,16 +972,17 @@ static struct miscdevice dice_misc = {
 	.name = "dice",
 	.fops = &dice_fops,
 	.mode = 0666,
-	.groups = dice_groups,
 };
 
 static int __init dice_init(void)
 {
 	int err;
 
+	dice_table_limit = (totalram_pages() << PAGE_SHIFT) / 8;
 	dice_counters = alloc_percpu(struct dice_counters);
 	if (!dice_counters)
 		return -ENOMEM;
+	dice_debugfs_init();
 	err = register_random_vmfork_notifier(&dice_vmfork_nb);
 	if (err)
 		goto err_free;
@@ -1091,6 +999,7 @@ err_pm:
 err_vmfork:
 	unregister_random_vmfork_notifier(&dice_vmfork_nb);
 err_free:
+	debugfs_remove_recursive(dice_debugfs);
 	free_percpu(dice_counters);
 	return err;
 }
@@ -1101,8 +1010,9 @@ static void __exit dice_exit(void)
 	cancel_delayed_work_sync(&dice_crng_work);
 	unregister_pm_notifier(&dice_pm_nb);
 	unregister_random_vmfork_notifier(&dice_vmfork_nb);
+	debugfs_remove_recursive(dice_debugfs);
 	/* Every file is closed, so every table charge is given back. */
-	WARN_ON_ONCE(!hash_empty(dice_users));
+	WARN_ON_ONCE(atomic_long_read(&dice_tables_held));
 	free_percpu(dice_counters);
 }
 

@@ -22,7 +22,7 @@
 #      and its KUnit suite (CONFIG_RANDOM_DICE_KUNIT_TEST, .kunitconfig): a patch
 #      of its own would add files without touching MAINTAINERS (the suite
 #      lies in drivers/misc/dice/ already), which checkpatch warns about
-#   3. the documentation: userspace-api/dice.rst and Documentation/ABI
+#   3. the documentation: userspace-api/dice.rst
 #   4. the kselftests, tools/testing/selftests/drivers/dice/
 # The MAINTAINERS entry (this tree's MAINTAINERS) comes with the first patch
 # and every later patch adds its files to it, so that checkpatch's "does
@@ -277,9 +277,11 @@ weight's share; no floating point), and the randomness a roll leaves
 unused is kept for the next roll, so a d6 costs 2.585 bits of the CRNG
 instead of the 32 of get_random_u32_below().  Memory a user makes the
 kernel allocate (alias tables) is charged to its memory cgroup
-(GFP_KERNEL_ACCOUNT) and bounded by max_table_sides and a per-user budget
-(max_user_table_kib).  Rolls encoded before a VM fork (vmgenid) are
-dropped, so clones of a snapshot do not share rolls.
+(GFP_KERNEL_ACCOUNT) and bounded by DICE_TABLE_SIDES_MAX (2^20 sides) a
+table and an eighth of RAM for all tables together.  A file holds no CRNG
+output ahead of need (one get_random_u64() at a time), zeroes what a read
+spent and served, and drops its state on a VM fork (vmgenid) or a
+hibernation restore, so clones do not share rolls.
 
 The KUnit suite \"dice\" (CONFIG_RANDOM_DICE_KUNIT_TEST, dice_kunit.c) runs the
 die core inside the kernel: alias table construction invariants and
@@ -311,17 +313,14 @@ END {
 }' "$G/Documentation/userspace-api/index.rst" >"$W/idx" ||
 	{ echo "$ME: no \"Everything else\" toctree in userspace-api/index.rst" >&2; exit 1; }
 mv "$W/idx" "$G/Documentation/userspace-api/index.rst"
-abi=$(cd "$TOP" && ls Documentation/ABI/*/* 2>/dev/null || true)
-for f in $abi; do copy "$f" "$f"; done
 maintainers
-commit "docs: dice: document the /dev/dice uapi and its sysfs ABI" \
+commit "docs: dice: document the /dev/dice uapi" \
 "Documentation/userspace-api/dice.rst describes the device: reading
 rolls, every ioctl with its direction, argument and errors (the same
 errors as <linux/dice.h>), the output formats and sampling methods, the
-module parameters, the sysfs counters, what an unprivileged user can do
-and observe, and VM forks.${abi:+
-Documentation/ABI/ gets an entry for every sysfs file and module
-parameter.}"
+limits, what a file holds and what timing reveals, what an unprivileged
+user can do and observe, and VM forks and hibernation.  The driver has
+no sysfs files and no module parameters: nothing for Documentation/ABI."
 
 # ---- 4. kselftests ----
 K=tools/testing/selftests/drivers/dice
@@ -409,8 +408,7 @@ The series
  2. the driver, drivers/misc/dice/ (the die core is plain C, in its own
     files beside dice_main.c), with its KUnit suite (kunit.py run
     --kunitconfig=drivers/misc/dice)
- 3. documentation: Documentation/userspace-api/dice.rst${abi:+ and
-    Documentation/ABI}
+ 3. documentation: Documentation/userspace-api/dice.rst
  4. kselftests, tools/testing/selftests/drivers/dice/
 
 Each patch builds (W=1, CONFIG_RANDOM_DICE=m); checkpatch --strict reports
@@ -425,16 +423,8 @@ EOF
 	sed -n 's/^#define \(DICE_IOC_[A-Z_]*\)[[:space:]]*\(_IO[RW]*(DICE_IOC_MAGIC, [^)]*)\).*/  \1  \2/p' \
 		"$TOP/kmod/include/uapi/linux/dice.h" | while read -r a b c; do printf '  %-22s%s %s\n' "$a" "$b" "$c"; done
 	echo
-	echo 'sysfs files:'
-	for f in $abi; do
-		sed -n 's/^What:[[:space:]]*/  /p' "$TOP/$f"
-	done
-	[ -n "$abi" ] || sed -n 's/^static DEVICE_ATTR[A-Z_]*(\([a-z_]*\)).*/  \/sys\/class\/misc\/dice\/\1/p' \
-		"$TOP/kmod/dice_main.c"
-	echo
-	echo 'Module parameters (/sys/module/dice/parameters/):'
-	sed -n 's/^module_param(\([a-z_]*\), *\([a-z]*\), *\([0-9]*\)).*/  \1 (\2, \3)/p' \
-		"$TOP/kmod/dice_main.c"
+	echo 'No sysfs files and no module parameters; root-only counters in'
+	echo 'debugfs (/sys/kernel/debug/dice/).'
 }
 cover >"$W/cover"
 git -C "$G" config branch.master.description "$(cat "$W/cover")"

@@ -15,8 +15,8 @@
  *  - the exact size of a range or residue class of faces, gcd();
  *  - a seeded generator, a monotonic clock, reading a number from and
  *    writing a value to a sysfs file;
- *  - the module's files: sysfs_u64(), table_sides(), and set_param() and
- *    restore_param() for a case that changes a parameter; meminfo();
+ *  - the module's figures: counter_u64() (debugfs, root's), table_sides();
+ *    meminfo();
  *  - struct failures, where threads and children that must not assert
  *    record the first thing that went wrong.
  */
@@ -44,11 +44,8 @@
 #include <linux/dice.h>
 
 #define DICE_PATH	"/dev/dice"
-#define DICE_SYSFS	"/sys/class/misc/dice"
+#define DICE_DEBUGFS	"/sys/kernel/debug/dice"
 #define MODULE_SYSFS	"/sys/module/dice"
-#define PARAMS_SYSFS	MODULE_SYSFS "/parameters"
-#define MAX_TABLE_SIDES_PATH	PARAMS_SYSFS "/max_table_sides"
-#define DEFAULT_MAX_TABLE_SIDES (1024U * 1024U)	/* max_table_sides as the module loads */
 #define TAINTED_PATH	"/proc/sys/kernel/tainted"
 #define MEMINFO_PATH	"/proc/meminfo"
 #define TAINT_WARN	_BITULL(9)	/* 'W': a WARN() fired */
@@ -274,73 +271,21 @@ static inline bool write_file(const char *path, const char *val)
 	return !close(fd) && ok;
 }
 
-/* sysfs_u64() - the device's counter @name in sysfs, ~0 if unreadable */
-static inline __u64 sysfs_u64(const char *name)
+/* counter_u64() - the module's counter @name in debugfs, ~0 if unreadable */
+static inline __u64 counter_u64(const char *name)
 {
 	char path[128];
 	__u64 v = ~0ULL;
 
-	snprintf(path, sizeof(path), DICE_SYSFS "/%s", name);
+	snprintf(path, sizeof(path), DICE_DEBUGFS "/%s", name);
 	read_u64_file(path, &v);
 	return v;
 }
 
-/* table_sides() - the largest table a case makes: max_table_sides, at most 2^20 */
+/* table_sides() - the largest table a case makes: DICE_TABLE_SIDES_MAX */
 static inline __u32 table_sides(void)
 {
-	__u64 max = DEFAULT_MAX_TABLE_SIDES;
-
-	read_u64_file(MAX_TABLE_SIDES_PATH, &max);
-	return max > DEFAULT_MAX_TABLE_SIDES ? DEFAULT_MAX_TABLE_SIDES : (__u32)max;
-}
-
-/**
- * struct saved_param - a module parameter a case changes, as it was
- * @path: the parameter's file; the fixture's setup sets it
- * @changed: set_param() wrote it: the fixture's teardown calls
- *	restore_param(), so that a case that fails leaves it as found
- * @val: what it held before
- */
-struct saved_param {
-	const char *path;
-	bool changed;
-	char val[32];
-};
-
-/*
- * set_param() - write @val to the parameter, the first time saving what it
- * held; false if that cannot be done (not root: the case skips)
- */
-static inline bool set_param(struct saved_param *p, const char *val)
-{
-	ssize_t len;
-	int fd;
-
-	if (geteuid() != 0 || access(p->path, W_OK))
-		return false;
-	if (!p->changed) {
-		fd = open(p->path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return false;
-		len = read(fd, p->val, sizeof(p->val) - 1);
-		close(fd);
-		if (len <= 0)
-			return false;
-		p->val[len] = 0;
-		p->changed = true;
-	}
-	return write_file(p->path, val);
-}
-
-/* restore_param() - the parameter back as set_param() found it */
-static inline bool restore_param(struct saved_param *p)
-{
-	if (!p->changed)
-		return true;
-	if (!write_file(p->path, p->val))
-		return false;
-	p->changed = false;
-	return true;
+	return DICE_TABLE_SIDES_MAX;
 }
 
 /* meminfo() - a field of /proc/meminfo in KiB, or -1 */

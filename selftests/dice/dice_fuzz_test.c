@@ -1720,8 +1720,7 @@ FIXTURE_SETUP(fuzz)
 	for (i = 0; i < a->page; i++)
 		a->ro[i] = (__u8)rnd(z);
 	ASSERT_EQ(0, mprotect(a->ro, a->page, PROT_READ));
-	if (!read_u64_file(MAX_TABLE_SIDES_PATH, &z->max_table_sides))
-		z->max_table_sides = 1 << 20;
+	z->max_table_sides = DICE_TABLE_SIDES_MAX;
 	for (i = 0; i < NFILES; i++) {
 		z->fd[i] = open(DICE_PATH, O_RDWR | O_CLOEXEC);
 		ASSERT_LE(0, z->fd[i]) TH_LOG("open: %s", strerror(errno));

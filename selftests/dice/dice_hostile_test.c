@@ -9,12 +9,14 @@
  *  - GET_MASSES of a fair die of 2^64 - 1 sides into one memfd mapped over
  *    a 64 GiB window: SIGKILL ends it within 0.1 s, a handled signal with
  *    EINTR; the copy in chunks is exact at its edges;
- *  - the sysfs counters: an unprivileged observer polling every file of the
- *    device's sysfs directories while another process rolls a {1, 63} die
- *    one roll at a time reads nothing that moves;
+ *  - the counters: an unprivileged observer polling every file of the
+ *    device's sysfs directories and the module's debugfs one while another
+ *    process rolls a {1, 63} die one roll at a time reads nothing that
+ *    moves;
  *  - memory: a user with 1024 open files holds no more alias tables than
- *    max_user_table_kib, whatever its processes; charges come back on
- *    SET_SIDES and close; CAP_SYS_RESOURCE is exempt;
+ *    the tables' budget of all files (an eighth of RAM), whatever its
+ *    processes; charges come back on SET_SIDES and close; CAP_SYS_RESOURCE
+ *    is exempt;
  *  - splice() and sendfile() from the device; poll() and epoll readiness,
  *    exact for written bits, with wake-ups, and without side effects;
  *  - the read contract at a fault: binary reads return whole rolls and
@@ -65,7 +67,6 @@
 #include "dice_common.h"
 #include "dice_fixture.h"
 
-#define BUDGET_PATH	PARAMS_SYSFS "/max_user_table_kib"
 #define NOBODY		65534
 
 #define MIB		(1024 * 1024ULL)
@@ -425,35 +426,48 @@ TEST(masses_fault_mid_way)
 	close(fd);
 }
 
-/* ---- sysfs: what an observer sees ------------------------------------------ */
+/* ---- counters: what an observer sees ---------------------------------------- */
 
-static mode_t sysfs_mode(const char *name)
+/* The device's own sysfs directory: the misc device's, no counter of ours. */
+#define DICE_SYSFS	"/sys/class/misc/dice"
+
+static mode_t counter_mode(const char *name)
 {
 	char path[128];
 	struct stat st;
 
-	snprintf(path, sizeof(path), DICE_SYSFS "/%s", name);
+	snprintf(path, sizeof(path), DICE_DEBUGFS "/%s", name);
 	if (stat(path, &st))
 		return 0;
 	return st.st_mode & 07777;
 }
 
-/* Counters that follow the rolls are root's; open_dice is everyone's. */
+/*
+ * The module's counters are root's, in debugfs; the device's sysfs
+ * directory has none of them (no sysfs ABI), and no module parameter.
+ */
 TEST(counters_modes)
 {
-	static const char *const root_only[] = {
-		"rolls", "bits_used", "bits_drawn", "table_bytes",
+	static const char *const counters[] = {
+		"rolls", "bits_used", "bits_drawn", "table_bytes", "open_dice",
+		"table_limit",
 	};
+	char path[128];
 	unsigned int i;
 
 	if (access(DICE_PATH, F_OK))
 		SKIP(return, "%s is absent", DICE_PATH);
-	for (i = 0; i < ARRAY_SIZE(root_only); i++) {
-		EXPECT_EQ(0400, sysfs_mode(root_only[i]))
-			TH_LOG("%s is %#o", root_only[i],
-			       sysfs_mode(root_only[i]));
+	if (access(DICE_DEBUGFS, F_OK))
+		SKIP(return, "no %s (debugfs not mounted, or not root)",
+		     DICE_DEBUGFS);
+	for (i = 0; i < ARRAY_SIZE(counters); i++) {
+		EXPECT_EQ(0400, counter_mode(counters[i]))
+			TH_LOG("%s is %#o", counters[i],
+			       counter_mode(counters[i]));
+		snprintf(path, sizeof(path), DICE_SYSFS "/%s", counters[i]);
+		EXPECT_NE(0, access(path, F_OK)) TH_LOG("%s exists", path);
 	}
-	EXPECT_EQ(0444, sysfs_mode("open_dice"));
+	EXPECT_NE(0, access(MODULE_SYSFS "/parameters", F_OK));
 }
 
 #define OBS_FILES	64
@@ -528,8 +542,8 @@ static void observe(struct observed *o, bool first)
  * of the faces served, so polling it while another user rolls a {1, 63}
  * die one roll at a time counts that user's 1s (6 bits each; a 2 costs
  * 0.02).  An unprivileged observer polls every file of the device's sysfs
- * directories after every roll: the counters that follow rolls refuse it,
- * and nothing it can read moves.  Root, for comparison, sees bits_used
+ * directories and of the module's debugfs one after every roll: the
+ * counters refuse it, and nothing it can read moves.  Root, for comparison, sees bits_used
  * move.
  */
 TEST_F_TIMEOUT(slow, observer_learns_nothing, 300)
@@ -550,7 +564,7 @@ TEST_F_TIMEOUT(slow, observer_learns_nothing, 300)
 	ASSERT_NE(NULL, o);
 	n = list_files(o, n, DICE_SYSFS);
 	n = list_files(o, n, MODULE_SYSFS);
-	n = list_files(o, n, PARAMS_SYSFS);
+	n = list_files(o, n, DICE_DEBUGFS);
 	ASSERT_LT(4, n);
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(back));
@@ -573,11 +587,11 @@ TEST_F_TIMEOUT(slow, observer_learns_nothing, 300)
 		_exit(0);
 	}
 
-	last = sysfs_u64("bits_used");
+	last = counter_u64("bits_used");
 	for (k = 0; k <= OBS_ROLLS; k++) {
 		if (k) {
 			ASSERT_EQ(1, read(fd, &face, 1));
-			used = sysfs_u64("bits_used");
+			used = counter_u64("bits_used");
 			ones += face == 1;
 			moves += used != last;
 			moves_after_one += face == 1 && used != last;
@@ -591,23 +605,20 @@ TEST_F_TIMEOUT(slow, observer_learns_nothing, 300)
 	TH_LOG("%u rolls, %u ones; root saw bits_used move after %u rolls, %u of them ones",
 	       OBS_ROLLS, ones, moves, moves_after_one);
 	for (i = 0; i < n; i++) {
-		const char *base = strrchr(o[i].name, '/') + 1;
-		bool counter = !strcmp(base, "rolls") ||
-			       !strcmp(base, "bits_used") ||
-			       !strcmp(base, "bits_drawn") ||
-			       !strcmp(base, "table_bytes");
+		bool counter = !strncmp(o[i].name, DICE_DEBUGFS,
+					strlen(DICE_DEBUGFS));
 
 		TH_LOG("%-40s read %u, refused %u, changed %u", o[i].name,
 		       o[i].readable, o[i].refused, o[i].changed);
-		if (counter && !strncmp(o[i].name, DICE_SYSFS, strlen(DICE_SYSFS))) {
+		if (counter) {
 			EXPECT_EQ(0, o[i].readable);
 			EXPECT_EQ(OBS_ROLLS + 1, o[i].refused);
 		}
 		EXPECT_EQ(0, o[i].changed) TH_LOG("%s moved", o[i].name);
 	}
-	/* The observer did read something: open_dice, at least. */
+	/* The observer did read something: the module's refcnt, at least. */
 	for (i = 0; i < n; i++)
-		if (strstr(o[i].name, "/open_dice"))
+		if (!strcmp(o[i].name, MODULE_SYSFS "/refcnt"))
 			break;
 	ASSERT_GT(n, i);
 	EXPECT_EQ(OBS_ROLLS + 1, o[i].readable);
@@ -650,7 +661,7 @@ struct fill_report {
 /*
  * In a child, as nobody: open USER_FILES files, tell the parent, wait for
  * it; install in each the largest table the budget lets through, halving
- * from max_table_sides down to 1024 sides on ENOMEM; then ask for one more in a
+ * from DICE_TABLE_SIDES_MAX down to 1024 sides on ENOMEM; then ask for one more in a
  * forked sibling (same user, another process); report, wait for the
  * parent, exit (closing everything).
  */
@@ -702,8 +713,9 @@ static void fill_child(int to_parent, int from_parent, __u32 n)
 
 /*
  * A user with 1024 open files (and a second process) holds no more tables
- * than max_user_table_kib: the module's own count (table_bytes), vmalloc
- * and MemAvailable agree.  Without the budget the same user took 1.8 GiB.
+ * than the tables' budget (table_limit, an eighth of RAM): the module's own
+ * count (table_bytes), vmalloc and MemAvailable agree.  Without a budget
+ * the same user took 1.8 GiB.
  */
 TEST_F_TIMEOUT(slow, user_budget_1024_files, 600)
 {
@@ -717,12 +729,12 @@ TEST_F_TIMEOUT(slow, user_budget_1024_files, 600)
 
 	REQUIRE_DIE(fd);
 	close(fd);
-	ASSERT_TRUE(read_u64_file(BUDGET_PATH, &budget_kib));
+	budget_kib = counter_u64("table_limit") >> 10;
 	ASSERT_LT(0, budget_kib);
 	ASSERT_LE(1024, n);
 	ASSERT_EQ(0, pipe(up));
 	ASSERT_EQ(0, pipe(down));
-	tb0 = sysfs_u64("table_bytes");
+	tb0 = counter_u64("table_bytes");
 	vm0 = meminfo("VmallocUsed");
 	av0 = meminfo("MemAvailable");
 	sl0 = meminfo("Slab");
@@ -737,7 +749,7 @@ TEST_F_TIMEOUT(slow, user_budget_1024_files, 600)
 	ASSERT_EQ(1, write(down[1], "g", 1));
 	ASSERT_TRUE(read_full(up[0], &r, sizeof(r))) TH_LOG("no report");
 
-	tb1 = sysfs_u64("table_bytes");
+	tb1 = counter_u64("table_bytes");
 	vm1 = meminfo("VmallocUsed");
 	av1 = meminfo("MemAvailable");
 	sl1 = meminfo("Slab");
@@ -761,7 +773,7 @@ TEST_F_TIMEOUT(slow, user_budget_1024_files, 600)
 
 	ASSERT_EQ(1, write(down[1], "x", 1));
 	ASSERT_EQ(0, wait_child(pid));
-	tb2 = sysfs_u64("table_bytes");
+	tb2 = counter_u64("table_bytes");
 	vm2 = meminfo("VmallocUsed");
 	av2 = meminfo("MemAvailable");
 	TH_LOG("after exit: table_bytes %+lld, VmallocUsed %+lld KiB, MemAvailable %+lld KiB",
@@ -770,97 +782,110 @@ TEST_F_TIMEOUT(slow, user_budget_1024_files, 600)
 	EXPECT_GE(vm0 + 1024, vm2);
 }
 
-/* @budget: max_user_table_kib, as found once a case changes it */
-FIXTURE(budget) {
-	struct saved_param budget;
-};
-
-FIXTURE_SETUP(budget)
+/*
+ * Fill the tables' budget as nobody: tables of 2^20 heavy weights (30 MiB
+ * held each, more while built) in fresh files until ENOMEM.  Returns the
+ * files' count (at least one table fits an eighth of any test machine), or
+ * -1 with @why set.
+ */
+static int fill_budget(int *fds, int max, const __u32 *w, const char **why)
 {
-	self->budget.path = BUDGET_PATH;
+	int n, err;
+
+	for (n = 0; n < max; n++) {
+		fds[n] = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+		if (fds[n] < 0) {
+			*why = "open";
+			return -1;
+		}
+		err = set_weights(fds[n], w, DICE_TABLE_SIDES_MAX);
+		if (err == ENOMEM)
+			return n;
+		if (err) {
+			*why = "SET_WEIGHTS";
+			return -1;
+		}
+	}
+	*why = "the budget never filled";
+	return -1;
 }
 
-FIXTURE_TEARDOWN(budget)
-{
-	if (!restore_param(&self->budget))
-		TH_LOG("could not restore %s to %s", BUDGET_PATH,
-		       self->budget.val);
-}
+#define BUDGET_FILES	64
 
 /*
- * With a 16 MiB budget a table of 2^18 sides that does not pack (7 MiB,
- * 8 charged, 14 while built) fits once: a second file is refused until
- * SET_SIDES drops the first table, or the file holding it closes.
+ * The budget is given back: once nobody's tables fill it, SET_SIDES on two
+ * of its files makes room for a table in the file that was refused, and
+ * closing every file gives all of it back.
  */
-TEST_F_TIMEOUT(budget, given_back, 300)
+TEST_F_TIMEOUT(slow, budget_given_back, 300)
 {
+	__u64 held0 = counter_u64("table_bytes");
 	pid_t pid;
 
-	if (access(DICE_PATH, F_OK))
-		SKIP(return, "%s is absent", DICE_PATH);
-	if (!set_param(&self->budget, "16384"))
-		SKIP(return, "%s is not writable", BUDGET_PATH);
-	if (table_sides() < (1 << 18))
-		SKIP(return, "max_table_sides is below 2^18");
+	if (access(DICE_PATH, F_OK) || held0 == ~0ULL)
+		SKIP(return, "%s or %s is absent", DICE_PATH, DICE_DEBUGFS);
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		__u32 *w = heavy_weights(1 << 18);
-		int a, b, err;
+		__u32 *w = heavy_weights(DICE_TABLE_SIDES_MAX);
+		static int fds[BUDGET_FILES];
+		const char *why = "";
+		int n, err;
 
 		if (!w || !drop_privileges())
 			child_fail("setup: %s", strerror(errno));
-		a = open(DICE_PATH, O_RDWR | O_CLOEXEC);
-		b = open(DICE_PATH, O_RDWR | O_CLOEXEC);
-		if (a < 0 || b < 0)
-			child_fail("open: %s", strerror(errno));
-		err = set_weights(a, w, 1 << 18);
-		if (err)
-			child_fail("first table: %s", strerror(err));
-		err = set_weights(b, w, 1 << 18);
-		if (err != ENOMEM)
-			child_fail("second table: %s, not ENOMEM", strerror(err));
-		if (set_u64(a, DICE_IOC_SET_SIDES, 6))
+		n = fill_budget(fds, BUDGET_FILES, w, &why);
+		if (n < 2)
+			child_fail("filling: %d tables (%s: %s)", n, why,
+				   strerror(errno));
+		if (set_u64(fds[0], DICE_IOC_SET_SIDES, 6) ||
+		    set_u64(fds[1], DICE_IOC_SET_SIDES, 6))
 			child_fail("SET_SIDES: %s", strerror(errno));
-		err = set_weights(b, w, 1 << 18);
+		err = set_weights(fds[n], w, DICE_TABLE_SIDES_MAX);
 		if (err)
 			child_fail("after SET_SIDES: %s", strerror(err));
-		err = set_weights(a, w, 1 << 18);
-		if (err != ENOMEM)
-			child_fail("while b holds one: %s", strerror(err));
-		close(b);
-		err = set_weights(a, w, 1 << 18);
-		if (err)
-			child_fail("after close: %s", strerror(err));
 		_exit(0);
 	}
 	EXPECT_EQ(0, wait_child(pid));
+	EXPECT_EQ(held0, counter_u64("table_bytes"))
+		TH_LOG("closing the files did not give the budget back");
 }
 
 /* Over the budget, CAP_SYS_RESOURCE goes on; nobody does not. */
-TEST_F(budget, root_exempt)
+TEST_F_TIMEOUT(slow, budget_root_exempt, 300)
 {
-	__u32 *w = heavy_weights(1 << 16);
-	int fd, err;
+	__u32 *w = heavy_weights(DICE_TABLE_SIDES_MAX);
+	int up[2], down[2], fd;
 	pid_t pid;
+	char c;
 
 	ASSERT_NE(NULL, w);
 	fd = open_die(_metadata, O_RDWR);
 	REQUIRE_DIE(fd);
-	if (!set_param(&self->budget, "1024"))
-		SKIP(return, "%s is not writable", BUDGET_PATH);
-	if (table_sides() < (1 << 16))
-		SKIP(return, "max_table_sides is below 2^16");
+	ASSERT_EQ(0, pipe(up));
+	ASSERT_EQ(0, pipe(down));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
+		static int fds[BUDGET_FILES];
+		const char *why = "";
+		int n;
+
 		if (!drop_privileges())
 			child_fail("dropping privileges: %s", strerror(errno));
-		err = set_weights(fd, w, 1 << 16);
-		_exit(err == ENOMEM ? 0 : 1);
+		n = fill_budget(fds, BUDGET_FILES, w, &why);
+		if (n < 1)
+			child_fail("filling: %d tables (%s)", n, why);
+		/* Full: nobody is refused, root (below) is not. */
+		if (write(up[1], "f", 1) != 1 || read(down[0], &c, 1) != 1)
+			child_fail("sync: %s", strerror(errno));
+		_exit(set_weights(fds[n], w, DICE_TABLE_SIDES_MAX) == ENOMEM ?
+		      0 : 1);
 	}
+	ASSERT_EQ(1, read(up[0], &c, 1)) TH_LOG("the child did not fill the budget");
+	EXPECT_EQ(0, set_weights(fd, w, DICE_TABLE_SIDES_MAX));
+	ASSERT_EQ(1, write(down[1], "g", 1));
 	EXPECT_EQ(0, wait_child(pid)) TH_LOG("nobody went over the budget");
-	EXPECT_EQ(0, set_weights(fd, w, 1 << 16));
 	free(w);
 	close(fd);
 }
@@ -1094,14 +1119,14 @@ TEST(sendfile_full_socket)
 }
 
 /*
- * Every counter of the device's sysfs directory, as one string: "NAME
+ * Every counter of the module's debugfs directory, as one string: "NAME
  * VALUE" lines of each file that reads as a number, in directory order.
  */
-static void sysfs_counters(char *out, size_t size)
+static void all_counters(char *out, size_t size)
 {
-	DIR *dir = opendir(DICE_SYSFS);
+	DIR *dir = opendir(DICE_DEBUGFS);
 	struct dirent *de;
-	char path[sizeof(DICE_SYSFS) + 256];
+	char path[sizeof(DICE_DEBUGFS) + 256];
 	size_t len = 0;
 	__u64 v;
 
@@ -1109,7 +1134,7 @@ static void sysfs_counters(char *out, size_t size)
 	if (!dir)
 		return;
 	while ((de = readdir(dir)) && len < size) {
-		snprintf(path, sizeof(path), DICE_SYSFS "/%s", de->d_name);
+		snprintf(path, sizeof(path), DICE_DEBUGFS "/%s", de->d_name);
 		if (de->d_name[0] == '.' || !read_u64_file(path, &v))
 			continue;
 		len += snprintf(out + len, size - len, "%s %llu\n",
@@ -1133,8 +1158,8 @@ TEST(tee_copies_move_no_counter)
 	set_format(_metadata, fd, DICE_FMT_U8);
 	ASSERT_EQ(0, pipe(p));
 	ASSERT_EQ(4096, splice(fd, NULL, p[1], NULL, 4096, 0));
-	sysfs_counters(before, sizeof(before));
-	ASSERT_NE(0, before[0]) TH_LOG("no counter in %s", DICE_SYSFS);
+	all_counters(before, sizeof(before));
+	ASSERT_NE(0, before[0]) TH_LOG("no counter in %s", DICE_DEBUGFS);
 	for (i = 0; i < 100; i++) {
 		ASSERT_EQ(0, pipe(q));
 		ASSERT_EQ(4096, tee(p[0], q[1], 4096, 0))
@@ -1143,7 +1168,7 @@ TEST(tee_copies_move_no_counter)
 		close(q[1]);
 	}
 	ASSERT_TRUE(read_full(p[0], buf, 4096));
-	sysfs_counters(after, sizeof(after));
+	all_counters(after, sizeof(after));
 	EXPECT_STREQ(before, after);
 	close(p[0]);
 	close(p[1]);

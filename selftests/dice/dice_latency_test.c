@@ -18,10 +18,10 @@
  * baseline for this machine.
  *
  * The second case is one user against another: an unprivileged process
- * pinned to the same CPU builds tables of 2^21 sides from weights, checks
- * alias tables of 2^23 sides or computes the masses of a 2^23-side die
- * (GET_MASSES) without pause (max_table_sides and max_user_table_kib
- * raised for the case), while root reads 64 bytes of its own die every
+ * pinned to the same CPU builds tables of DICE_TABLE_SIDES_MAX (2^20)
+ * sides from weights, checks alias tables of as many sides or computes the
+ * masses of a die of as many sides (GET_MASSES) without pause, while root
+ * reads 64 bytes of its own die every
  * millisecond.  Those loops yield every 4096 sides (dice_yield()); before
  * they did, the reader waited 0.2 to 3 s under TCG behind each.  The
  * reader's wait is its read time plus how late its wake-up comes; the case
@@ -210,14 +210,15 @@ TEST_F_TIMEOUT(latency, long_read_stays_preemptible, 600)
 /* ---- one user's tables against another user's rolls ------------------------- */
 
 #define NOBODY		65534
-#define ATTACK_SIDES_MAX	(1U << 23)
+#define ATTACK_SIDES_MAX	DICE_TABLE_SIDES_MAX
 
 enum attack { ATTACK_WEIGHTS, ATTACK_ALIAS, ATTACK_MASSES };
 
-/* Sides of the attacks' tables: builds from weights cost the most. */
+/* Sides of the attacks' tables: the most a table may have. */
 static __u32 attack_sides(enum attack kind)
 {
-	return kind == ATTACK_WEIGHTS ? 1U << 21 : ATTACK_SIDES_MAX;
+	(void)kind;
+	return ATTACK_SIDES_MAX;
 }
 
 /* The attacker: as nobody, on CPU 0, the O(sides) ioctl @kind for ever. */
@@ -271,8 +272,6 @@ static void __attribute__((noreturn)) attacker(enum attack kind, int ready)
 }
 
 FIXTURE(cross_user) {
-	struct saved_param max_table_sides;
-	struct saved_param budget;
 };
 
 FIXTURE_VARIANT(cross_user) {
@@ -285,21 +284,10 @@ FIXTURE_VARIANT_ADD(cross_user, get_masses) { .kind = ATTACK_MASSES, };
 
 FIXTURE_SETUP(cross_user)
 {
-	char val[16];
-
-	self->max_table_sides.path = MAX_TABLE_SIDES_PATH;
-	self->budget.path = PARAMS_SYSFS "/max_user_table_kib";
-	snprintf(val, sizeof(val), "%u", ATTACK_SIDES_MAX);
-	if (!set_param(&self->max_table_sides, val) ||
-	    !set_param(&self->budget, "1048576"))
-		SKIP(return, "the module's parameters are not writable");
 }
 
 FIXTURE_TEARDOWN(cross_user)
 {
-	if (!restore_param(&self->max_table_sides) ||
-	    !restore_param(&self->budget))
-		TH_LOG("could not restore the module's parameters");
 }
 
 /* The worst wait of a reader of 64 bytes every millisecond, for 1 s. */

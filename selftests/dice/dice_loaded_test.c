@@ -13,7 +13,6 @@
  *  - round trips: weights and alias tables in, GET_MASSES out;
  *  - errno rules of SET_WEIGHTS, SET_ALIAS and GET_MASSES, every refusal
  *    leaving the die as it was;
- *  - the max_table_sides module parameter;
  *  - goodness of fit and bits per roll over 10^6 rolls;
  *  - tables swapped while other threads read and query the same file.
  *
@@ -403,11 +402,7 @@ static double chi2_critical(size_t df)
 
 static __u32 max_table_sides(void)
 {
-	__u64 v;
-
-	if (!read_u64_file(MAX_TABLE_SIDES_PATH, &v) || v > ~(__u32)0)
-		return DEFAULT_MAX_TABLE_SIDES;
-	return v;
+	return DICE_TABLE_SIDES_MAX;
 }
 
 /* ---- round trips --------------------------------------------------------- */
@@ -662,7 +657,7 @@ TEST_F(dice, fair_masses)
 	EXPECT_EQ(POISON, m[0]);
 }
 
-/* A die of exactly max_table_sides sides is fine, by weights and by table. */
+/* A die of exactly DICE_TABLE_SIDES_MAX sides is fine, by weights and by table. */
 TEST_F_TIMEOUT(dice, max_sides_accepted, 60)
 {
 	__u32 n = max_table_sides(), i;
@@ -671,8 +666,6 @@ TEST_F_TIMEOUT(dice, max_sides_accepted, 60)
 	__u32 *w;
 
 	REQUIRE_DIE(self->fd);
-	if (n > DEFAULT_MAX_TABLE_SIDES)
-		SKIP(return, "max_table_sides is %u, too many to try", n);
 	w = xcalloc(_metadata, n, sizeof(*w));
 	m = xcalloc(_metadata, n, sizeof(*m));
 	for (i = 0; i < n; i++)
@@ -845,7 +838,7 @@ TEST_F(dice_err, set_weights_einval)
 		       "8-byte struct");
 }
 
-/* sides beyond max_table_sides, and a longer struct with a non-zero tail */
+/* sides beyond DICE_TABLE_SIDES_MAX, and a longer struct with a non-zero tail */
 TEST_F(dice_err, set_weights_e2big)
 {
 	struct {
@@ -857,7 +850,7 @@ TEST_F(dice_err, set_weights_e2big)
 	__u32 *many = NULL;
 
 	REQUIRE_DIE(self->fd);
-	if (max < DEFAULT_MAX_TABLE_SIDES * 4) {
+	{
 		__u32 i;
 
 		many = xcalloc(_metadata, max + 1, sizeof(*many));
@@ -868,7 +861,7 @@ TEST_F(dice_err, set_weights_e2big)
 	ext.arg.sides = max + 1;
 	if (max != ~(__u32)0)
 		expect_refused(_metadata, self->fd, DICE_IOC_SET_WEIGHTS, &ext,
-			       E2BIG, "max_table_sides + 1 sides");
+			       E2BIG, "DICE_TABLE_SIDES_MAX + 1 sides");
 	free(many);
 	ext.arg.weights = 0;
 	ext.arg.sides = ~(__u32)0;
@@ -1102,7 +1095,7 @@ TEST_F(dice_err, set_alias_e2big)
 	__u64 *many_thr = NULL;
 
 	REQUIRE_DIE(self->fd);
-	if (max < DEFAULT_MAX_TABLE_SIDES * 4) {
+	{
 		__u32 i;
 
 		many_thr = xcalloc(_metadata, max + 1, sizeof(*many_thr));
@@ -1116,7 +1109,7 @@ TEST_F(dice_err, set_alias_e2big)
 	ext.arg.sides = max + 1;
 	if (max != ~(__u32)0)
 		expect_refused(_metadata, self->fd, DICE_IOC_SET_ALIAS, &ext,
-			       E2BIG, "max_table_sides + 1 columns");
+			       E2BIG, "DICE_TABLE_SIDES_MAX + 1 columns");
 	free(many_thr);
 	free(many_alias);
 	ext.arg.thresholds = 0;
@@ -1353,61 +1346,6 @@ TEST_F(dice_err, get_masses_eoverflow)
 	/* side 1 has probability 2^-64 */
 	for (i = 0; i < ARRAY_SIZE(rolls); i++) {
 		EXPECT_EQ(0, rolls[i]);
-	}
-}
-
-/* ---- max_table_sides ----------------------------------------------------------- */
-
-/* @max_table_sides: the parameter, as found once a case changes it */
-FIXTURE(dice_max) {
-	int fd;
-	struct saved_param max_table_sides;
-};
-
-FIXTURE_SETUP(dice_max)
-{
-	self->fd = open_die(_metadata, O_RDONLY);
-	self->max_table_sides.path = MAX_TABLE_SIDES_PATH;
-}
-
-FIXTURE_TEARDOWN(dice_max)
-{
-	if (!restore_param(&self->max_table_sides))
-		TH_LOG("could not restore max_table_sides to %s",
-		       self->max_table_sides.val);
-	if (self->fd >= 0)
-		close(self->fd);
-}
-
-/* With max_table_sides at 100, 100 sides are fine and 101 are E2BIG. */
-TEST_F(dice_max, lowered)
-{
-	static const __u32 w101[101] = { [0] = 1, [50] = 1, [100] = 1 };
-	__u64 thr[101] = { 0 };
-	__u32 alias[101] = { 0 };
-	__u64 v;
-
-	REQUIRE_DIE(self->fd);
-	if (geteuid() != 0 || access(MAX_TABLE_SIDES_PATH, W_OK))
-		SKIP(return, "%s is not writable", MAX_TABLE_SIDES_PATH);
-	/* saves it (a failure to read it is a failure here), then 100 */
-	ASSERT_TRUE(set_param(&self->max_table_sides, "100"));
-	ASSERT_TRUE(read_u64_file(MAX_TABLE_SIDES_PATH, &v));
-	ASSERT_EQ(100, v);
-
-	EXPECT_EQ(0, set_weights(self->fd, w101, 100));
-	expect_loaded(_metadata, self->fd, 100);
-	EXPECT_EQ(E2BIG, set_weights(self->fd, w101, 101));
-	EXPECT_EQ(0, set_alias(self->fd, thr, alias, 1, 100));
-	expect_loaded(_metadata, self->fd, 100);
-	EXPECT_EQ(E2BIG, set_alias(self->fd, thr, alias, 1, 101));
-	expect_loaded(_metadata, self->fd, 100);
-	/* fair dice do not care */
-	set_sides(_metadata, self->fd, 1000);
-
-	ASSERT_TRUE(restore_param(&self->max_table_sides));
-	if (strtoull(self->max_table_sides.val, NULL, 10) > 100) {
-		EXPECT_EQ(0, set_weights(self->fd, w101, 101));
 	}
 }
 

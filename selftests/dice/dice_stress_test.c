@@ -8,11 +8,10 @@
  *  - concurrency: eight threads on one file (readers of text and binary,
  *    readv, a reconfigurer cycling sides, format, weights, alias tables,
  *    method and source, a writer of bits, pollers of GET_STATS, GET_INFO
- *    with GET_MASSES, and of the sysfs counters); 32 files at once, each
+ *    with GET_MASSES, and of the debugfs counters); 32 files at once, each
  *    read by its own thread and every face checked; open/close churn;
- *  - resource limits: sides past max_table_sides fail at once with E2BIG, a
- *    lowered max_table_sides applies to open files, a table at the limit (2^20
- *    sides) works, installing and replacing it 50 times and closing leaks
+ *  - resource limits: sides past DICE_TABLE_SIDES_MAX fail at once with
+ *    E2BIG, a table at the limit (2^20 sides) works, installing and replacing it 50 times and closing leaks
  *    no memory, a memory cgroup limit gives ENOMEM (opt-in, see there), a
  *    1 GiB read is interrupted by a signal (partial count) or killed within
  *    bounded time, and a closed file's random state never reaches a new
@@ -174,7 +173,7 @@ enum role {
 
 static const char *const role_name[R_NR] = {
 	"reader 1", "reader 2", "readv", "reconfigurer", "writer",
-	"stats poller", "info/masses poller", "sysfs poller",
+	"stats poller", "info/masses poller", "counter poller",
 };
 
 struct shared {
@@ -373,15 +372,15 @@ static void *worker(void *arg)
 			};
 
 			for (i = 0; i < 3; i++) {
-				__u64 v = sysfs_u64(name[i]);
+				__u64 v = counter_u64(name[i]);
 
 				if (v == ~0ULL || v < last_sys[i])
-					failed(&sh->f, "sysfs %s went from %llu to %llu",
+					failed(&sh->f, "counter %s went from %llu to %llu",
 					       name[i], last_sys[i], v);
 				last_sys[i] = v;
 			}
-			if (sysfs_u64("open_dice") < 1)
-				failed(&sh->f, "sysfs open_dice below 1");
+			if (counter_u64("open_dice") < 1)
+				failed(&sh->f, "counter open_dice below 1");
 		}
 		}
 	}
@@ -541,7 +540,7 @@ TEST_F_TIMEOUT(stress, thirty_two_files, 300)
 
 	REQUIRE_DIE(self->fd);
 	pthread_mutex_init(&sh.f.lock, NULL);
-	before = sysfs_u64("open_dice");
+	before = counter_u64("open_dice");
 	ASSERT_EQ(0, pthread_barrier_init(&barrier, NULL, NFILES + 1));
 	t0 = now();
 	for (i = 0; i < NFILES; i++) {
@@ -550,11 +549,11 @@ TEST_F_TIMEOUT(stress, thirty_two_files, 300)
 		ASSERT_EQ(0, pthread_create(&tid[i], NULL, one_file, &of[i]));
 	}
 	pthread_barrier_wait(&barrier);
-	during = sysfs_u64("open_dice");
+	during = counter_u64("open_dice");
 	pthread_barrier_wait(&barrier);
 	for (i = 0; i < NFILES; i++)
 		pthread_join(tid[i], NULL);
-	after = sysfs_u64("open_dice");
+	after = counter_u64("open_dice");
 	TH_LOG("%d files, %d rolls each, in %.1f s; open_dice %llu, %llu, %llu",
 	       NFILES, FILE_ROLLS, now() - t0, before, during, after);
 	EXPECT_EQ(0, sh.f.count) TH_LOG("%lu failures, the first: %s",
@@ -621,7 +620,7 @@ TEST_F_TIMEOUT(stress, open_close_churn, 300)
 
 	REQUIRE_DIE(self->fd);
 	pthread_mutex_init(&sh.f.lock, NULL);
-	before = sysfs_u64("open_dice");
+	before = counter_u64("open_dice");
 	vm0 = meminfo("VmallocUsed");
 	t0 = now();
 	for (i = 0; i < CHURN_THREADS; i++) {
@@ -630,7 +629,7 @@ TEST_F_TIMEOUT(stress, open_close_churn, 300)
 	}
 	for (i = 0; i < CHURN_THREADS; i++)
 		pthread_join(tid[i], NULL);
-	after = sysfs_u64("open_dice");
+	after = counter_u64("open_dice");
 	vm1 = meminfo("VmallocUsed");
 	TH_LOG("%lu opens and closes by %d threads in %.1f s; open_dice %llu then %llu; VmallocUsed %lld then %lld KiB",
 	       (unsigned long)sh.ops[0], CHURN_THREADS, now() - t0, before,
@@ -644,18 +643,19 @@ TEST_F_TIMEOUT(stress, open_close_churn, 300)
 
 /* ---- resource limits --------------------------------------------------------------- */
 
-/* Past max_table_sides, both loaded-die ioctls fail at once, before any copy. */
+/*
+ * Past DICE_TABLE_SIDES_MAX, both loaded-die ioctls fail at once, before
+ * any copy.
+ */
 TEST_F(stress, sides_past_max_e2big_fast)
 {
-	__u64 max = DEFAULT_MAX_TABLE_SIDES;
+	__u64 max = DICE_TABLE_SIDES_MAX;
 	static const __u32 w[2] = { 1, 1 };
 	__u32 sides[3];
 	double t0, took;
 	int i, k;
 
 	REQUIRE_DIE(self->fd);
-	read_u64_file(MAX_TABLE_SIDES_PATH, &max);
-	ASSERT_GT(0xffffffffULL, max);
 	sides[0] = max + 1;
 	sides[1] = 0xffffffffU;
 	sides[2] = 0x80000000U;
@@ -678,56 +678,19 @@ TEST_F(stress, sides_past_max_e2big_fast)
 	expect_d6_line(_metadata, self->fd);
 }
 
-/* @max_table_sides: the parameter, as found once a case changes it */
 FIXTURE(limit) {
 	int fd;
-	struct saved_param max_table_sides;
 };
 
 FIXTURE_SETUP(limit)
 {
 	self->fd = open_die(_metadata, O_RDWR);
-	self->max_table_sides.path = MAX_TABLE_SIDES_PATH;
 }
 
 FIXTURE_TEARDOWN(limit)
 {
-	if (!restore_param(&self->max_table_sides))
-		TH_LOG("could not restore max_table_sides to %s",
-		       self->max_table_sides.val);
 	if (self->fd >= 0)
 		close(self->fd);
-}
-
-/* A new limit applies at once to files already open, both ways. */
-TEST_F(limit, max_sides_applies_to_open_files)
-{
-	static __u32 w[1001];
-	__u64 v;
-	int i;
-
-	REQUIRE_DIE(self->fd);
-	for (i = 0; i < 1001; i++)
-		w[i] = 1;
-	if (!set_param(&self->max_table_sides, "1000"))
-		SKIP(return, "%s is not writable", MAX_TABLE_SIDES_PATH);
-	ASSERT_TRUE(read_u64_file(MAX_TABLE_SIDES_PATH, &v));
-	ASSERT_EQ(1000, v);
-	EXPECT_EQ(0, set_weights(self->fd, w, 1000));
-	EXPECT_EQ(E2BIG, set_weights(self->fd, w, 1001));
-	ASSERT_TRUE(set_param(&self->max_table_sides, "1001"));
-	EXPECT_EQ(0, set_weights(self->fd, w, 1001));
-	ASSERT_TRUE(set_param(&self->max_table_sides, "1"));
-	/* The table installed under the old limit stays usable. */
-	ASSERT_EQ(0, set_u32(self->fd, DICE_IOC_SET_FORMAT, DICE_FMT_U16));
-	ASSERT_EQ(2, read(self->fd, w, 2));
-	EXPECT_GE(1001, w[0] & 0xffff);
-	EXPECT_EQ(E2BIG, set_weights(self->fd, w, 2));
-	w[0] = 1;
-	EXPECT_EQ(0, set_weights(self->fd, w, 1));
-	ASSERT_TRUE(set_param(&self->max_table_sides, "0"));
-	EXPECT_EQ(E2BIG, set_weights(self->fd, w, 1));
-	ASSERT_TRUE(restore_param(&self->max_table_sides));
 }
 
 /* Weights of a loaded die at the limit: side i has weight i % 7. */
@@ -924,7 +887,7 @@ TEST_F_TIMEOUT(limit, memcg_limit_gives_enomem, 120)
 	const char *opt = getenv("DICE_STRESS_MEMCG"), *root;
 	char cg[320], path[400], buf[512];
 	__u64 max, oom_kills = 0;
-	static __u32 w[DEFAULT_MAX_TABLE_SIDES];
+	static __u32 w[DICE_TABLE_SIDES_MAX];
 	bool mounted;
 	int status, fd;
 	ssize_t len;
@@ -1562,7 +1525,7 @@ TEST_F(module, pipes_outlive_module)
 	pid_t pid;
 
 	REQUIRE_MODULE();
-	if (sysfs_u64("open_dice") != 0)
+	if (counter_u64("open_dice") != 0)
 		SKIP(return, "some file of %s is open", DICE_PATH);
 	ASSERT_EQ(0, pipe(sync_up));
 	ASSERT_EQ(0, pipe(sync_down));
@@ -1609,13 +1572,12 @@ TEST_F(module, pipes_outlive_module)
 /* Nothing open: unload and load 20 times; each time the device works. */
 TEST_F_TIMEOUT(module, reload_loop, 600)
 {
-	__u64 v;
 	double t0;
 	char line[2];
 	int i, fd, err;
 
 	REQUIRE_MODULE();
-	if (sysfs_u64("open_dice") != 0)
+	if (counter_u64("open_dice") != 0)
 		SKIP(return, "some file of %s is open", DICE_PATH);
 	t0 = now();
 	for (i = 0; i < 20; i++) {
@@ -1629,11 +1591,10 @@ TEST_F_TIMEOUT(module, reload_loop, 600)
 		ASSERT_EQ(0, err) TH_LOG("load %d: %s", i, strerror(err));
 		ASSERT_TRUE(wait_node(true, 10))
 			TH_LOG("%s did not come back", DICE_PATH);
-		/* A fresh module: default parameter, counters from zero. */
-		ASSERT_TRUE(read_u64_file(MAX_TABLE_SIDES_PATH, &v));
-		EXPECT_EQ(DEFAULT_MAX_TABLE_SIDES, v);
-		EXPECT_EQ(0, sysfs_u64("rolls"));
-		EXPECT_EQ(0, sysfs_u64("open_dice"));
+		/* A fresh module: counters from zero, no table held. */
+		EXPECT_EQ(0, counter_u64("table_bytes"));
+		EXPECT_EQ(0, counter_u64("rolls"));
+		EXPECT_EQ(0, counter_u64("open_dice"));
 
 		fd = open(DICE_PATH, O_RDONLY | O_CLOEXEC);
 		ASSERT_LE(0, fd) TH_LOG("open after load %d: %s", i,

@@ -13,7 +13,7 @@
  *  - bit accounting (DICE_IOC_GET_STATS);
  *  - chi-square goodness of fit;
  *  - independence of open files, signals, O_NONBLOCK;
- *  - the global counters in sysfs.
+ *  - the global counters in debugfs.
  *
  * Every case opens its own file of /dev/dice and is skipped when the device
  * is absent.
@@ -1204,10 +1204,10 @@ TEST_F(dice, nonblock_read)
 		TH_LOG("read: %s", strerror(errno));
 }
 
-/* ---- sysfs --------------------------------------------------------------- */
+/* ---- counters (debugfs) ------------------------------------------------- */
 
-/* read_sysfs() - a global counter: decimal digits and a newline */
-static __u64 read_sysfs(struct __test_metadata *_metadata, const char *name)
+/* read_counter() - a global counter: decimal digits and a newline */
+static __u64 read_counter(struct __test_metadata *_metadata, const char *name)
 {
 	char path[128], buf[32];
 	__u64 v = 0;
@@ -1215,7 +1215,7 @@ static __u64 read_sysfs(struct __test_metadata *_metadata, const char *name)
 	ssize_t i;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s", DICE_SYSFS, name);
+	snprintf(path, sizeof(path), "%s/%s", DICE_DEBUGFS, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd) TH_LOG("open %s: %s", path, strerror(errno));
 	len = read(fd, buf, sizeof(buf) - 1);
@@ -1245,13 +1245,13 @@ struct dice_counters {
 static void read_counters(struct __test_metadata *_metadata,
 			  struct dice_counters *c)
 {
-	c->rolls = read_sysfs(_metadata, "rolls");
-	c->bits_used = read_sysfs(_metadata, "bits_used");
-	c->bits_drawn = read_sysfs(_metadata, "bits_drawn");
-	c->open_dice = read_sysfs(_metadata, "open_dice");
+	c->rolls = read_counter(_metadata, "rolls");
+	c->bits_used = read_counter(_metadata, "bits_used");
+	c->bits_drawn = read_counter(_metadata, "bits_drawn");
+	c->open_dice = read_counter(_metadata, "open_dice");
 }
 
-TEST_F(dice, sysfs_counters)
+TEST_F(dice, debugfs_counters)
 {
 	struct dice_counters before, after, two, one;
 	unsigned char buf[1000];
@@ -1259,6 +1259,9 @@ TEST_F(dice, sysfs_counters)
 
 	if (self->fd < 0)
 		SKIP(return, "%s is absent", DICE_PATH);
+	if (access(DICE_DEBUGFS, F_OK))
+		SKIP(return, "no %s (debugfs not mounted, or not root)",
+		     DICE_DEBUGFS);
 	read_counters(_metadata, &before);
 	EXPECT_LE(1, before.open_dice);
 

@@ -16,7 +16,7 @@ for n in 6 20 100 1000003 4294967297 18446744073709551615; do
 	say dicectl rolls $n 100000
 	dicectl rolls $n 100000
 done
-say "cat /sys/class/misc/dice/{rolls,bits_used,bits_drawn,open_dice}"
+say "cat /sys/kernel/debug/dice/{rolls,bits_used,bits_drawn,open_dice}"
 for f in rolls bits_used bits_drawn open_dice; do
-	printf '%-10s %s\n' "$f" "$(cat /sys/class/misc/dice/$f)"
+	printf '%-10s %s\n' "$f" "$(cat /sys/kernel/debug/dice/$f)"
 done

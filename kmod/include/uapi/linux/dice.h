@@ -107,12 +107,14 @@ struct dice_stats {
 	__aligned_u64 reserved[2];
 };
 
+/* The most sides of a loaded die (weights or alias table). */
+#define DICE_TABLE_SIDES_MAX	1048576	/* 2^20 */
+
 /**
  * struct dice_weights - a loaded die as integer weights, for DICE_IOC_SET_WEIGHTS
  * @weights: user pointer to @sides __u32 weights; side i comes up with
  *	probability weights[i] / sum(weights)
- * @sides: number of sides, 1 to max_table_sides (a module parameter,
- *	2^20 by default)
+ * @sides: number of sides, 1 to DICE_TABLE_SIDES_MAX
  * @flags: none defined yet, must be zero
  */
 struct dice_weights {
@@ -128,7 +130,7 @@ struct dice_weights {
  * @aliases: user pointer to @sides __u32: the side column c yields otherwise,
  *	each below @sides
  * @mass: the mass D of every column, at least 1
- * @sides: number of sides (columns), 1 to max_table_sides
+ * @sides: number of sides (columns), 1 to DICE_TABLE_SIDES_MAX
  * @flags: none defined yet, must be zero
  *
  * Each column is chosen with probability 1 / @sides.  The mass a side
@@ -192,9 +194,9 @@ struct dice_masses {
 
 /* Make the die a loaded die of integer weights.
  * Errors: EINVAL (flags, 0 sides, every weight 0, or a method that cannot
- * roll loaded dice), E2BIG (more than max_table_sides, or a longer struct
- * with a non-zero tail), ENOMEM (no memory, or over the user's table
- * budget max_user_table_kib), EOVERFLOW (the largest face does not fit the
+ * roll loaded dice), E2BIG (more than DICE_TABLE_SIDES_MAX, or a longer
+ * struct with a non-zero tail), ENOMEM (no memory, or the tables of all
+ * files would hold more than an eighth of RAM), EOVERFLOW (the largest face does not fit the
  * binary format), EINTR (a signal during the build).
  */
 #define DICE_IOC_SET_WEIGHTS	_IOW(DICE_IOC_MAGIC, 0x05, struct dice_weights)
@@ -223,7 +225,8 @@ struct dice_masses {
 #define DICE_IOC_SET_METHOD	_IOW(DICE_IOC_MAGIC, 0x08, __u32)
 
 /* Take bits from *arg, a DICE_SRC_*, from now on.
- * Errors: EINVAL (unknown source).
+ * Errors: EINVAL (unknown source), ENOMEM (no memory for the copy of the
+ * die that poll() tries written bits on).
  */
 #define DICE_IOC_SET_SOURCE	_IOW(DICE_IOC_MAGIC, 0x09, __u32)
 
