@@ -495,9 +495,8 @@ static void check_stale(struct stream *st, bool line)
 		return;
 	for (i = s->out_start; i < s->out_end; i++)
 		newlines += s->out[i] == '\n';
-	CHECK(line && !dice_format_width(s->format) && s->out_start &&
-	      s->out[s->out_start - 1] != '\n' && newlines == 1 &&
-	      s->out[s->out_end - 1] == '\n',
+	CHECK(line && !dice_format_width(s->format) && s->midline &&
+	      newlines == 1 && s->out[s->out_end - 1] == '\n',
 	      "step %u (%s): %u bytes encoded before the change kept",
 	      st->step, op_name[st->op], s->out_end - s->out_start);
 }

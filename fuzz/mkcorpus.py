@@ -240,6 +240,10 @@ STREAM_SEEDS = {
         s_source(True) + s_sides(3) + s_method(4) + s_write_const(2000, True)
         + s_read(1) + s_write(bits(16, 14)) + s_read(2) + s_source(False, 3)
         + s_read(10),
+    # libFuzzer's input (as found): a text read whose next line does not
+    # fit ends with lines produced and none copied; the harness's twin
+    # must still follow those rolls.
+    'text-read-ends-before-a-line': b'\x35\x04\x00\x0f\x00\x3f\x01\x1f',
     'text-lines-across-dice':
         s_sides(2**64 - 1) + s_read(5) + s_sides(6) + s_read(3) +
         s_weights([5, 0, 0, 7]) + s_read(1) + s_read(1) + s_read(200) +

@@ -296,13 +296,15 @@ static struct notifier_block dice_vmfork_nb = {
  * A hibernation image can be restored more than once, and its memory
  * holds every file's state as a VM snapshot does: treat a restore as a
  * fork.  The restored kernel goes on past hibernate() and sends
- * PM_POST_HIBERNATION (also sent when a hibernation fails, where a drop is
- * merely early); random.c reseeds on the same transition.
+ * PM_POST_HIBERNATION (also when a hibernation fails, where a drop is
+ * merely early).  Best effort, bounded by the CRNG: random.c mixes the
+ * resume into its input pool there but does not reseed the restored
+ * CRNG at once, and processes are thawed just before the notification.
  */
 static int dice_pm_event(struct notifier_block *nb, unsigned long action,
 			 void *data)
 {
-	if (action == PM_POST_HIBERNATION || action == PM_RESTORE_PREPARE)
+	if (action == PM_POST_HIBERNATION)
 		atomic_inc(&dice_vm_forks);
 	return NOTIFY_DONE;
 }
@@ -384,11 +386,10 @@ static void dice_unlock(struct dice_file *df, __poll_t events)
 }
 
 /*
- * Pollers of files rolled from the CRNG before it is seeded wait here.  A
- * module cannot wait on random.c's own queue, and
- * execute_with_initialized_rng() (7.x only) keeps its notifier for good,
- * module code behind it; so while someone polls an unseeded CRNG a delayed
- * work looks every 100 ms, and wakes them once it is seeded.  It runs only
+ * Pollers before the CRNG is seeded wait here.  A module cannot wait on
+ * random.c's own queue, and random.c exports no seeding notifier; so while
+ * someone polls an unseeded CRNG a delayed work looks every 100 ms, and
+ * wakes them once it is seeded.  It runs only
  * before the CRNG is ready, and module exit cancels it.
  */
 static DECLARE_WAIT_QUEUE_HEAD(dice_crng_wait);
@@ -420,24 +421,29 @@ static void dice_crng_watch(struct work_struct *work)
 static __poll_t dice_file_poll(struct file *file, poll_table *wait)
 {
 	struct dice_file *df = file->private_data;
+	__poll_t mask = 0, crng_in;
 	bool wedged;
-	__poll_t mask = 0;
 	int err;
 
 	poll_wait(file, &df->wait, wait);
-	/* Pairs with wq_has_sleeper() in dice_unlock(). */
-	smp_mb();
-	if (READ_ONCE(df->source) == DICE_SRC_KERNEL) {
-		if (rng_is_initialized())
-			return DICE_POLL_IN;
+	/*
+	 * Whatever the source now: SET_SOURCE may switch to the CRNG later,
+	 * and epoll registers its wait queues only on the first poll.
+	 * Seeding never reverts.
+	 */
+	if (!rng_is_initialized()) {
 		poll_wait(file, &dice_crng_wait, wait);
 		schedule_delayed_work(&dice_crng_work, HZ / 10);
-		return rng_is_initialized() ? DICE_POLL_IN : 0;
 	}
+	/* Pairs with wq_has_sleeper() in dice_unlock() and the CRNG work. */
+	smp_mb();
+	crng_in = rng_is_initialized() ? DICE_POLL_IN : 0;
+	if (READ_ONCE(df->source) == DICE_SRC_KERNEL)
+		return crng_in;
 	if (!mutex_trylock(&df->lock))
 		return DICE_POLL_IN | DICE_POLL_OUT;
 	if (df->source != DICE_SRC_WRITTEN) {
-		mask = DICE_POLL_IN;
+		mask = crng_in;
 	} else {
 		err = dice_stream_probe(df->stream, &wedged);
 		if (err != -EAGAIN || wedged)

@@ -76,6 +76,7 @@ void dice_stream_info(const struct dice_stream *stream,
 /* Every byte waiting to be read is stale: drop them. */
 static void dice_stream_drop_bytes(struct dice_stream *stream)
 {
+	memzero_explicit(stream->out, stream->out_end);
 	stream->out_start = 0;
 	stream->out_end = 0;
 	stream->midline = false;
@@ -97,7 +98,9 @@ static void dice_stream_drop_rolls(struct dice_stream *stream)
 	}
 	while (end < stream->out_end && stream->out[end] != '\n')
 		end++;
-	stream->out_end = min(end + 1, stream->out_end);
+	end = min(end + 1, stream->out_end);
+	memzero_explicit(stream->out + end, stream->out_end - end);
+	stream->out_end = end;
 }
 
 /**
@@ -305,7 +308,7 @@ int dice_stream_produce(struct dice_stream *stream, size_t want)
 	unsigned int width = dice_format_width(stream->format);
 	unsigned int line = width ? width : dice_text_line_max(stream);
 	u8 base = stream->format & DICE_FMT_ZERO_BASED ? 0 : 1;
-	unsigned int end = 0, count;
+	unsigned int end = 0, count, used = 0;
 	int got = 0;
 
 	if (stream->out_start != stream->out_end)
@@ -325,6 +328,7 @@ int dice_stream_produce(struct dice_stream *stream, size_t want)
 		}
 		count = max_t(unsigned int, (want - end) / line, 1);
 		count = min_t(unsigned int, count, DICE_STREAM_FACES);
+		used = max(used, count);
 		got = dice_die_roll_many(die, stream->faces, count);
 		if (got < 0)
 			break;
@@ -332,8 +336,10 @@ int dice_stream_produce(struct dice_stream *stream, size_t want)
 					 stream->out + end);
 	}
 	/* The faces are in @out now: none stays behind in @faces. */
-	if (width != 1)
-		memzero_explicit(stream->faces, sizeof(stream->faces));
+	memzero_explicit(stream->faces, sizeof(*stream->faces) * used);
+	/* Nor a byte of an earlier, longer chunk past the new end. */
+	if (stream->out_end > end)
+		memzero_explicit(stream->out + end, stream->out_end - end);
 	stream->out_start = 0;
 	stream->out_end = end;
 	return end ? 0 : got;
@@ -425,6 +431,14 @@ int dice_stream_read_chunk(struct dice_stream *stream, struct dice_read *read)
 	err = dice_stream_produce(stream, want);
 	if (err)
 		return err;
+	/*
+	 * The rest of a line another read began (while this one had dropped
+	 * the lock) is no whole line: it goes to the next read.
+	 */
+	if (stream->midline && read->done) {
+		read->len = read->done;
+		return 0;
+	}
 	bytes = dice_stream_bytes(stream, &chunk);
 	if (chunk > want && !dice_format_width(stream->format)) {
 		chunk = dice_text_fit(bytes, want, read->done);
@@ -455,9 +469,10 @@ int dice_stream_read_chunk(struct dice_stream *stream, struct dice_read *read)
 void dice_stream_scrub(struct dice_stream *stream)
 {
 	dice_pool_scrub(&stream->die.pool);
-	memzero_explicit(stream->out, stream->out_start);
 	if (stream->out_start == stream->out_end)
 		dice_stream_drop_bytes(stream);
+	else
+		memzero_explicit(stream->out, stream->out_start);
 }
 
 static size_t dice_copy_to_memory(void *ctx, const u8 *bytes, size_t len)
@@ -477,7 +492,7 @@ static size_t dice_copy_to_memory(void *ctx, const u8 *bytes, size_t len)
  * @done: bytes stored
  *
  * As read() of the device, for callers that copy with memcpy(): whole
- * binary rolls, text lines split anywhere.
+ * binary rolls, text in whole lines (dice_text_fit()).
  *
  * Return: 0, or the error that stopped the read (with *@done bytes read).
  */

@@ -32,7 +32,7 @@ struct dice_scratch_die {
  * @die: configuration and random state
  * @format: DICE_FMT_* type and flags of the rolls read
  * @scratch: scratch copy of @die (and of its batch state) for
- *	dice_stream_probe(), allocated on first use
+ *	dice_stream_probe(), allocated when the source becomes written bits
  * @out_start: first byte of @out not yet read
  * @out_end: end of the bytes in @out
  * @midline: the last text byte read was no newline: the rest of its line

@@ -29,7 +29,7 @@
 static u64 dice_div_128_64(u64 hi, u64 lo, u64 d, u64 *rem)
 {
 	const u64 b = 1ULL << 32;
-	unsigned int s = __builtin_clzll(d);
+	unsigned int s = 64 - fls64(d);	/* d is not zero */
 	u64 vn1, vn0, un32, un21, un10, un1, un0, q1, q0, rhat;
 
 	d <<= s;

@@ -248,7 +248,7 @@ long dice_engine_write(struct dice *d, const void *buf, size_t len)
 	return len ? (long)len : -EAGAIN;
 }
 
-/* As the module's read(): whole binary rolls, text lines split anywhere. */
+/* As the module's read(): whole binary rolls, text in whole lines. */
 long dice_engine_read(struct dice *d, void *buf, size_t len)
 {
 	size_t done;

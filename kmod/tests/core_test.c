@@ -211,8 +211,14 @@ static void test_read_scrubs(void)
 					 (64 - pool->mark % 64)));
 			for (i = 0; i < s->out_start; i++)
 				EXPECT(!s->out[i]);
+			for (i = s->out_end; i < DICE_OUT_BYTES; i++)
+				EXPECT(!s->out[i]);
 			for (i = 0; i < DICE_STREAM_FACES; i++)
 				EXPECT(!s->faces[i]);
+			/* A change drops what waited: zeroed, not just skipped. */
+			EXPECT(!dice_stream_set_sides(s, 100));
+			for (i = s->out_end; i < DICE_OUT_BYTES; i++)
+				EXPECT(!s->out[i]);
 			dice_stream_free(s);
 		}
 	}
@@ -1273,6 +1279,54 @@ static void test_text_whole_lines(void)
 	}
 }
 
+/*
+ * A read that has served lines stops at the rest of a line another read
+ * began (while the module had dropped the lock): that rest is no whole
+ * line, and goes to the next read.
+ */
+static void test_text_rest_not_glued(void)
+{
+	struct dice_stream *s = dice_stream_alloc(prng_fill, NULL);
+	u8 part[1], buf[64], *to = buf;
+	struct dice_read rd = {
+		.len = sizeof(buf), .done = 10, .copy = copy_short,
+	};
+	struct short_copy c = { buf, sizeof(buf) };
+	size_t done, waiting;
+
+	EXPECT(!dice_stream_set_sides(s, 1000));
+	EXPECT(!dice_stream_read(s, part, 1, &done) && done == 1);
+	dice_stream_bytes(s, &waiting);
+	EXPECT(waiting > 0);
+	rd.ctx = &c;
+	/* A read that already has 10 bytes meets that rest: it ends. */
+	EXPECT(!dice_stream_read_chunk(s, &rd));
+	EXPECT(rd.len == 10 && rd.done == 10 && c.to == to);
+	/* A fresh read takes it. */
+	EXPECT(!dice_stream_read(s, buf, sizeof(buf), &done));
+	EXPECT(done >= 2 && buf[done - 1] == '\n');
+	/*
+	 * A read cut by a fault mid-line leaves many lines; a change keeps
+	 * the rest of that line only, and zeroes the others.
+	 */
+	{
+		static u8 big[4096];
+		unsigned int i;
+		int err;
+
+		EXPECT(stream_read_short(s, big, sizeof(big), 5, &err) == 5 &&
+		       err == -EFAULT);
+		dice_stream_bytes(s, &waiting);
+		EXPECT(waiting > DICE_TEXT_MAX);
+		EXPECT(!dice_stream_set_sides(s, 6));
+		dice_stream_bytes(s, &waiting);
+		EXPECT(waiting < DICE_TEXT_MAX);
+		for (i = s->out_end; i < DICE_OUT_BYTES; i++)
+			EXPECT(!s->out[i]);
+	}
+	dice_stream_free(s);
+}
+
 static void test_stream_changes(void)
 {
 	static const u32 formats[] = {
@@ -1837,6 +1891,8 @@ int main(void)
 	tap_run("core: a change after a faulting read serves no stale roll",
 		test_stream_changes);
 	tap_run("core: text reads serve whole lines", test_text_whole_lines);
+	tap_run("core: a read with lines served leaves another's rest alone",
+		test_text_rest_not_glued);
 	tap_run("core: alias construction invariants", test_alias_build);
 	tap_run("core: alias table validation", test_alias_validate);
 	tap_run("core: every die and method rolls back a roll that runs dry",

@@ -130,9 +130,19 @@ static inline long stream_read(struct dice_stream *s, size_t len,
 		c.fresh = !chunk;
 		c.target = stream_target(s, rd.len - rd.done);
 		err = dice_stream_read_chunk(s, &rd);
-		/* A produce that made nothing never reached the copy. */
-		if (err && c.fresh)
-			rolled(ctx, faces, 0, true, err);
+		if (c.fresh) {
+			/*
+			 * The copy never ran: the produce made nothing, or
+			 * text whose next line did not fit what the read had
+			 * left (the lines wait for the next read).
+			 */
+			dice_stream_bytes(s, &chunk);
+			if (chunk)
+				rolled(ctx, faces, stream_decode(s, faces),
+				       chunk < c.target, 0);
+			else if (err)
+				rolled(ctx, faces, 0, true, err);
+		}
 	}
 	return rd.done ? (long)rd.done : err;
 }
