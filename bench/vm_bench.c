@@ -18,7 +18,11 @@
  *    userspace, from the vDSO's getrandom() where the kernel has one
  *    (Linux 6.11 and later on x86_64; glibc 2.36 does not use it, so it is
  *    looked up in the vDSO here), and from glibc's arc4random_uniform(6);
- *    beside /dev/dice read() and libdice's userspace engine.
+ *    beside /dev/dice read() and libdice's userspace engine;
+ *  - open() latency of /dev/dice and of /dev/null while two threads open
+ *    and close the same device without pause: misc_open() holds misc_mtx
+ *    across the driver's open(), so what the driver does there is what
+ *    every other opener of a misc device waits for (on -rt, an rt_mutex).
  *
  * Usage: vm_bench [SECONDS per test, default 1]
  */
@@ -649,11 +653,72 @@ enum {
 	T_RING = NDICE, NTESTS
 };
 
+/* ---- open() under a flood of opens --------------------------------------- */
+
+#define OPEN_SAMPLES	2000
+#define OPEN_FLOODERS	2
+
+struct flood {
+	const char *path;
+	volatile bool stop;
+};
+
+static void *flood_main(void *arg)
+{
+	struct flood *f = arg;
+	int fd;
+
+	while (!f->stop) {
+		fd = open(f->path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+	}
+	return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* p50, p99 and the worst of OPEN_SAMPLES opens of @path, in µs. */
+static void open_latency(const char *path, double *p50, double *p99,
+			 double *worst)
+{
+	static double lat[OPEN_SAMPLES];
+	pthread_t t[OPEN_FLOODERS];
+	struct flood f = { .path = path };
+	double t0;
+	int i, fd;
+
+	for (i = 0; i < OPEN_FLOODERS; i++)
+		if (pthread_create(&t[i], NULL, flood_main, &f))
+			die_err("pthread_create");
+	for (i = 0; i < OPEN_SAMPLES; i++) {
+		t0 = now();
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		lat[i] = (now() - t0) * 1e6;
+		if (fd < 0)
+			die_err(path);
+		close(fd);
+	}
+	f.stop = true;
+	for (i = 0; i < OPEN_FLOODERS; i++)
+		pthread_join(t[i], NULL);
+	qsort(lat, OPEN_SAMPLES, sizeof(lat[0]), cmp_double);
+	*p50 = lat[OPEN_SAMPLES / 2];
+	*p99 = lat[OPEN_SAMPLES * 99 / 100];
+	*worst = lat[OPEN_SAMPLES - 1];
+}
+
 int main(int argc, char **argv)
 {
 	static struct test t[NTESTS];
 	static unsigned char warm[1 << 20];
 	double one, two, shared, full, div0, div1;
+	double dice_open[3], null_open[3];
 	struct meas engine, engine_zipf, gr, vgr, arc;
 	struct utsname u;
 	bool has_vgr;
@@ -696,6 +761,8 @@ int main(int argc, char **argv)
 		shared = fmax(shared, readers(2, true));
 	}
 	dur = full;
+	open_latency("/dev/dice", &dice_open[0], &dice_open[1], &dice_open[2]);
+	open_latency("/dev/null", &null_open[0], &null_open[1], &null_open[2]);
 
 	printf("In the VM: Linux %s %s, %ld CPUs, %.1f s per test, reads "
 	       "pinned to CPU 0 unless said.\n", u.release, u.machine,
@@ -742,6 +809,13 @@ int main(int argc, char **argv)
 	printf("  (getrandom: 64 KiB of 32-bit words a call; glibc %s's "
 	       "arc4random makes a getrandom()\n  system call per call)\n",
 	       gnu_get_libc_version());
+
+	printf("\nopen() while %d threads open and close the same device "
+	       "(%d opens, us):\n", OPEN_FLOODERS, OPEN_SAMPLES);
+	printf("  %-10s p50 %8.1f  p99 %8.1f  worst %8.1f\n", "/dev/dice",
+	       dice_open[0], dice_open[1], dice_open[2]);
+	printf("  %-10s p50 %8.1f  p99 %8.1f  worst %8.1f\n", "/dev/null",
+	       null_open[0], null_open[1], null_open[2]);
 
 	printf("\nTargets (in the VM)\n");
 	verdict("d6 U8 rolls/s / urandom B/s, 64K reads",

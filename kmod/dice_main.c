@@ -101,6 +101,8 @@ static void dice_report(struct dice_file *df)
 	struct dice_counters *c, *seen = &df->reported;
 	struct dice_stats now;
 
+	if (!df->stream)
+		return;
 	dice_die_stats(dice_stream_die(df->stream), &now);
 	c = get_cpu_ptr(dice_counters);
 	c->rolls += now.rolls - seen->rolls;
@@ -334,18 +336,40 @@ static void dice_check_fork(struct dice_file *df)
 
 /* ---- open/release ------------------------------------------------------------- */
 
+/* Under the file's lock: the die, made on first use. */
+static int dice_file_ready(struct dice_file *df)
+{
+	if (likely(df->stream))
+		return 0;
+	df->stream = dice_stream_alloc(dice_fill_crng, NULL);
+	return df->stream ? 0 : -ENOMEM;
+}
+
+/* Take the file for an ioctl: killably, its die made if need be. */
+static int dice_lock_die(struct dice_file *df)
+{
+	int err = mutex_lock_killable(&df->lock);
+
+	if (err)
+		return err;
+	err = dice_file_ready(df);
+	if (err)
+		mutex_unlock(&df->lock);
+	return err;
+}
+
 static int dice_file_open(struct inode *inode, struct file *file)
 {
 	struct dice_file *df;
 
+	/*
+	 * misc_open() calls this under misc_mtx, which every open of every
+	 * misc device takes: only the small struct here, the die (4 KiB)
+	 * on first use (dice_file_ready()).
+	 */
 	df = kzalloc_obj(*df, GFP_KERNEL_ACCOUNT);
 	if (!df)
 		return -ENOMEM;
-	df->stream = dice_stream_alloc(dice_fill_crng, NULL);
-	if (!df->stream) {
-		kfree(df);
-		return -ENOMEM;
-	}
 	mutex_init(&df->lock);
 	init_waitqueue_head(&df->wait);
 	df->source = DICE_SRC_KERNEL;
@@ -501,7 +525,7 @@ static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct file *file = iocb->ki_filp;
 	struct dice_file *df = file->private_data;
-	struct dice_stream *stream = df->stream;
+	struct dice_stream *stream;
 	bool nowait = (iocb->ki_flags & IOCB_NOWAIT) ||
 		      (file->f_flags & O_NONBLOCK);
 	struct dice_read read = {
@@ -516,6 +540,12 @@ static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	err = dice_lock_read(df, iocb, nowait);
 	if (err)
 		return err;
+	err = dice_file_ready(df);
+	if (err) {
+		mutex_unlock(&df->lock);
+		return err;
+	}
+	stream = df->stream;
 	dice_check_fork(df);
 	err = dice_stream_read_size(stream, &read.len);
 	while (!err && read.done < read.len) {
@@ -637,7 +667,7 @@ static long dice_ioctl_set_sides(struct dice_file *df, u64 __user *uarg)
 
 	if (get_user(sides, uarg))
 		return -EFAULT;
-	err = mutex_lock_killable(&df->lock);
+	err = dice_lock_die(df);
 	if (err)
 		return err;
 	err = dice_stream_set_sides(df->stream, sides);
@@ -662,7 +692,7 @@ static long dice_ioctl_set_u32(struct dice_file *df, unsigned int cmd,
 	if (cmd == DICE_IOC_SET_SOURCE && val != DICE_SRC_KERNEL &&
 	    val != DICE_SRC_WRITTEN)
 		return -EINVAL;
-	err = mutex_lock_killable(&df->lock);
+	err = dice_lock_die(df);
 	if (err)
 		return err;
 	switch (cmd) {
@@ -691,7 +721,7 @@ static long dice_ioctl_get_info(struct dice_file *df, void __user *uarg,
 	struct dice_info info;
 	int err;
 
-	err = mutex_lock_killable(&df->lock);
+	err = dice_lock_die(df);
 	if (err)
 		return err;
 	dice_stream_info(df->stream, &info);
@@ -706,7 +736,7 @@ static long dice_ioctl_get_stats(struct dice_file *df, void __user *uarg,
 	struct dice_stats stats;
 	int err;
 
-	err = mutex_lock_killable(&df->lock);
+	err = dice_lock_die(df);
 	if (err)
 		return err;
 	dice_die_stats(dice_stream_die(df->stream), &stats);
@@ -725,7 +755,7 @@ static long dice_install_table(struct dice_file *df, struct dice_table *table,
 	size_t old_cost, cost;
 	int err;
 
-	err = mutex_lock_killable(&df->lock);
+	err = dice_lock_die(df);
 	if (err) {
 		dice_table_free(table);
 		goto out_uncharge;
@@ -891,7 +921,7 @@ static long dice_ioctl_get_masses(struct dice_file *df, void __user *uarg,
 	if (arg.flags || arg.padding)
 		return -EINVAL;
 	masses = u64_to_user_ptr(arg.masses);
-	err = mutex_lock_killable(&df->lock);
+	err = dice_lock_die(df);
 	if (err)
 		return err;
 	die = dice_stream_die(df->stream);
