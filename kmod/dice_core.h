@@ -92,6 +92,8 @@ size_t dice_die_table_bytes(const struct dice_die *die);
 
 /* ---- the open file's stream (dice_stream.c) ----------------------------- */
 
+struct dice_stream *dice_stream_alloc_gfp(dice_fill_fn fill, void *ctx,
+					  gfp_t gfp);
 struct dice_stream *dice_stream_alloc(dice_fill_fn fill, void *ctx);
 void dice_stream_free(struct dice_stream *stream);
 struct dice_die *dice_stream_die(struct dice_stream *stream);

@@ -51,7 +51,7 @@
  * load), so that no user drives the machine into the OOM killer through
  * them.  Over it only CAP_SYS_RESOURCE goes on, as for pipes.
  */
-static unsigned long dice_table_limit;
+static unsigned long dice_table_limit __ro_after_init;
 static atomic_long_t dice_tables_held = ATOMIC_LONG_INIT(0);
 
 /* Masses copied out per step of DICE_IOC_GET_MASSES. */
@@ -161,7 +161,7 @@ static int dice_long_get(void *data, u64 *val)
 	*val = atomic_long_read(data);
 	return 0;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(dice_long_fops, dice_long_get, NULL, "%llu\n");
+DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(dice_long_fops, dice_long_get, NULL, "%lld\n");
 
 static void dice_debugfs_init(void)
 {
@@ -221,13 +221,19 @@ static size_t dice_held_cost(const struct dice_die *die)
  */
 static bool dice_budget_charge(size_t bytes)
 {
-	long held = atomic_long_add_return(bytes, &dice_tables_held);
+	long held = atomic_long_read(&dice_tables_held);
+	bool exempt = false;
 
-	if ((unsigned long)held <= dice_table_limit ||
-	    capable(CAP_SYS_RESOURCE))
-		return true;
-	atomic_long_sub(bytes, &dice_tables_held);
-	return false;
+	/* Checked before it is added: a refused try holds nothing. */
+	do {
+		if (!exempt && (unsigned long)held + bytes > dice_table_limit) {
+			if (!capable(CAP_SYS_RESOURCE))
+				return false;
+			exempt = true;
+		}
+	} while (!atomic_long_try_cmpxchg(&dice_tables_held, &held,
+					  held + bytes));
+	return true;
 }
 
 static void dice_budget_uncharge(size_t bytes)
@@ -336,13 +342,21 @@ static void dice_check_fork(struct dice_file *df)
 
 /* ---- open/release ------------------------------------------------------------- */
 
-/* Under the file's lock: the die, made on first use. */
-static int dice_file_ready(struct dice_file *df)
+/*
+ * Under the file's lock: the die, made on first use.  A read that must not
+ * block (IOCB_NOWAIT: io_uring, RWF_NOWAIT) makes it without sleeping, or
+ * gets -EAGAIN and is retried where it may.
+ */
+static int dice_file_ready(struct dice_file *df, bool nowait)
 {
 	if (likely(df->stream))
 		return 0;
-	df->stream = dice_stream_alloc(dice_fill_crng, NULL);
-	return df->stream ? 0 : -ENOMEM;
+	df->stream = dice_stream_alloc_gfp(dice_fill_crng, NULL, nowait ?
+					   GFP_NOWAIT | __GFP_ACCOUNT :
+					   GFP_KERNEL_ACCOUNT);
+	if (df->stream)
+		return 0;
+	return nowait ? -EAGAIN : -ENOMEM;
 }
 
 /* Take the file for an ioctl: killably, its die made if need be. */
@@ -352,7 +366,7 @@ static int dice_lock_die(struct dice_file *df)
 
 	if (err)
 		return err;
-	err = dice_file_ready(df);
+	err = dice_file_ready(df, false);
 	if (err)
 		mutex_unlock(&df->lock);
 	return err;
@@ -540,7 +554,7 @@ static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	err = dice_lock_read(df, iocb, nowait);
 	if (err)
 		return err;
-	err = dice_file_ready(df);
+	err = dice_file_ready(df, iocb->ki_flags & IOCB_NOWAIT);
 	if (err) {
 		mutex_unlock(&df->lock);
 		return err;
@@ -1048,7 +1062,8 @@ static void __exit dice_exit(void)
 	unregister_random_vmfork_notifier(&dice_vmfork_nb);
 	debugfs_remove_recursive(dice_debugfs);
 	/* Every file is closed, so every table charge is given back. */
-	WARN_ON_ONCE(atomic_long_read(&dice_tables_held));
+	WARN_ONCE(atomic_long_read(&dice_tables_held), "%ld bytes still charged",
+		  atomic_long_read(&dice_tables_held));
 	free_percpu(dice_counters);
 }
 

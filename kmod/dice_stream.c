@@ -24,22 +24,30 @@
 /* ---- life cycle --------------------------------------------------------- */
 
 /**
- * dice_stream_alloc() - a new open file: a fair d6 in text
+ * dice_stream_alloc_gfp() - a new open file: a fair d6 in text
  * @fill: source of fresh bits, or NULL for bits given by dice_stream_write()
  * @ctx: argument for @fill
+ * @gfp: allocation flags (the module's non-blocking reads pass GFP_NOWAIT)
  *
  * Return: the stream, or NULL without memory.
  */
-struct dice_stream *dice_stream_alloc(dice_fill_fn fill, void *ctx)
+struct dice_stream *dice_stream_alloc_gfp(dice_fill_fn fill, void *ctx,
+					  gfp_t gfp)
 {
 	struct dice_stream *stream;
 
-	stream = kzalloc_obj(*stream, GFP_KERNEL_ACCOUNT);
+	stream = kzalloc_obj(*stream, gfp);
 	if (!stream)
 		return NULL;
 	dice_die_init(&stream->die, fill, ctx);
 	stream->format = DICE_FMT_TEXT;
 	return stream;
+}
+
+/* dice_stream_alloc_gfp() that may sleep, charged to the caller's memcg. */
+struct dice_stream *dice_stream_alloc(dice_fill_fn fill, void *ctx)
+{
+	return dice_stream_alloc_gfp(fill, ctx, GFP_KERNEL_ACCOUNT);
 }
 
 /**

@@ -401,6 +401,29 @@ same core compiled in a process is as fast natively (1.24 ns a d6 roll):
 the case for the kernel is the shared, exact, fork- and VM-fork-safe
 device, not raw speed.
 
+Beyond the mission
+==================
+
+Kept, each for a reason a reviewer may still overrule:
+
+ - debugfs counters (rolls, bits used and drawn, tables held, open
+   files), root's: what an administrator watches; no sysfs ABI, and no
+   module parameter (the limits are fixed: 2^20 sides a table, an eighth
+   of RAM for all tables, on top of the memcg charge).
+ - DICE_IOC_GET_MASSES: the exact distribution a die rolls, so that a
+   user can check a loaded die as installed; bounded by the die's sides
+   (2^20 for tables) and chunked with signal checks.  Its only users today
+   are the tests.
+ - DICE_SRC_WRITTEN (bits written with write()): the known-answer tests
+   run end to end through it.  It is not yet behind a test-only Kconfig
+   option, which is the next change of the uapi.
+ - poll()/epoll readiness for written bits, exact and side-effect free.
+
+Not done yet, and asked for: one ioctl that sets the whole die
+atomically in place of the setters, one meaning per errno, the series
+split by concern (device with the fair recycler, loaded dice, each further
+method), and the proofs in this tree's Documentation.
+
 The series
 ==========
 

@@ -9,5 +9,7 @@ typedef unsigned int gfp_t;
 #define GFP_KERNEL_ACCOUNT	0U
 #define __GFP_RETRY_MAYFAIL	0U
 #define __GFP_NOWARN		0U
+#define GFP_NOWAIT		0U
+#define __GFP_ACCOUNT		0U
 
 #endif

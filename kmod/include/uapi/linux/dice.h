@@ -165,9 +165,11 @@ struct dice_masses {
 };
 
 /*
- * The commands.  "Errors:" lists each one's errno values besides EFAULT;
- * the ones that work in steps over many sides stop for a signal with
- * EINTR (restarted from scratch under SA_RESTART).
+ * The commands.  "Errors:" lists each one's errno values besides EFAULT,
+ * and besides ENOMEM, which any command may return when the file's die,
+ * made on its first read or ioctl, cannot be allocated; the ones that
+ * work in steps over many sides stop for a signal with EINTR (restarted
+ * from scratch under SA_RESTART).
  */
 
 /* Make the die a fair die of *arg sides.
