@@ -117,6 +117,7 @@ int dice_stream_read_chunk(struct dice_stream *stream, struct dice_read *read);
 int dice_stream_read(struct dice_stream *stream, u8 *buf, size_t len,
 		     size_t *done);
 void dice_stream_scrub(struct dice_stream *stream);
+void dice_stream_trim(struct dice_stream *stream, unsigned int keep);
 
 size_t dice_stream_room(const struct dice_stream *stream);
 size_t dice_stream_write(struct dice_stream *stream, const u8 *buf,

@@ -80,6 +80,7 @@ struct dice_counters {
  * @wait: poll() waits here; woken after a change that may make the file
  *	readable or writable (has its own lock)
  * @forks: dice_vm_forks when the file last rolled from the CRNG
+ * @crng_words: words the next CRNG fill may draw (dice_fill_crng())
  */
 struct dice_file {
 	struct mutex lock;	/* protects all of the below but @wait */
@@ -89,6 +90,7 @@ struct dice_file {
 	size_t table_cost;
 	wait_queue_head_t wait;
 	unsigned int forks;
+	unsigned int crng_words;
 };
 
 /* ---- global counters ------------------------------------------------------ */
@@ -259,22 +261,44 @@ static size_t dice_table_gone(struct dice_file *df)
 /* ---- bit sources ------------------------------------------------------------ */
 
 /*
- * One word a call, whatever room the pool has: the file holds no CRNG
- * output ahead of need, only the unspent bits of its last word.  A module
- * cannot see a reseed (the CRNG generation is not exported), but
- * get_random_u64() serves from per-CPU batches that random.c itself drops
- * when the CRNG reseeds, so no bit a reseed should replace waits here.
+ * CRNG words as a read needs them: one get_random_u64() word for the first
+ * fill of a read call (served from per-CPU batches that random.c itself
+ * drops on a reseed), then batches of get_random_bytes() that double up to
+ * DICE_CRNG_BATCH words while the same call goes on rolling.  When the call
+ * returns the file keeps at most DICE_CRNG_KEEP unspent bits and drops the
+ * rest (dice_crng_settle()): a module cannot see a reseed (the CRNG
+ * generation is not exported), so no more than a read's own use waits
+ * between reads.  A one-roll read draws one word and drops nothing.
  *
  * Reads wait for the CRNG before they roll (dice_lock_read()); a source
  * switched to the CRNG while a read had dropped the lock meets this check
  * instead, so no roll ever takes bits from an unseeded CRNG.
  */
+#define DICE_CRNG_BATCH	16	/* words: 1 KiB bits a fill at most */
+#define DICE_CRNG_KEEP	127	/* bits: under two words, what a take may need */
+
 static int dice_fill_crng(void *ctx, u64 *words, unsigned int nwords)
 {
+	struct dice_file *df = ctx;
+	unsigned int n = min(nwords, df->crng_words);
+
 	if (unlikely(!rng_is_initialized()))
 		return -EAGAIN;
-	words[0] = get_random_u64();
-	return 1;
+	if (n == 1)
+		words[0] = get_random_u64();
+	else
+		get_random_bytes(words, n * sizeof(*words));
+	df->crng_words = min(2 * n, DICE_CRNG_BATCH);
+	return n;
+}
+
+/* Under the lock, when a read call returns or yields: see above. */
+static void dice_crng_settle(struct dice_file *df)
+{
+	df->crng_words = 1;
+	if (df->source == DICE_SRC_KERNEL)
+		dice_stream_trim(df->stream, DICE_CRNG_KEEP);
+	dice_stream_scrub(df->stream);
 }
 
 /* ---- VM forks ------------------------------------------------------------------ */
@@ -351,7 +375,7 @@ static int dice_file_ready(struct dice_file *df, bool nowait)
 {
 	if (likely(df->stream))
 		return 0;
-	df->stream = dice_stream_alloc_gfp(dice_fill_crng, NULL, nowait ?
+	df->stream = dice_stream_alloc_gfp(dice_fill_crng, df, nowait ?
 					   GFP_NOWAIT | __GFP_ACCOUNT :
 					   GFP_KERNEL_ACCOUNT);
 	if (df->stream)
@@ -386,6 +410,7 @@ static int dice_file_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	mutex_init(&df->lock);
 	init_waitqueue_head(&df->wait);
+	df->crng_words = 1;
 	df->source = DICE_SRC_KERNEL;
 	df->forks = atomic_read(&dice_vm_forks);
 	file->private_data = df;
@@ -583,7 +608,7 @@ static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		if (need_resched()) {
 			if (iocb->ki_flags & IOCB_NOWAIT)
 				break;
-			dice_stream_scrub(stream);
+			dice_crng_settle(df);
 			dice_report(df);
 			dice_unlock(df, dice_read_wakes(df));
 			cond_resched();
@@ -594,7 +619,7 @@ static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 						read.len - read.done);
 		}
 	}
-	dice_stream_scrub(stream);
+	dice_crng_settle(df);
 	dice_report(df);
 	dice_unlock(df, dice_read_wakes(df));
 	return read.done ? read.done : err;
@@ -719,7 +744,7 @@ static long dice_ioctl_set_u32(struct dice_file *df, unsigned int cmd,
 	default:
 		err = dice_stream_set_source(df->stream,
 					     val == DICE_SRC_KERNEL ?
-					     dice_fill_crng : NULL, NULL);
+					     dice_fill_crng : NULL, df);
 		if (err)
 			break;
 		WRITE_ONCE(df->source, val);

@@ -74,6 +74,27 @@ int dice_pool_refill(struct dice_pool *pool, unsigned int need)
 }
 
 /**
+ * dice_pool_trim() - keep at most @keep unspent bits, drop the others
+ * @pool: the pool, at rest (no roll half done: head at the mark)
+ * @keep: bits to keep
+ *
+ * Unspent bits are all alike, so the first ones go: head and mark move on,
+ * the bits skipped counted as discarded (used and drawn do not change).
+ * dice_pool_scrub() then zeroes them.
+ */
+void dice_pool_trim(struct dice_pool *pool, unsigned int keep)
+{
+	u64 excess;
+
+	if (pool->head != pool->mark || pool->tail - pool->head <= keep)
+		return;
+	excess = pool->tail - pool->head - keep;
+	pool->head += excess;
+	pool->mark = pool->head;
+	pool->discarded += excess;
+}
+
+/**
  * dice_pool_scrub() - zero the bits already spent
  * @pool: the pool
  *

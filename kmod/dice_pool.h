@@ -54,6 +54,7 @@ unsigned int dice_pool_room(const struct dice_pool *pool);
 void dice_pool_put(struct dice_pool *pool, u64 bits, unsigned int nbits);
 void dice_pool_discard(struct dice_pool *pool);
 void dice_pool_scrub(struct dice_pool *pool);
+void dice_pool_trim(struct dice_pool *pool, unsigned int keep);
 
 static inline void dice_pool_commit(struct dice_pool *pool)
 {

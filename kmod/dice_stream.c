@@ -483,6 +483,16 @@ void dice_stream_scrub(struct dice_stream *stream)
 		memzero_explicit(stream->out, stream->out_start);
 }
 
+/**
+ * dice_stream_trim() - keep at most @keep unspent bits in the pool
+ * @stream: the stream, between reads
+ * @keep: bits to keep (dice_pool_trim())
+ */
+void dice_stream_trim(struct dice_stream *stream, unsigned int keep)
+{
+	dice_pool_trim(&stream->die.pool, keep);
+}
+
 static size_t dice_copy_to_memory(void *ctx, const u8 *bytes, size_t len)
 {
 	u8 **to = ctx;

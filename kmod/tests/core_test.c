@@ -171,6 +171,38 @@ static void test_pool_one_word_source(void)
 }
 
 /*
+ * A trimmed pool keeps at most the bits asked for, drops the others as
+ * discarded, and neither used nor drawn moves; the faces that follow are
+ * still faces of the die.
+ */
+static void test_pool_trim(void)
+{
+	struct dice_stream *s = dice_stream_alloc(prng_fill, NULL);
+	const struct dice_pool *pool = &s->die.pool;
+	struct dice_stats before, after;
+	u8 buf[64];
+	size_t done, i;
+
+	EXPECT(!dice_stream_set_sides(s, 6));
+	EXPECT(!dice_stream_set_format(s, DICE_FMT_U8));
+	EXPECT(!dice_stream_read(s, buf, 10, &done) && done == 10);
+	dice_die_stats(dice_stream_die(s), &before);
+	EXPECT(pool->tail - pool->head > 127);
+	dice_stream_trim(s, 127);
+	dice_stream_scrub(s);
+	dice_die_stats(dice_stream_die(s), &after);
+	EXPECT(pool->tail - pool->head == 127);
+	EXPECT(after.bits_used == before.bits_used);
+	EXPECT(after.bits_drawn == before.bits_drawn);
+	EXPECT(after.bits_discarded - before.bits_discarded ==
+	       before.bits_drawn - before.bits_used - before.bits_discarded - 127);
+	EXPECT(!dice_stream_read(s, buf, sizeof(buf), &done) && done == 64);
+	for (i = 0; i < done; i++)
+		EXPECT(buf[i] >= 1 && buf[i] <= 6);
+	dice_stream_free(s);
+}
+
+/*
  * After a read, nothing it spent or served stays: every ring word but
  * those holding unspent bits is zero, the spent bits of the first of those
  * are zero, and so are the bytes read and the faces on their way out.
@@ -1867,6 +1899,8 @@ int main(void)
 		test_pool_one_word_source);
 	tap_run("core: a read leaves no spent bit or served byte",
 		test_read_scrubs);
+	tap_run("core: a trimmed pool keeps what it was asked, the rest discarded",
+		test_pool_trim);
 	tap_run("core: 128-by-64 division", test_div128);
 	tap_run("core: division by multiplication", test_divisor);
 	tap_run("core: face formats", test_format);

@@ -48,8 +48,6 @@
 
 /* Bits the sampler may hold beyond what the faces served so far are worth. */
 #define DICE_STATE_BITS	128
-/* The per-file bit buffer is smaller than this. */
-#define DICE_BUFFER_BITS 8192
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -222,18 +220,24 @@ static void expect_zero(struct __test_metadata *_metadata, const void *p,
 	EXPECT_EQ(len, i) TH_LOG("%s: byte %zu is %#x", what, i, c[i]);
 }
 
-/* expect_stats_clean() - the fields of dice_stats that must be zero here */
+/*
+ * expect_stats_clean() - the fields of dice_stats that must be zero here,
+ * and what a file of CRNG bits may hold between reads: under 128 unspent
+ * bits, the rest of a long read's batches dropped (bits_discarded, a
+ * small part of what was drawn)
+ */
 static void expect_stats_clean(struct __test_metadata *_metadata,
 			       const struct dice_stats *st)
 {
-	EXPECT_EQ(0, st->bits_discarded);
 	EXPECT_EQ(0, st->coin_bits);
 	EXPECT_EQ(0, st->flags);
 	expect_zero(_metadata, st->reserved, sizeof(st->reserved),
 		    "stats.reserved");
 	EXPECT_LE(st->bits_used, st->bits_drawn);
-	EXPECT_GT(DICE_BUFFER_BITS,
-		  st->bits_drawn - st->bits_used - st->bits_discarded);
+	EXPECT_GT(128, st->bits_drawn - st->bits_used - st->bits_discarded);
+	EXPECT_GT(st->bits_drawn, 10 * st->bits_discarded)
+		TH_LOG("%llu of %llu bits drawn were dropped",
+		       st->bits_discarded, st->bits_drawn);
 }
 
 /* ---- the default die ----------------------------------------------------- */

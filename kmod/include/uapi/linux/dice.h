@@ -90,7 +90,9 @@ struct dice_info {
  * @bits_drawn: bits taken into the file's bit buffer from the source; minus
  *	@bits_used and @bits_discarded, this is what waits there for later rolls
  * @bits_discarded: buffered bits dropped unused when the source changed,
- *	the VM forked, or written bits could never complete a roll
+ *	the VM forked or a hibernation image was restored, a read of CRNG
+ *	bits returned holding more than 127 of them, or written bits could
+ *	never complete a roll
  * @coin_bits: part of @bits_used spent on tossing biased coins
  *	(DICE_METHOD_VIGLIETTA's (1/n)-coin, DICE_METHOD_ALIAS's column
  *	coins); the rest are fair flips
