@@ -1530,7 +1530,12 @@ TEST_F_TIMEOUT(dice_fit, rolls, 120)
 		TH_LOG("the faces carry %.6f bits a roll, sd %.6f",
 		       info / FIT_ROLLS, sd);
 	EXPECT_LE(st.bits_used, st.bits_drawn);
-	EXPECT_EQ(0, st.bits_discarded);
+	/*
+	 * CRNG bits: under 128 held between reads, what a long read's
+	 * batches left beyond them dropped, a small part of what was drawn.
+	 */
+	EXPECT_GT(128, st.bits_drawn - st.bits_used - st.bits_discarded);
+	EXPECT_GT(st.bits_drawn, 10 * st.bits_discarded);
 	EXPECT_EQ(0, st.coin_bits);
 	free(obs);
 }
