@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -269,6 +270,16 @@ static inline bool write_file(const char *path, const char *val)
 		return false;
 	ok = write(fd, val, len) == (ssize_t)len;
 	return !close(fd) && ok;
+}
+
+/* wait_child() - the exit status of @pid, or -1 if it did not exit */
+static inline int wait_child(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
 }
 
 /* counter_u64() - the module's counter @name in debugfs, ~0 if unreadable */

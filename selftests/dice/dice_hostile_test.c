@@ -93,16 +93,6 @@ static void __printf(1, 2) child_fail(const char *fmt, ...)
 	_exit(1);
 }
 
-/* wait_child() - the exit status of @pid, or -1 if it did not exit */
-static int wait_child(pid_t pid)
-{
-	int status;
-
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
 static bool write_full(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

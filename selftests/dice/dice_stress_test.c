@@ -1471,16 +1471,6 @@ TEST_F(module, unload_refused_while_open)
 /* The kernel's taint flags (/proc/sys/kernel/tainted); an oops sets D. */
 #define TAINT_DIE	(1ULL << 7)
 
-/* The exit status of @pid, or -1 if it did not exit. */
-static int wait_child(pid_t pid)
-{
-	int status;
-
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
 static __u64 kernel_taint(void)
 {
 	__u64 v = 0;
