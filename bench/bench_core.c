@@ -729,7 +729,7 @@ static void roller_fini(struct roller *r)
 /* Bits spent so far. */
 static u64 roller_bits(const struct roller *r)
 {
-	struct dice_stats stats;
+	struct dice_die_stats stats;
 
 	switch (r->m) {
 	case M_LEMIRE:

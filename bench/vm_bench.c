@@ -126,24 +126,23 @@ static u_int32_t *make_weights(const struct cfg *c)
 static int open_die(const struct cfg *c)
 {
 	int fd = open("/dev/dice", O_RDWR | O_CLOEXEC);
+	struct dice_die_args die = {
+		.kind = DICE_KIND_FAIR,
+		.sides = c->sides,
+		.format = c->format,
+	};
+	u_int32_t *w = NULL;
 
 	if (fd < 0)
 		die_err("/dev/dice");
 	if (c->weights != W_NONE) {
-		u_int32_t *w = make_weights(c);
-		struct dice_weights dw = {
-			.weights = (uintptr_t)w,
-			.sides = (u_int32_t)c->sides,
-		};
-
-		if (ioctl(fd, DICE_IOC_SET_WEIGHTS, &dw))
-			die_err("DICE_IOC_SET_WEIGHTS");
-		free(w);
-	} else if (ioctl(fd, DICE_IOC_SET_SIDES, &c->sides)) {
-		die_err("DICE_IOC_SET_SIDES");
+		w = make_weights(c);
+		die.kind = DICE_KIND_WEIGHTS;
+		die.weights = (uintptr_t)w;
 	}
-	if (ioctl(fd, DICE_IOC_SET_FORMAT, &c->format))
-		die_err("DICE_IOC_SET_FORMAT");
+	if (ioctl(fd, DICE_IOC_SET_DIE, &die))
+		die_err("DICE_IOC_SET_DIE");
+	free(w);
 	return fd;
 }
 
@@ -177,7 +176,7 @@ static void read_for(int fd, size_t rsize, u_int64_t volume, struct meas *m)
 	m->secs = t;
 }
 
-static void stats(int fd, struct dice_stats *s)
+static void stats(int fd, struct dice_die_stats *s)
 {
 	if (ioctl(fd, DICE_IOC_GET_STATS, s))
 		die_err("DICE_IOC_GET_STATS");
@@ -203,7 +202,7 @@ static void measure_die(const struct cfg *c, struct meas *best,
 			struct meas *ur_best)
 {
 	static unsigned char buf_warm[BUF_BYTES];
-	struct dice_stats s0, s1;
+	struct dice_die_stats s0, s1;
 	struct meas m, ur;
 	int fd = open_die(c), i;
 	double full = dur;

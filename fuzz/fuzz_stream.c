@@ -248,7 +248,7 @@ static void budget(struct stream *st, u64 faces)
 static void check_die(struct stream *st, const struct side *sd)
 {
 	const char *why = dice_die_invalid(sd->die);
-	struct dice_stats s;
+	struct dice_die_stats s;
 
 	CHECK(!why, "step %u (%s): die %s invalid: %s", st->step,
 	      op_name[st->op], sd->name, why);
@@ -269,8 +269,8 @@ static void check_die(struct stream *st, const struct side *sd)
 /* The two dice say the same in GET_INFO and GET_STATS. */
 static void check_same(struct stream *st)
 {
-	struct dice_info ia, ib;
-	struct dice_stats sa, sb;
+	struct dice_die_info ia, ib;
+	struct dice_die_stats sa, sb;
 
 	check_die(st, &st->a);
 	check_die(st, &st->b);

@@ -26,6 +26,15 @@
 #include <linux/dice.h>
 
 /*
+ * The textbook baseline the other methods are measured against:
+ * ceil(log2 n) fresh bits a try.  Not in the uapi: libdice's userspace
+ * engine and the bench roll it; the module builds without it.
+ */
+#ifndef DICE_METHOD_REJECTION
+#define DICE_METHOD_REJECTION	4
+#endif
+
+/*
  * Tables are caused by userspace: charge them to it, and when its memory
  * cgroup is full fail with -ENOMEM rather than OOM-kill it.
  */
@@ -78,15 +87,20 @@ size_t dice_table_bytes(u32 sides, bool packed);
 
 /* ---- the die (dice_die.c, dice_roll.c) ---------------------------------- */
 
+int dice_die_check(u64 sides, const struct dice_table *table, u32 method);
+int dice_die_set(struct dice_die *die, u64 sides, struct dice_table *table,
+		 u32 method);
 int dice_die_set_sides(struct dice_die *die, u64 sides);
 int dice_die_set_table(struct dice_die *die, struct dice_table *table);
 int dice_die_set_method(struct dice_die *die, u32 method);
 int dice_die_roll(struct dice_die *die, u64 *face);
 int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count);
-void dice_die_info(const struct dice_die *die, struct dice_info *info);
-void dice_die_stats(const struct dice_die *die, struct dice_stats *stats);
+void dice_die_info(const struct dice_die *die, struct dice_die_info *info);
+void dice_die_stats(const struct dice_die *die, struct dice_die_stats *stats);
+#ifndef __KERNEL__
 int dice_die_masses(const struct dice_die *die, u64 *unit, u64 *total);
 u64 dice_die_mass(const struct dice_die *die, u64 unit, u64 s);
+#endif
 u64 dice_die_sides(const struct dice_die *die);
 size_t dice_die_table_bytes(const struct dice_die *die);
 
@@ -98,7 +112,10 @@ struct dice_stream *dice_stream_alloc(dice_fill_fn fill, void *ctx);
 void dice_stream_free(struct dice_stream *stream);
 struct dice_die *dice_stream_die(struct dice_stream *stream);
 void dice_stream_info(const struct dice_stream *stream,
-		      struct dice_info *info);
+		      struct dice_die_info *info);
+int dice_die_args_check(const struct dice_die_args *arg);
+int dice_stream_set_die(struct dice_stream *stream, u64 sides,
+			struct dice_table *table, u32 method, u32 format);
 int dice_stream_set_format(struct dice_stream *stream, u32 format);
 int dice_stream_set_sides(struct dice_stream *stream, u64 sides);
 int dice_stream_set_table(struct dice_stream *stream, struct dice_table *table);

@@ -214,24 +214,83 @@ static void dice_die_drop_table(struct dice_die *die)
 }
 
 /**
+ * dice_die_check() - could the die become this die?
+ * @sides: sides of a fair die (unused when @table is given)
+ * @table: the table of a loaded die, or NULL
+ * @method: DICE_METHOD_*
+ *
+ * Return: 0, or -EINVAL for no sides, an unknown method or one that cannot
+ * roll this kind of die.
+ */
+int dice_die_check(u64 sides, const struct dice_table *table, u32 method)
+{
+	if (!table && !sides)
+		return -EINVAL;
+	return dice_method_check(method, table ? DICE_KIND_LOADED :
+						 DICE_KIND_FAIR);
+}
+
+/**
+ * dice_die_set() - make the die another die, in one step
+ * @die: the die
+ * @sides: sides of a fair die, 1 to 2^64 - 1 (unused when @table is given)
+ * @table: a finished table for a loaded die, or NULL for a fair one; the
+ *	die owns it from now on, even on error.  The die's own table keeps
+ *	it loaded as it is.
+ * @method: DICE_METHOD_*
+ *
+ * A new table is packed to 16 bytes a side when its masses allow.  Bits
+ * waiting in the pool and the recycler stay for later rolls (faces drawn
+ * ahead go back to the recycler: dice_die_settle()); rolls waiting in a
+ * batch are dropped (their bits were counted as used).
+ *
+ * Return: 0, -EINVAL (dice_die_check()) or -ENOMEM; on error the die is
+ * unchanged.
+ */
+int dice_die_set(struct dice_die *die, u64 sides, struct dice_table *table,
+		 u32 method)
+{
+	bool new_table = table && table != die->table;
+	struct dice_batch *batch = die->batch;
+	int err = dice_die_check(sides, table, method);
+
+	if (!err && method == DICE_METHOD_BATCH && !batch) {
+		batch = kzalloc_obj(*batch, GFP_KERNEL_ACCOUNT);
+		if (!batch)
+			err = -ENOMEM;
+	}
+	if (err) {
+		if (new_table)
+			dice_table_free(table);
+		return err;
+	}
+	dice_die_settle(die);
+	if (!table || new_table)
+		dice_die_drop_table(die);
+	die->batch = batch;
+	if (method != DICE_METHOD_BATCH)
+		dice_die_free_batch(die);
+	if (new_table)
+		die->table = dice_table_pack(table);
+	die->sides = die->table ? die->table->sides : sides;
+	die->kind = die->table ? DICE_KIND_LOADED : DICE_KIND_FAIR;
+	die->method = method;
+	if (die->batch)
+		die->batch->sides = 0;	/* it holds rolls of the old die */
+	dice_die_plan(die);
+	return 0;
+}
+
+/**
  * dice_die_set_sides() - make the die a fair one with @sides sides
  * @die: the die
  * @sides: 1 to 2^64 - 1
  *
- * Return: 0, or -EINVAL for no sides; on error the die is unchanged.
+ * Return: as dice_die_set().
  */
 int dice_die_set_sides(struct dice_die *die, u64 sides)
 {
-	if (!sides)
-		return -EINVAL;
-	dice_die_settle(die);
-	dice_die_drop_table(die);
-	die->sides = sides;
-	die->kind = DICE_KIND_FAIR;
-	dice_die_plan(die);
-	if (die->batch)
-		die->batch->sides = 0;	/* it holds rolls of the old die */
-	return 0;
+	return dice_die_set(die, sides, NULL, die->method);
 }
 
 /**
@@ -239,58 +298,23 @@ int dice_die_set_sides(struct dice_die *die, u64 sides)
  * @die: the die
  * @table: a finished table; the die owns it from now on, even on error
  *
- * The table is packed to 16 bytes a side when its masses allow.
- *
- * Return: 0, or -EINVAL if the method cannot roll loaded dice; on error the
- * table is freed and the die is unchanged.
+ * Return: as dice_die_set().
  */
 int dice_die_set_table(struct dice_die *die, struct dice_table *table)
 {
-	int err = dice_method_check(die->method, DICE_KIND_LOADED);
-
-	if (err) {
-		dice_table_free(table);
-		return err;
-	}
-	dice_die_settle(die);
-	dice_die_drop_table(die);
-	die->table = dice_table_pack(table);
-	die->sides = die->table->sides;
-	die->kind = DICE_KIND_LOADED;
-	dice_die_plan(die);
-	return 0;
+	return dice_die_set(die, 0, table, die->method);
 }
 
 /**
- * dice_die_set_method() - choose how the die turns bits into faces
+ * dice_die_set_method() - roll the same die another way
  * @die: the die
  * @method: DICE_METHOD_*
  *
- * Bits waiting in the pool and the recycler stay for later rolls; rolls
- * waiting in a batch are dropped (their bits were counted as used).
- *
- * Return: 0, or -EINVAL for an unknown method or one that cannot roll this
- * kind of die.
+ * Return: as dice_die_set().
  */
 int dice_die_set_method(struct dice_die *die, u32 method)
 {
-	int err = dice_method_check(method, die->kind);
-
-	if (err)
-		return err;
-	if (method == DICE_METHOD_BATCH && !die->batch) {
-		die->batch = kzalloc_obj(*die->batch, GFP_KERNEL_ACCOUNT);
-		if (!die->batch)
-			return -ENOMEM;
-	} else if (method != DICE_METHOD_BATCH) {
-		dice_die_free_batch(die);
-	}
-	dice_die_settle(die);
-	die->method = method;
-	if (die->batch)
-		die->batch->sides = 0;
-	dice_die_plan(die);
-	return 0;
+	return dice_die_set(die, die->sides, die->table, method);
 }
 
 /**
@@ -391,12 +415,11 @@ const char *dice_die_invalid(const struct dice_die *die)
 }
 
 /**
- * dice_die_info() - what the die is, for DICE_IOC_GET_INFO
+ * dice_die_info() - what the die is, for DICE_IOC_GET_DIE
  * @die: the die
- * @info: filled in, all but the format and the source (which the stream
- *	and the caller own)
+ * @info: filled in, all but the format (which the stream owns)
  */
-void dice_die_info(const struct dice_die *die, struct dice_info *info)
+void dice_die_info(const struct dice_die *die, struct dice_die_info *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->sides = die->sides;
@@ -409,7 +432,7 @@ void dice_die_info(const struct dice_die *die, struct dice_info *info)
  * @die: the die
  * @stats: filled in
  */
-void dice_die_stats(const struct dice_die *die, struct dice_stats *stats)
+void dice_die_stats(const struct dice_die *die, struct dice_die_stats *stats)
 {
 	memset(stats, 0, sizeof(*stats));
 	stats->rolls = die->rolls;
@@ -419,6 +442,11 @@ void dice_die_stats(const struct dice_die *die, struct dice_stats *stats)
 	stats->coin_bits = die->coin_bits;
 }
 
+#ifndef __KERNEL__
+/*
+ * The exact distribution is libdice's dice_get_masses() on its userspace
+ * engine; the device does not report it.
+ */
 /**
  * dice_die_masses() - the die's distribution in lowest terms
  * @die: the die
@@ -470,6 +498,7 @@ u64 dice_die_mass(const struct dice_die *die, u64 unit, u64 s)
 {
 	return die->table ? dice_table_share(die->table, (u32)s) / unit : 1;
 }
+#endif /* !__KERNEL__ */
 
 /**
  * dice_die_wipe() - forget the die's random state and free its table

@@ -54,9 +54,6 @@
 static unsigned long dice_table_limit __ro_after_init;
 static atomic_long_t dice_tables_held = ATOMIC_LONG_INIT(0);
 
-/* Masses copied out per step of DICE_IOC_GET_MASSES. */
-#define DICE_MASSES_CHUNK	64
-
 /*
  * The module's counters (debugfs, root's): per CPU, so that readers of
  * different files never share a cache line; and, in each file, the part of
@@ -101,7 +98,7 @@ static atomic_long_t dice_open_count = ATOMIC_LONG_INIT(0);
 static void dice_report(struct dice_file *df)
 {
 	struct dice_counters *c, *seen = &df->reported;
-	struct dice_stats now;
+	struct dice_die_stats now;
 
 	if (!df->stream)
 		return;
@@ -241,21 +238,6 @@ static bool dice_budget_charge(size_t bytes)
 static void dice_budget_uncharge(size_t bytes)
 {
 	atomic_long_sub(bytes, &dice_tables_held);
-}
-
-/*
- * Under the file's lock, after a change that may have dropped the die's
- * table: the file stops being charged for it.  The caller uncharges the
- * return value once it dropped the lock.
- */
-static size_t dice_table_gone(struct dice_file *df)
-{
-	size_t cost = df->table_cost;
-
-	if (dice_die_table_bytes(dice_stream_die(df->stream)))
-		return 0;
-	df->table_cost = 0;
-	return cost;
 }
 
 /* ---- bit sources ------------------------------------------------------------ */
@@ -675,186 +657,18 @@ out_unlock:
 
 /* ---- ioctls ------------------------------------------------------------------------ */
 
-/* An ioctl number with its size bits cleared: structs may grow. */
-#define DICE_IOC_BASE(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
-
-/* Copy a struct out, no more than the caller's size, zeroing any excess. */
-static int dice_copy_struct_to_user(void __user *dst, size_t usize,
-				    const void *src, size_t ksize)
-{
-	if (!usize)
-		return -EINVAL;
-	if (copy_to_user(dst, src, min(usize, ksize)))
-		return -EFAULT;
-	if (usize > ksize && clear_user(dst + ksize, usize - ksize))
-		return -EFAULT;
-	return 0;
-}
-
 /*
- * The ioctls wait for the file's lock killably: a GET_MASSES of a huge die
- * may hold it for long, and a thread waiting behind it must still die.
- * Readiness may change with the die: every change wakes pollers.
+ * The ioctls wait for the file's lock killably, as reads do.  Readiness
+ * may change with the die: every change wakes pollers.
  */
 #define DICE_POLL_ANY	(DICE_POLL_IN | DICE_POLL_OUT)
-
-static long dice_ioctl_set_sides(struct dice_file *df, u64 __user *uarg)
-{
-	size_t cost;
-	u64 sides;
-	int err;
-
-	if (get_user(sides, uarg))
-		return -EFAULT;
-	err = dice_lock_die(df);
-	if (err)
-		return err;
-	err = dice_stream_set_sides(df->stream, sides);
-	cost = dice_table_gone(df);
-	dice_unlock(df, DICE_POLL_ANY);
-	dice_budget_uncharge(cost);
-	return err;
-}
-
-/*
- * SET_FORMAT, SET_METHOD and SET_SOURCE: a u32 for the core.  A new source
- * drops every bit and roll of the old one (dice_stream_set_source()).
- */
-static long dice_ioctl_set_u32(struct dice_file *df, unsigned int cmd,
-			       u32 __user *uarg)
-{
-	u32 val;
-	int err;
-
-	if (get_user(val, uarg))
-		return -EFAULT;
-	if (cmd == DICE_IOC_SET_SOURCE && val != DICE_SRC_KERNEL &&
-	    val != DICE_SRC_WRITTEN)
-		return -EINVAL;
-	err = dice_lock_die(df);
-	if (err)
-		return err;
-	switch (cmd) {
-	case DICE_IOC_SET_FORMAT:
-		err = dice_stream_set_format(df->stream, val);
-		break;
-	case DICE_IOC_SET_METHOD:
-		err = dice_stream_set_method(df->stream, val);
-		break;
-	default:
-		err = dice_stream_set_source(df->stream,
-					     val == DICE_SRC_KERNEL ?
-					     dice_fill_crng : NULL, df);
-		if (err)
-			break;
-		WRITE_ONCE(df->source, val);
-		dice_report(df);
-	}
-	dice_unlock(df, DICE_POLL_ANY);
-	return err;
-}
-
-static long dice_ioctl_get_info(struct dice_file *df, void __user *uarg,
-				size_t usize)
-{
-	struct dice_info info;
-	int err;
-
-	err = dice_lock_die(df);
-	if (err)
-		return err;
-	dice_stream_info(df->stream, &info);
-	info.source = df->source;
-	mutex_unlock(&df->lock);
-	return dice_copy_struct_to_user(uarg, usize, &info, sizeof(info));
-}
-
-static long dice_ioctl_get_stats(struct dice_file *df, void __user *uarg,
-				 size_t usize)
-{
-	struct dice_stats stats;
-	int err;
-
-	err = dice_lock_die(df);
-	if (err)
-		return err;
-	dice_die_stats(dice_stream_die(df->stream), &stats);
-	mutex_unlock(&df->lock);
-	return dice_copy_struct_to_user(uarg, usize, &stats, sizeof(stats));
-}
-
-/*
- * Install @table, built under a reserve of @reserve bytes of the budget;
- * the file keeps the charge for the table as packed and gives the rest
- * back, with the charge of the table it replaces.
- */
-static long dice_install_table(struct dice_file *df, struct dice_table *table,
-			       size_t reserve)
-{
-	size_t old_cost, cost;
-	int err;
-
-	err = dice_lock_die(df);
-	if (err) {
-		dice_table_free(table);
-		goto out_uncharge;
-	}
-	/* The die owns the table from here on, and frees it on error. */
-	err = dice_stream_set_table(df->stream, table);
-	if (err) {
-		mutex_unlock(&df->lock);
-		goto out_uncharge;
-	}
-	old_cost = df->table_cost;
-	cost = dice_held_cost(dice_stream_die(df->stream));
-	df->table_cost = cost;
-	dice_unlock(df, DICE_POLL_ANY);
-	dice_budget_uncharge(old_cost);
-	reserve -= cost;
-out_uncharge:
-	dice_budget_uncharge(reserve);
-	return err;
-}
-
-/*
- * Begin a table of @sides sides: reserve what the build may hold at most
- * (dice_build_cost()), then allocate the table.
- *
- * Return: the table, or -E2BIG over DICE_TABLE_SIDES_MAX, -ENOMEM over the
- * budget or without memory (as an ERR_PTR).
- */
-static struct dice_table *dice_table_begin(u32 sides, size_t *reserve)
-{
-	struct dice_table *table;
-
-	if (sides > DICE_TABLE_SIDES_MAX)
-		return ERR_PTR(-E2BIG);
-	*reserve = dice_build_cost(sides);
-	if (!dice_budget_charge(*reserve))
-		return ERR_PTR(-ENOMEM);
-	table = dice_table_alloc(sides);
-	if (!table) {
-		dice_budget_uncharge(*reserve);
-		return ERR_PTR(-ENOMEM);
-	}
-	return table;
-}
-
-/* A table that failed to build: freed, and its reserve given back. */
-static long dice_table_abandon(struct dice_table *table, size_t reserve,
-			       int err)
-{
-	dice_table_free(table);
-	dice_budget_uncharge(reserve);
-	return err;
-}
 
 /*
  * A table's arrays in from userspace: up to 8 bytes a side for up to
  * DICE_TABLE_SIDES_MAX sides, 12 MiB for an alias table, which one
- * copy_from_user() would copy without a pause.  In
- * 1 MiB steps with a signal check and cond_resched() between, as every
- * loop over user memory here.
+ * copy_from_user() would copy without a pause.  In 1 MiB steps with a
+ * signal check and cond_resched() between, as every loop over user
+ * memory here.
  */
 static int dice_copy_table_in(void *dst, u64 src, size_t len)
 {
@@ -874,126 +688,148 @@ static int dice_copy_table_in(void *dst, u64 src, size_t len)
 	return 0;
 }
 
-static long dice_ioctl_set_weights(struct dice_file *df, void __user *uarg,
-				   size_t usize)
+/*
+ * Build the table of a loaded die from its weights or its alias table,
+ * under a reserve of the budget of what the build may hold at most
+ * (dice_build_cost()): the table and the weights, or the table and its
+ * packed copy.  On success *@reserve is charged; on error nothing is.
+ *
+ * Return: the table, or an ERR_PTR: -ENOMEM over the budget or without
+ * memory, or the errors of the copy and of the table's checks.
+ */
+static struct dice_table *dice_table_read(const struct dice_die_args *arg,
+					  size_t *reserve)
 {
-	struct dice_weights arg;
+	u32 sides = arg->sides;
 	struct dice_table *table;
-	size_t reserve;
-	u32 *weights;
+	u32 *weights = NULL;
 	int err;
 
-	err = copy_struct_from_user(&arg, sizeof(arg), uarg, usize);
-	if (err)
-		return err;
-	if (arg.flags || !arg.sides)
-		return -EINVAL;
-	table = dice_table_begin(arg.sides, &reserve);
-	if (IS_ERR(table))
-		return PTR_ERR(table);
-	/* The reserve holds the table and the weights, or the packed copy. */
-	weights = kvmalloc_array(arg.sides, sizeof(*weights), DICE_GFP);
-	if (!weights)
-		return dice_table_abandon(table, reserve, -ENOMEM);
-	err = dice_copy_table_in(weights, arg.weights,
-				 (size_t)arg.sides * sizeof(*weights));
+	*reserve = dice_build_cost(sides);
+	if (!dice_budget_charge(*reserve))
+		return ERR_PTR(-ENOMEM);
+	table = dice_table_alloc(sides);
+	if (!table) {
+		err = -ENOMEM;
+		goto out_uncharge;
+	}
+	if (arg->kind == DICE_KIND_WEIGHTS) {
+		weights = kvmalloc_array(sides, sizeof(*weights), DICE_GFP);
+		err = weights ? dice_copy_table_in(weights, arg->weights,
+						   sides * sizeof(*weights)) :
+				-ENOMEM;
+		if (!err)
+			err = dice_table_from_weights(table, weights);
+		kvfree(weights);
+	} else {
+		err = dice_copy_table_in(dice_table_thresholds(table),
+					 arg->thresholds, sides * sizeof(u64));
+		if (!err)
+			err = dice_copy_table_in(dice_table_aliases(table),
+						 arg->aliases,
+						 sides * sizeof(u32));
+		if (!err)
+			err = dice_table_from_alias(table, arg->mass);
+	}
 	if (!err)
-		err = dice_table_from_weights(table, weights);
-	kvfree(weights);
-	if (err)
-		return dice_table_abandon(table, reserve, err);
-	return dice_install_table(df, table, reserve);
-}
-
-static long dice_ioctl_set_alias(struct dice_file *df, void __user *uarg,
-				 size_t usize)
-{
-	struct dice_alias arg;
-	struct dice_table *table;
-	size_t reserve;
-	int err;
-
-	err = copy_struct_from_user(&arg, sizeof(arg), uarg, usize);
-	if (err)
-		return err;
-	if (arg.flags || !arg.sides || !arg.mass)
-		return -EINVAL;
-	table = dice_table_begin(arg.sides, &reserve);
-	if (IS_ERR(table))
-		return PTR_ERR(table);
-	err = dice_copy_table_in(dice_table_thresholds(table), arg.thresholds,
-				 (size_t)arg.sides * sizeof(u64));
-	if (!err)
-		err = dice_copy_table_in(dice_table_aliases(table),
-					 arg.aliases,
-					 (size_t)arg.sides * sizeof(u32));
-	if (!err)
-		err = dice_table_from_alias(table, arg.mass);
-	if (err)
-		return dice_table_abandon(table, reserve, err);
-	return dice_install_table(df, table, reserve);
+		return table;
+	dice_table_free(table);
+out_uncharge:
+	dice_budget_uncharge(*reserve);
+	return ERR_PTR(err);
 }
 
 /*
- * The distribution in lowest terms, so a loaded die's total fits 64 bits.
- * A fair die may have 2^64 - 1 sides and the caller may map one small file
- * over a huge window for them, so the masses go out a chunk at a time,
- * with cond_resched() and a signal check between chunks: a signal ends the call with -ERESTARTSYS
- * (EINTR, or a fresh start under SA_RESTART), the masses written so far
- * left as they are.
+ * The whole die in one step (dice_stream_set_die()): checked, its table
+ * built outside the lock, then installed.  The file keeps the charge for
+ * its table as held (packed or not) and gives back the rest of the
+ * reserve, with the charge of the table it replaced.
  */
-static long dice_ioctl_get_masses(struct dice_file *df, void __user *uarg,
-				  size_t usize)
+static long dice_ioctl_set_die(struct dice_file *df, void __user *uarg)
 {
-	u64 chunk[DICE_MASSES_CHUNK];
-	struct dice_masses arg;
-	struct dice_die *die;
-	u64 __user *masses;
-	u64 unit, i, n, j;
-	long err;
+	struct dice_table *table = NULL;
+	struct dice_die_args arg;
+	size_t reserve = 0;
+	int err;
 
-	if (!usize)
-		return -EINVAL;
-	err = copy_struct_from_user(&arg, sizeof(arg), uarg, usize);
+	if (copy_from_user(&arg, uarg, sizeof(arg)))
+		return -EFAULT;
+	err = dice_die_args_check(&arg);
 	if (err)
 		return err;
-	if (arg.flags || arg.padding)
-		return -EINVAL;
-	masses = u64_to_user_ptr(arg.masses);
+	if (arg.kind != DICE_KIND_FAIR) {
+		table = dice_table_read(&arg, &reserve);
+		if (IS_ERR(table))
+			return PTR_ERR(table);
+	}
+	err = dice_lock_die(df);
+	if (err) {
+		dice_table_free(table);
+		goto out_uncharge;
+	}
+	/* The die owns the table from here on, and frees it on error. */
+	err = dice_stream_set_die(df->stream, arg.sides, table, arg.method,
+				  arg.format);
+	if (!err) {
+		reserve += df->table_cost;
+		df->table_cost = dice_held_cost(dice_stream_die(df->stream));
+		reserve -= df->table_cost;
+	}
+	dice_unlock(df, DICE_POLL_ANY);
+out_uncharge:
+	dice_budget_uncharge(reserve);
+	return err;
+}
+
+static long dice_ioctl_get_die(struct dice_file *df, void __user *uarg)
+{
+	struct dice_die_info info;
+	int err;
+
 	err = dice_lock_die(df);
 	if (err)
 		return err;
-	die = dice_stream_die(df->stream);
-	arg.sides = dice_die_sides(die);
-	err = dice_die_masses(die, &unit, &arg.total);
-	if (err)
-		goto out_unlock;
-	if (arg.sides > arg.capacity) {
-		err = -ENOSPC;
-		goto out_unlock;
-	}
-	for (i = 0; i < arg.sides; i += n) {
-		if (i) {
-			if (signal_pending(current)) {
-				err = -ERESTARTSYS;
-				goto out_unlock;
-			}
-			cond_resched();
-		}
-		n = min_t(u64, arg.sides - i, ARRAY_SIZE(chunk));
-		for (j = 0; j < n; j++)
-			chunk[j] = dice_die_mass(die, unit, i + j);
-		if (copy_to_user(masses + i, chunk, n * sizeof(u64))) {
-			err = -EFAULT;
-			goto out_unlock;
-		}
-	}
-out_unlock:
+	dice_stream_info(df->stream, &info);
 	mutex_unlock(&df->lock);
-	if (err && err != -ENOSPC)
+	return copy_to_user(uarg, &info, sizeof(info)) ? -EFAULT : 0;
+}
+
+static long dice_ioctl_get_stats(struct dice_file *df, void __user *uarg)
+{
+	struct dice_die_stats stats;
+	int err;
+
+	err = dice_lock_die(df);
+	if (err)
 		return err;
-	if (dice_copy_struct_to_user(uarg, usize, &arg, sizeof(arg)))
+	dice_die_stats(dice_stream_die(df->stream), &stats);
+	mutex_unlock(&df->lock);
+	return copy_to_user(uarg, &stats, sizeof(stats)) ? -EFAULT : 0;
+}
+
+/*
+ * The test hook (CONFIG_RANDOM_DICE_TEST_HOOKS): a new source drops every
+ * bit and roll of the old one (dice_stream_set_source()).
+ */
+static long dice_ioctl_set_source(struct dice_file *df, u32 __user *uarg)
+{
+	u32 source;
+	int err;
+
+	if (get_user(source, uarg))
 		return -EFAULT;
+	if (source != DICE_SRC_KERNEL && source != DICE_SRC_WRITTEN)
+		return -EINVAL;
+	err = dice_lock_die(df);
+	if (err)
+		return err;
+	err = dice_stream_set_source(df->stream, source == DICE_SRC_KERNEL ?
+				     dice_fill_crng : NULL, df);
+	if (!err) {
+		WRITE_ONCE(df->source, source);
+		dice_report(df);
+	}
+	dice_unlock(df, DICE_POLL_ANY);
 	return err;
 }
 
@@ -1002,27 +838,18 @@ static long dice_file_ioctl(struct file *file, unsigned int cmd,
 {
 	struct dice_file *df = file->private_data;
 	void __user *uarg = (void __user *)arg;
-	size_t usize = _IOC_SIZE(cmd);
 
 	switch (cmd) {
-	case DICE_IOC_SET_SIDES:
-		return dice_ioctl_set_sides(df, uarg);
-	case DICE_IOC_SET_FORMAT:
-	case DICE_IOC_SET_METHOD:
+	case DICE_IOC_SET_DIE:
+		return dice_ioctl_set_die(df, uarg);
+	case DICE_IOC_GET_DIE:
+		return dice_ioctl_get_die(df, uarg);
+	case DICE_IOC_GET_STATS:
+		return dice_ioctl_get_stats(df, uarg);
 	case DICE_IOC_SET_SOURCE:
-		return dice_ioctl_set_u32(df, cmd, uarg);
-	}
-	switch (DICE_IOC_BASE(cmd)) {
-	case DICE_IOC_BASE(DICE_IOC_GET_INFO):
-		return dice_ioctl_get_info(df, uarg, usize);
-	case DICE_IOC_BASE(DICE_IOC_GET_STATS):
-		return dice_ioctl_get_stats(df, uarg, usize);
-	case DICE_IOC_BASE(DICE_IOC_SET_WEIGHTS):
-		return dice_ioctl_set_weights(df, uarg, usize);
-	case DICE_IOC_BASE(DICE_IOC_SET_ALIAS):
-		return dice_ioctl_set_alias(df, uarg, usize);
-	case DICE_IOC_BASE(DICE_IOC_GET_MASSES):
-		return dice_ioctl_get_masses(df, uarg, usize);
+		if (!IS_ENABLED(CONFIG_RANDOM_DICE_TEST_HOOKS))
+			break;
+		return dice_ioctl_set_source(df, uarg);
 	}
 	return -ENOTTY;
 }
@@ -1034,7 +861,9 @@ static const struct file_operations dice_fops = {
 	.open = dice_file_open,
 	.release = dice_file_release,
 	.read_iter = dice_file_read_iter,
-	.write_iter = dice_file_write_iter,
+	/* Without the test hook no file takes bits: write() fails, EINVAL. */
+	.write_iter = IS_ENABLED(CONFIG_RANDOM_DICE_TEST_HOOKS) ?
+		      dice_file_write_iter : NULL,
 	.poll = dice_file_poll,
 	.splice_read = copy_splice_read,
 	.unlocked_ioctl = dice_file_ioctl,

@@ -34,7 +34,9 @@ int dice_method_check(u32 method, u32 kind)
 		return 0;
 	case DICE_METHOD_VIGLIETTA:
 	case DICE_METHOD_BATCH:
-	case DICE_METHOD_REJECTION:
+#ifndef __KERNEL__
+	case DICE_METHOD_REJECTION:	/* userspace's baseline only */
+#endif
 		return kind == DICE_KIND_FAIR ? 0 : -EINVAL;
 	default:
 		return -EINVAL;

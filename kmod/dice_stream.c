@@ -70,12 +70,12 @@ struct dice_die *dice_stream_die(struct dice_stream *stream)
 }
 
 /**
- * dice_stream_info() - the die and its format, for DICE_IOC_GET_INFO
+ * dice_stream_info() - the die and its format, for DICE_IOC_GET_DIE
  * @stream: the stream
- * @info: filled in, all but the source (which the caller owns)
+ * @info: filled in
  */
 void dice_stream_info(const struct dice_stream *stream,
-		      struct dice_info *info)
+		      struct dice_die_info *info)
 {
 	dice_die_info(&stream->die, info);
 	info->format = stream->format;
@@ -133,75 +133,97 @@ int dice_stream_set_format(struct dice_stream *stream, u32 format)
 }
 
 /**
- * dice_stream_set_sides() - make the die a fair die of @sides sides
- * @stream: the stream
- * @sides: 1 to 2^64 - 1
+ * dice_die_args_check() - what DICE_IOC_SET_DIE refuses before any table
+ * @arg: the die asked for
  *
- * Rolls of the old die waiting to be read are dropped
- * (dice_stream_drop_rolls()).
+ * Everything that can be refused without reading a table is, before
+ * anything is allocated or copied.
  *
- * Return: 0, -EINVAL for no sides, or -EOVERFLOW if the largest face does
- * not fit the format; on error nothing changes.
+ * Return: 0, -EINVAL, then -E2BIG (a loaded die over DICE_TABLE_SIDES_MAX),
+ * then -EOVERFLOW (the largest face does not fit the format).
  */
+int dice_die_args_check(const struct dice_die_args *arg)
+{
+	bool fair = arg->kind == DICE_KIND_FAIR;
+	bool alias = arg->kind == DICE_KIND_ALIAS;
+
+	if (arg->flags || arg->kind > DICE_KIND_ALIAS || !arg->sides ||
+	    arg->method > DICE_METHOD_ALIAS)
+		return -EINVAL;
+	if ((arg->kind != DICE_KIND_WEIGHTS && arg->weights) ||
+	    (!alias && (arg->thresholds || arg->aliases || arg->mass)) ||
+	    (alias && !arg->mass))
+		return -EINVAL;
+	if (dice_method_check(arg->method, fair ? DICE_KIND_FAIR :
+						  DICE_KIND_LOADED))
+		return -EINVAL;
+	if (!fair && arg->sides > DICE_TABLE_SIDES_MAX)
+		return -E2BIG;
+	return dice_format_check(arg->format, arg->sides);
+}
+
+/**
+ * dice_stream_set_die() - make the stream's die another die, in one step
+ * @stream: the stream
+ * @sides: sides of a fair die, 1 to 2^64 - 1 (unused when @table is given)
+ * @table: a built table for a loaded die, or NULL for a fair one; the die
+ *	owns it from here on, even on error.  The die's own table keeps it
+ *	loaded as it is.
+ * @method: DICE_METHOD_*
+ * @format: DICE_FMT_* type or-ed with flags
+ *
+ * Everything is checked before anything changes, so the result never
+ * depends on what was set before.  Rolls of the old die waiting to be read
+ * are dropped (dice_stream_drop_rolls()), and in a new format every byte.
+ *
+ * Return: 0, -EINVAL (dice_die_check() or dice_format_check()), -EOVERFLOW
+ * if the largest face does not fit the format, or -ENOMEM; on error
+ * nothing changes (a new table is freed).
+ */
+int dice_stream_set_die(struct dice_stream *stream, u64 sides,
+			struct dice_table *table, u32 method, u32 format)
+{
+	int err = dice_die_check(sides, table, method);
+
+	if (!err)
+		err = dice_format_check(format, table ? table->sides : sides);
+	if (!err)
+		err = dice_die_set(&stream->die, sides, table, method);
+	else if (table && table != stream->die.table)
+		dice_table_free(table);
+	if (err)
+		return err;
+	if (format != stream->format) {
+		stream->format = format;
+		dice_stream_drop_bytes(stream);
+	} else {
+		dice_stream_drop_rolls(stream);
+	}
+	return 0;
+}
+
+/* dice_stream_set_die(), a fair die in the same method and format. */
 int dice_stream_set_sides(struct dice_stream *stream, u64 sides)
 {
-	int err = sides ? dice_format_check(stream->format, sides) : -EINVAL;
-
-	if (!err)
-		err = dice_die_set_sides(&stream->die, sides);
-
-	if (!err)
-		dice_stream_drop_rolls(stream);
-	return err;
+	return dice_stream_set_die(stream, sides, NULL, stream->die.method,
+				   stream->format);
 }
 
-/**
- * dice_stream_set_table() - make the die the loaded die of @table
- * @stream: the stream
- * @table: a built table; the die owns it from here on, even on error
- *
- * Rolls of the old die waiting to be read are dropped.
- *
- * Return: 0, -EINVAL if the method cannot roll loaded dice, or -EOVERFLOW
- * if the largest face does not fit the format; on error the table is freed
- * and nothing else changes.
- */
+/* dice_stream_set_die(), a loaded die in the same method and format. */
 int dice_stream_set_table(struct dice_stream *stream, struct dice_table *table)
 {
-	/* The die's own error first: a method that rolls no loaded dice. */
-	int err = dice_method_check(stream->die.method, DICE_KIND_LOADED);
-
-	if (!err)
-		err = dice_format_check(stream->format, table->sides);
-	if (err) {
-		dice_table_free(table);
-		return err;
-	}
-	err = dice_die_set_table(&stream->die, table);
-
-	if (!err)
-		dice_stream_drop_rolls(stream);
-	return err;
+	return dice_stream_set_die(stream, 0, table, stream->die.method,
+				   stream->format);
 }
 
-/**
- * dice_stream_set_method() - roll the same die another way
- * @stream: the stream
- * @method: DICE_METHOD_*
- *
- * Rolls made the old way are dropped: a reader who changes the method
- * means the next roll to be made the new way.
- *
- * Return: 0 or the error of dice_die_set_method(); on error nothing
- * changes.
+/*
+ * dice_stream_set_die(), the same die rolled another way: a reader who
+ * changes the method means the next roll to be made the new way.
  */
 int dice_stream_set_method(struct dice_stream *stream, u32 method)
 {
-	int err = dice_die_set_method(&stream->die, method);
-
-	if (!err)
-		dice_stream_drop_rolls(stream);
-	return err;
+	return dice_stream_set_die(stream, stream->die.sides, stream->die.table,
+				   method, stream->format);
 }
 
 /**

@@ -45,16 +45,22 @@ static int dice_new(struct dice **out)
 
 static int dice_open_device(struct dice *d)
 {
-	struct dice_info info;
+	struct dice_die_info info;
 	int err;
 
 	d->fd = open(DICE_DEVICE, O_RDWR | O_CLOEXEC);
 	if (d->fd < 0)
 		return -errno;
-	/* Make sure this is the dice module's device, and learn its state. */
-	err = dice_ioctl(d, DICE_IOC_GET_INFO, &info);
+	/* Make sure this is the dice module's device, and learn its die. */
+	err = dice_ioctl(d, DICE_IOC_GET_DIE, &info);
 	if (err)
 		return err;
+	if (info.kind != DICE_KIND_FAIR)
+		return -EPROTO;		/* a new file is always fair */
+	d->die.kind = DICE_KIND_FAIR;
+	d->die.sides = info.sides;
+	d->die.method = info.method;
+	d->die.format = info.format;
 	d->format = info.format;
 	d->file_format = info.format;
 	return 0;
@@ -118,6 +124,7 @@ DICE_EXPORT void dice_close(struct dice *d)
 		dice_ring_detach(d->ring);
 	if (d->fd >= 0)
 		close(d->fd);
+	free(d->table);
 	if (d->eng)
 		dice_engine_free(d);
 	free(d);
@@ -160,22 +167,49 @@ static int dice_check(struct dice *d)
 }
 
 /*
+ * Make the device's die @die, taking ownership of @table (the arrays @die
+ * points to, or NULL): the whole die goes in one DICE_IOC_SET_DIE.  On
+ * error the die stays as it was, and @table is freed.
+ */
+static int dice_device_set(struct dice *d, const struct dice_die_args *die,
+			   void *table)
+{
+	struct dice_die_args arg = *die;
+	int err = dice_ioctl(d, DICE_IOC_SET_DIE, &arg);
+
+	if (err) {
+		if (table != d->table)
+			free(table);
+		return err;
+	}
+	if (table != d->table)
+		free(d->table);
+	d->table = table;
+	d->die = *die;
+	d->file_format = die->format;
+	return 0;
+}
+
+/*
  * libdice owns the format of its file, the device's or the engine's stream:
  * it is in DICE_FMT_U64 after dice_roll(), and in the caller's format for
- * dice_read() and whenever the die changes, so that the core checks a new
- * die against the format the caller will read it in.  Switching drops
- * nothing but bytes of a partly read text line.
+ * dice_read() and whenever the die changes, so that a new die is checked
+ * against the format the caller will read it in.  Switching drops nothing
+ * but bytes of a partly read text line.  (On the device a format goes with
+ * the whole die: a loaded die's table is sent again.)
  */
 int dice_file_format(struct dice *d, uint32_t format)
 {
+	struct dice_die_args die = d->die;
 	int err;
 
 	if (d->file_format == format)
 		return 0;
-	if (d->eng)
-		err = dice_engine_set_format(d, format);
-	else
-		err = dice_ioctl(d, DICE_IOC_SET_FORMAT, &format);
+	if (!d->eng) {
+		die.format = format;
+		return dice_device_set(d, &die, d->table);
+	}
+	err = dice_engine_set_format(d, format);
 	if (!err)
 		d->file_format = format;
 	return err;
@@ -187,41 +221,80 @@ static int dice_file_die(struct dice *d)
 	return dice_file_format(d, d->format);
 }
 
+/* A device die of the same method, in the caller's format. */
+static struct dice_die_args dice_device_die(struct dice *d, uint32_t kind,
+					    uint64_t sides)
+{
+	struct dice_die_args die = {
+		.sides = sides,
+		.kind = kind,
+		.method = d->die.method,
+		.format = d->format,
+	};
+
+	return die;
+}
+
 DICE_EXPORT int dice_set_sides(struct dice *d, uint64_t sides)
 {
+	struct dice_die_args die;
 	int err = dice_check(d);
 
 	if (err)
 		return err;
 	if (!sides)
 		return -EINVAL;
+	if (!d->eng) {
+		die = dice_device_die(d, DICE_KIND_FAIR, sides);
+		return dice_device_set(d, &die, NULL);
+	}
 	err = dice_file_die(d);
 	if (err)
 		return err;
-	if (d->eng)
-		return dice_engine_set_sides(d, sides);
-	return dice_ioctl(d, DICE_IOC_SET_SIDES, &sides);
+	return dice_engine_set_sides(d, sides);
+}
+
+/* The loaded die's copy libdice keeps, to send it again with a format. */
+static void *dice_copy_arrays(const void *a, size_t alen, const void *b,
+			      size_t blen)
+{
+	char *copy = malloc(alen + blen ? alen + blen : 1);
+
+	if (!copy)
+		return NULL;
+	memcpy(copy, a, alen);
+	if (blen)
+		memcpy(copy + alen, b, blen);
+	return copy;
 }
 
 DICE_EXPORT int dice_set_weights(struct dice *d, const uint32_t *weights,
 				 uint32_t sides)
 {
-	struct dice_weights arg = {
-		.weights = (uintptr_t)weights,
-		.sides = sides,
-	};
 	struct dice_table *table;
+	struct dice_die_args die;
+	uint32_t *copy;
 	int err = dice_check(d);
 
 	if (err)
 		return err;
 	if (!weights || !sides)
 		return -EINVAL;
+	if (!d->eng) {
+		/* Over the limit: the device's E2BIG, not a huge copy. */
+		if (sides > DICE_TABLE_SIDES_MAX)
+			return -E2BIG;
+		copy = dice_copy_arrays(weights, (size_t)sides * sizeof(*weights),
+					NULL, 0);
+		if (!copy)
+			return -ENOMEM;
+		die = dice_device_die(d, DICE_KIND_WEIGHTS, sides);
+		die.weights = (uintptr_t)copy;
+		return dice_device_set(d, &die, copy);
+	}
 	err = dice_file_die(d);
 	if (err)
 		return err;
-	if (!d->eng)
-		return dice_ioctl(d, DICE_IOC_SET_WEIGHTS, &arg);
 	table = dice_table_alloc(sides);
 	if (!table)
 		return -ENOMEM;
@@ -237,29 +310,36 @@ DICE_EXPORT int dice_set_alias(struct dice *d, const uint64_t *thresholds,
 			       const uint32_t *aliases, uint32_t sides,
 			       uint64_t mass)
 {
-	struct dice_alias arg = {
-		.thresholds = (uintptr_t)thresholds,
-		.aliases = (uintptr_t)aliases,
-		.mass = mass,
-		.sides = sides,
-	};
+	size_t tlen = (size_t)sides * sizeof(*thresholds);
 	struct dice_table *table;
+	struct dice_die_args die;
+	char *copy;
 	int err = dice_check(d);
 
 	if (err)
 		return err;
 	if (!thresholds || !aliases || !sides || !mass)
 		return -EINVAL;
+	if (!d->eng) {
+		if (sides > DICE_TABLE_SIDES_MAX)
+			return -E2BIG;
+		copy = dice_copy_arrays(thresholds, tlen, aliases,
+					(size_t)sides * sizeof(*aliases));
+		if (!copy)
+			return -ENOMEM;
+		die = dice_device_die(d, DICE_KIND_ALIAS, sides);
+		die.thresholds = (uintptr_t)copy;
+		die.aliases = (uintptr_t)(copy + tlen);
+		die.mass = mass;
+		return dice_device_set(d, &die, copy);
+	}
 	err = dice_file_die(d);
 	if (err)
 		return err;
-	if (!d->eng)
-		return dice_ioctl(d, DICE_IOC_SET_ALIAS, &arg);
 	table = dice_table_alloc(sides);
 	if (!table)
 		return -ENOMEM;
-	memcpy(dice_table_thresholds(table), thresholds,
-	       (size_t)sides * sizeof(*thresholds));
+	memcpy(dice_table_thresholds(table), thresholds, tlen);
 	memcpy(dice_table_aliases(table), aliases,
 	       (size_t)sides * sizeof(*aliases));
 	err = dice_table_from_alias(table, mass);
@@ -272,13 +352,16 @@ DICE_EXPORT int dice_set_alias(struct dice *d, const uint64_t *thresholds,
 
 DICE_EXPORT int dice_set_method(struct dice *d, uint32_t method)
 {
+	struct dice_die_args die;
 	int err = dice_check(d);
 
 	if (err)
 		return err;
 	if (d->eng)
 		return dice_engine_set_method(d, method);
-	return dice_ioctl(d, DICE_IOC_SET_METHOD, &method);
+	die = d->die;
+	die.method = method;
+	return dice_device_set(d, &die, d->table);
 }
 
 DICE_EXPORT int dice_set_source(struct dice *d, uint32_t source)
@@ -287,9 +370,9 @@ DICE_EXPORT int dice_set_source(struct dice *d, uint32_t source)
 
 	if (err)
 		return err;
-	if (d->eng)
-		return dice_engine_set_source(d, source);
-	return dice_ioctl(d, DICE_IOC_SET_SOURCE, &source);
+	if (!d->eng)
+		return -EOPNOTSUPP;
+	return dice_engine_set_source(d, source);
 }
 
 DICE_EXPORT int dice_set_format(struct dice *d, uint32_t format)
@@ -309,73 +392,73 @@ DICE_EXPORT int dice_set_format(struct dice *d, uint32_t format)
 
 DICE_EXPORT int dice_get_info(struct dice *d, struct dice_info *info)
 {
-	int err;
+	struct dice_die_info die;
+	int err = 0;
 
 	if (!d || !info)
 		return -EINVAL;
-	if (d->eng) {
-		dice_engine_get_info(d, info);
-		err = 0;
-	} else {
-		err = dice_ioctl(d, DICE_IOC_GET_INFO, info);
-	}
+	if (d->eng)
+		dice_engine_get_info(d, &die);
+	else
+		err = dice_ioctl(d, DICE_IOC_GET_DIE, &die);
+	if (err)
+		return err;
+	memset(info, 0, sizeof(*info));
+	info->sides = die.sides;
+	info->kind = die.kind;
+	info->method = die.method;
 	/* The file may be in U64 for dice_roll(): report the caller's. */
-	if (!err)
-		info->format = d->format;
-	return err;
+	info->format = d->format;
+	info->source = d->source;
+	return 0;
 }
 
 DICE_EXPORT int dice_get_stats(struct dice *d, struct dice_stats *stats)
 {
+	struct dice_die_stats st;
+	int err = 0;
+
 	if (!d || !stats)
 		return -EINVAL;
-	if (d->eng) {
-		dice_engine_get_stats(d, stats);
-		return 0;
-	}
-	return dice_ioctl(d, DICE_IOC_GET_STATS, stats);
+	if (d->eng)
+		dice_engine_get_stats(d, &st);
+	else
+		err = dice_ioctl(d, DICE_IOC_GET_STATS, &st);
+	if (err)
+		return err;
+	memset(stats, 0, sizeof(*stats));
+	stats->rolls = st.rolls;
+	stats->bits_used = st.bits_used;
+	stats->bits_drawn = st.bits_drawn;
+	stats->bits_discarded = st.bits_discarded;
+	stats->coin_bits = st.coin_bits;
+	return 0;
 }
 
 DICE_EXPORT int dice_get_masses(struct dice *d, uint64_t *masses,
 				uint64_t capacity, uint64_t *sides,
 				uint64_t *total)
 {
-	struct dice_masses arg = {
-		.masses = (uintptr_t)masses,
-		.capacity = capacity,
-	};
-	int err;
-
 	if (!d || (!masses && capacity))
 		return -EINVAL;
-	if (d->eng)
-		return dice_engine_get_masses(d, masses, capacity, sides,
-					      total);
-	err = dice_ioctl(d, DICE_IOC_GET_MASSES, &arg);
-	if (err && err != -ENOSPC)
-		return err;
-	if (sides)
-		*sides = arg.sides;
-	if (total)
-		*total = arg.total;
-	return err;
+	if (!d->eng)
+		return -EOPNOTSUPP;
+	return dice_engine_get_masses(d, masses, capacity, sides, total);
 }
 
 /* ---- bits and rolls ---------------------------------------------------------------- */
 
 DICE_EXPORT long dice_write_bits(struct dice *d, const void *buf, size_t len)
 {
-	ssize_t n;
 	int err = dice_check(d);
 
 	if (err)
 		return err;
 	if (!buf && len)
 		return -EINVAL;
-	if (d->eng)
-		return dice_engine_write(d, buf, len);
-	n = write(d->fd, buf, len);
-	return n < 0 ? -errno : n;
+	if (!d->eng)
+		return -EOPNOTSUPP;
+	return dice_engine_write(d, buf, len);
 }
 
 /* read() of the file: the device, or the engine's stream. */

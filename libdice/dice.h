@@ -22,6 +22,46 @@ extern "C" {
 struct dice;
 struct dice_ring;
 
+/*
+ * The textbook baseline the other methods are measured against (ceil(log2
+ * n) fresh bits a try): the userspace engine's only, the device has none.
+ */
+#ifndef DICE_METHOD_REJECTION
+#define DICE_METHOD_REJECTION	4
+#endif
+
+/*
+ * What dice_get_info() reports.  libdice's own since the device reports
+ * less (DICE_IOC_GET_DIE): the layout of LIBDICE_1, which stays.
+ * @source: DICE_SRC_KERNEL, or DICE_SRC_WRITTEN on an engine
+ * @flags, @padding, @reserved: reported as zero
+ */
+struct dice_info {
+	__aligned_u64 sides;
+	__u32 kind;
+	__u32 format;
+	__u32 method;
+	__u32 source;
+	__u32 flags;
+	__u32 padding;
+	__aligned_u64 reserved[4];
+};
+
+/*
+ * What dice_get_stats() reports: the fields of struct dice_die_stats
+ * (<linux/dice.h>), in the layout of LIBDICE_1.
+ * @flags, @reserved: reported as zero
+ */
+struct dice_stats {
+	__aligned_u64 rolls;
+	__aligned_u64 bits_used;
+	__aligned_u64 bits_drawn;
+	__aligned_u64 bits_discarded;
+	__aligned_u64 coin_bits;
+	__aligned_u64 flags;
+	__aligned_u64 reserved[2];
+};
+
 /* dice_open_flags() flags */
 #define DICE_OPEN_USERSPACE	0x1	/* engine in this process, getrandom() bits */
 
@@ -57,6 +97,7 @@ int dice_set_method(struct dice *d, uint32_t method);
  */
 const char *dice_method_name(uint32_t method);
 int dice_method_parse(const char *name, uint32_t *method);
+/* Userspace engines only: -EOPNOTSUPP on /dev/dice, which takes no bits. */
 int dice_set_source(struct dice *d, uint32_t source);
 int dice_set_format(struct dice *d, uint32_t format);
 int dice_get_info(struct dice *d, struct dice_info *info);
@@ -64,12 +105,14 @@ int dice_get_stats(struct dice *d, struct dice_stats *stats);
 /*
  * The exact distribution in lowest terms: up to @capacity masses, the number
  * of sides in *@sides and their sum in *@total.  -ENOSPC if @capacity is too
- * small (*@sides tells how much is needed).
+ * small (*@sides tells how much is needed).  Userspace engines only:
+ * -EOPNOTSUPP on /dev/dice.
  */
 int dice_get_masses(struct dice *d, uint64_t *masses, uint64_t capacity,
 		    uint64_t *sides, uint64_t *total);
 /* Feed bits for DICE_SRC_WRITTEN, most significant bit first: returns
  * bytes accepted (>= 0) or -errno; -EAGAIN when the buffer is full.
+ * Userspace engines only: -EOPNOTSUPP on /dev/dice.
  */
 long dice_write_bits(struct dice *d, const void *buf, size_t len);
 /*

@@ -201,18 +201,17 @@ int dice_engine_set_format(struct dice *d, uint32_t format)
 
 /* ---- queries ------------------------------------------------------------------ */
 
-void dice_engine_get_info(struct dice *d, struct dice_info *info)
+void dice_engine_get_info(struct dice *d, struct dice_die_info *info)
 {
 	dice_stream_info(d->eng->stream, info);
-	info->source = d->source;
 }
 
-void dice_engine_get_stats(struct dice *d, struct dice_stats *stats)
+void dice_engine_get_stats(struct dice *d, struct dice_die_stats *stats)
 {
 	dice_die_stats(dice_engine_die(d), stats);
 }
 
-/* The distribution in lowest terms, as DICE_IOC_GET_MASSES gives it. */
+/* The distribution in lowest terms (the device does not report it). */
 int dice_engine_get_masses(struct dice *d, uint64_t *masses,
 			   uint64_t capacity, uint64_t *sides,
 			   uint64_t *total)

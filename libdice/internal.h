@@ -47,7 +47,10 @@ struct dice_engine {
  *	and dice_get_info() reports
  * @file_format: the format the file (device or engine) is in now: @format,
  *	or DICE_FMT_U64 after dice_roll() (libdice owns the format of its file)
- * @source: DICE_SRC_* (engine; the device keeps its own)
+ * @source: DICE_SRC_* (engine; the device's is the CRNG)
+ * @die: the device's die as last set (DICE_IOC_SET_DIE sets it whole, so a
+ *	new format or method is sent with the die), its format @file_format
+ * @table: the arrays @die points to, owned (NULL for a fair die)
  * @ring: the ring open on this handle, if any; configuration is refused
  *	with -EBUSY while it is
  * @eng: the engine, NULL for a device handle
@@ -57,6 +60,8 @@ struct dice {
 	uint32_t format;
 	uint32_t file_format;
 	uint32_t source;
+	struct dice_die_args die;
+	void *table;
 	struct dice_ring *ring;
 	struct dice_engine *eng;
 };
@@ -69,8 +74,8 @@ int dice_engine_set_table(struct dice *d, struct dice_table *table);
 int dice_engine_set_method(struct dice *d, uint32_t method);
 int dice_engine_set_source(struct dice *d, uint32_t source);
 int dice_engine_set_format(struct dice *d, uint32_t format);
-void dice_engine_get_info(struct dice *d, struct dice_info *info);
-void dice_engine_get_stats(struct dice *d, struct dice_stats *stats);
+void dice_engine_get_info(struct dice *d, struct dice_die_info *info);
+void dice_engine_get_stats(struct dice *d, struct dice_die_stats *stats);
 int dice_engine_get_masses(struct dice *d, uint64_t *masses,
 			   uint64_t capacity, uint64_t *sides,
 			   uint64_t *total);

@@ -8,6 +8,11 @@
 #ifndef _LIBDICE_METHOD_NAMES_H
 #define _LIBDICE_METHOD_NAMES_H
 
+/* The userspace engine's baseline, not in the uapi (libdice's dice.h). */
+#ifndef DICE_METHOD_REJECTION
+#define DICE_METHOD_REJECTION	4
+#endif
+
 static const char *const dice_method_names[] = {
 	[DICE_METHOD_RECYCLE] = "recycle",
 	[DICE_METHOD_VIGLIETTA] = "viglietta",

@@ -159,7 +159,6 @@ static int dice_ring_wait(struct dice_ring *r)
 DICE_EXPORT int dice_ring_open(struct dice *d, unsigned int depth,
 			       size_t bufsize, struct dice_ring **out)
 {
-	struct dice_info info;
 	struct dice_ring *r;
 	struct iovec *iov;
 	unsigned int i;
@@ -176,12 +175,6 @@ DICE_EXPORT int dice_ring_open(struct dice *d, unsigned int depth,
 		return -EBUSY;
 	if (!depth || depth > DICE_RING_MAX_DEPTH || bufsize < 8 ||
 	    bufsize % 8 || bufsize > DICE_RING_MAX_BUFSIZE)
-		return -EINVAL;
-	/* Reads of written bits run dry: the ring is for the CRNG only. */
-	err = dice_get_info(d, &info);
-	if (err)
-		return err;
-	if (info.source != DICE_SRC_KERNEL)
 		return -EINVAL;
 	err = dice_file_format(d, DICE_FMT_U64);
 	if (err)

@@ -23,6 +23,9 @@ KVER=${1:?usage: module-build.sh KVER DIR}
 DIR=${2:?usage: module-build.sh KVER DIR}
 ROOT=${3:-/}
 KDIR=/lib/modules/$KVER/build
+# The VM tiers load this build: with the test hook their selftests use
+# (kmod/Kconfig, selftests/dice/config), checked by W=1 and sparse alike.
+export DICE_MAKE_ARGS=CONFIG_RANDOM_DICE_TEST_HOOKS=y
 inroot() {
 	if [ "$ROOT" = / ]; then "$@"; else "$TOP"/scripts/in-root.sh "$ROOT" "$@"; fi
 }
@@ -44,7 +47,7 @@ make_clean() {
 	local log=$1
 	shift
 	inroot env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
-		make -C "$KDIR" M="$DIR" "$@" >"$log" 2>&1 &&
+		make -C "$KDIR" M="$DIR" $DICE_MAKE_ARGS "$@" >"$log" 2>&1 &&
 		! grep -E '(warning|error):' "$log" >/dev/null
 }
 

@@ -50,7 +50,8 @@ fi
 # Without the caller's MAKEFLAGS: a "make -s" above would silence the
 # CHECK lines this counts.
 inroot env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
-	make -C "$KDIR" M="$M" C=2 CHECK="sparse -Wbitwise" modules >"$LOG" 2>&1
+	make -C "$KDIR" M="$M" ${DICE_MAKE_ARGS:-} C=2 CHECK="sparse -Wbitwise" \
+	modules >"$LOG" 2>&1
 rc=$?
 # The module's C files: one object each (dice.o is the link of them).
 want=$(find "$M/kmod" -maxdepth 1 -name '*.o' ! -name dice.o ! -name '*.mod.o' | grep -c .)

@@ -338,7 +338,7 @@ for t in $UPSTREAM_TESTS; do copy "selftests/dice/$t.c" "$K/$t.c"; done
 	echo
 	echo 'include ../../lib.mk'
 } >"$G/$K/Makefile"
-printf 'CONFIG_RANDOM_DICE=y\n' >"$G/$K/config"
+printf 'CONFIG_RANDOM_DICE=y\nCONFIG_RANDOM_DICE_TEST_HOOKS=y\n' >"$G/$K/config"
 printf '/%s\n' $UPSTREAM_TESTS >"$G/$K/.gitignore"
 # TARGETS += drivers/dice, in the sorted run of drivers/ targets.
 awk '!done && /^TARGETS \+= drivers\// && $3 > "drivers/dice" { print "TARGETS += drivers/dice"; done = 1 }

@@ -148,6 +148,9 @@ void engine_open(const struct options *o)
 			(unsigned long long)o->seed);
 	if (o->method_name) {
 		err = dice_set_method(s->h, o->method);
+		if (err == -EINVAL && o->method == DICE_METHOD_REJECTION &&
+		    !dice_is_userspace(s->h))
+			die_fail("--method rejection: the baseline runs on the userspace engine only, not /dev/dice (add --userspace)");
 		if (err)
 			die_fail("--method %s: %s", o->method_name, strerror(-err));
 	}

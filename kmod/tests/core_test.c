@@ -179,7 +179,7 @@ static void test_pool_trim(void)
 {
 	struct dice_stream *s = dice_stream_alloc(prng_fill, NULL);
 	const struct dice_pool *pool = &s->die.pool;
-	struct dice_stats before, after;
+	struct dice_die_stats before, after;
 	u8 buf[64];
 	size_t done, i;
 
@@ -1019,7 +1019,7 @@ static void test_written_never_wedge(void)
 
 	for (i = 0; i < ARRAY_SIZE(methods); i++) {
 		struct dice_die die;
-		struct dice_stats st;
+		struct dice_die_stats st;
 
 		dice_die_init(&die, NULL, NULL);
 		EXPECT(!dice_die_set_sides(&die, 3));
@@ -1050,7 +1050,7 @@ static void test_drop_random(void)
 	for (i = 0; i < ARRAY_SIZE(sides); i++) {
 		struct kat_ctx k1 = { 0 }, k2;
 		struct dice_die a, b;
-		struct dice_stats st;
+		struct dice_die_stats st;
 		u64 fa[40], fb[40], buffered;
 
 		dice_die_init(&a, kat_fill, &k1);
@@ -1193,7 +1193,7 @@ static void stream_change_case(u32 format, enum change c, size_t room)
 	u8 first[4096], next[4096 + DICE_OUT_BYTES];
 	struct dice_stream *s = dice_stream_alloc(prng_fill, NULL);
 	size_t got, n, at = 0, left, rest = 0, lines = 0;
-	struct dice_stats before, after;
+	struct dice_die_stats before, after;
 	u64 only, face;
 	const u8 *tail;
 	int err;

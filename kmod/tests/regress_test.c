@@ -141,7 +141,7 @@ static void check_valid(struct pair *p, const char *step)
 {
 	const char *why_a = dice_die_invalid(&p->a->die);
 	const char *why_b = dice_die_invalid(&p->b);
-	struct dice_stats sa, sb;
+	struct dice_die_stats sa, sb;
 
 	if (why_a || why_b)
 		fail(p, "%s: die invalid: %s", step, why_a ? why_a : why_b);

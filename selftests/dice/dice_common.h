@@ -7,10 +7,11 @@
  * nothing for what it does not use.
  *
  *  - opening a die (REQUIRE_DIE() and DIE_FIXTURE() are in dice_fixture.h),
- *    the ioctls
- *    (set_sides(), set_format(), get_info() and get_stats() assert;
- *    set_weights(), set_alias(), set_u32(), set_u64() and get_masses()
- *    return the errno, as the cases test their refusals);
+ *    the ioctls: the die set whole (set_die()) or in steps through a model
+ *    of each file's die (set_sides(), set_format(), get_info() and
+ *    get_stats() assert; die_set_sides(), die_set_format(),
+ *    die_set_method(), set_weights(), set_alias() and set_u32() return the
+ *    errno, as the cases test their refusals);
  *  - binary rolls: fmt_width(), get_le(), read_full();
  *  - the exact size of a range or residue class of faces, gcd();
  *  - a seeded generator, a monotonic clock, reading a number from and
@@ -75,78 +76,162 @@ static inline int ioctl_errno(int fd, unsigned long cmd, void *arg)
 	return ioctl(fd, cmd, arg) ? errno : 0;
 }
 
-/* set_u32(), set_u64() - @cmd with a __u32 or __u64 argument; its errno */
+/* set_u32() - @cmd with a __u32 argument (the test hook); its errno */
 static inline int set_u32(int fd, unsigned long cmd, __u32 val)
 {
 	return ioctl_errno(fd, cmd, &val);
 }
 
-static inline int set_u64(int fd, unsigned long cmd, __u64 val)
+/*
+ * DICE_IOC_SET_DIE takes the whole die.  Cases written in steps ("a d20",
+ * "now in U8", "now by Viglietta") send the file's die with the one thing
+ * changed, as the model below says.  The model keeps the pointers of the
+ * table last set on each file (the case keeps those arrays while it rolls
+ * the die); GET_DIE tells whether the kernel's die is still the model's,
+ * and a fair die is taken from GET_DIE alone.
+ */
+#define DIE_MODEL_FDS	65536
+static struct dice_die_args die_models[DIE_MODEL_FDS] __attribute__((unused));
+
+/* die_now() - the die @fd rolls, as SET_DIE would set it again; its errno */
+static inline int die_now(int fd, struct dice_die_args *args)
 {
-	return ioctl_errno(fd, cmd, &val);
+	const struct dice_die_args *m;
+	struct dice_die_info info;
+	int err = ioctl_errno(fd, DICE_IOC_GET_DIE, &info);
+
+	if (err)
+		return err;
+	if (fd < 0 || fd >= DIE_MODEL_FDS)
+		return EBADF;
+	m = &die_models[fd];
+	if (info.kind == DICE_KIND_LOADED) {
+		/* Only a table this process set can be sent again. */
+		if (m->kind == DICE_KIND_FAIR || m->sides != info.sides)
+			return ENOTRECOVERABLE;
+		*args = *m;
+	} else {
+		memset(args, 0, sizeof(*args));
+		args->kind = DICE_KIND_FAIR;
+		args->sides = info.sides;
+	}
+	args->method = info.method;
+	args->format = info.format;
+	return 0;
+}
+
+/* set_die() - SET_DIE of @args; its errno.  The model follows success. */
+static inline int set_die(int fd, const struct dice_die_args *args)
+{
+	struct dice_die_args arg = *args;
+	int err = ioctl_errno(fd, DICE_IOC_SET_DIE, &arg);
+
+	if (!err && fd >= 0 && fd < DIE_MODEL_FDS)
+		die_models[fd] = *args;
+	return err;
+}
+
+/* die_set_sides() - the file's die made fair with @sides; its errno */
+static inline int die_set_sides(int fd, __u64 sides)
+{
+	struct dice_die_args d;
+	int err = die_now(fd, &d);
+
+	if (err)
+		return err;
+	d.kind = DICE_KIND_FAIR;
+	d.sides = sides;
+	d.weights = d.thresholds = d.aliases = d.mass = 0;
+	return set_die(fd, &d);
+}
+
+/* die_set_format() - the same die in @fmt; its errno */
+static inline int die_set_format(int fd, __u32 fmt)
+{
+	struct dice_die_args d;
+	int err = die_now(fd, &d);
+
+	if (err)
+		return err;
+	d.format = fmt;
+	return set_die(fd, &d);
+}
+
+/* die_set_method() - the same die rolled by @method; its errno */
+static inline int die_set_method(int fd, __u32 method)
+{
+	struct dice_die_args d;
+	int err = die_now(fd, &d);
+
+	if (err)
+		return err;
+	d.method = method;
+	return set_die(fd, &d);
 }
 
 static inline void set_sides(struct __test_metadata *_metadata, int fd,
 			     __u64 sides)
 {
-	ASSERT_EQ(0, ioctl_errno(fd, DICE_IOC_SET_SIDES, &sides))
-		TH_LOG("SET_SIDES %llu: %s", sides, strerror(errno));
+	int err = die_set_sides(fd, sides);
+
+	ASSERT_EQ(0, err) TH_LOG("SET_DIE d%llu: %s", sides, strerror(err));
 }
 
 static inline void set_format(struct __test_metadata *_metadata, int fd,
 			      __u32 fmt)
 {
-	ASSERT_EQ(0, ioctl_errno(fd, DICE_IOC_SET_FORMAT, &fmt))
-		TH_LOG("SET_FORMAT %#x: %s", fmt, strerror(errno));
+	int err = die_set_format(fd, fmt);
+
+	ASSERT_EQ(0, err) TH_LOG("SET_DIE format %#x: %s", fmt, strerror(err));
 }
 
 static inline void get_info(struct __test_metadata *_metadata, int fd,
-			    struct dice_info *info)
+			    struct dice_die_info *info)
 {
 	memset(info, 0xa5, sizeof(*info));
-	ASSERT_EQ(0, ioctl_errno(fd, DICE_IOC_GET_INFO, info))
-		TH_LOG("GET_INFO: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl_errno(fd, DICE_IOC_GET_DIE, info))
+		TH_LOG("GET_DIE: %s", strerror(errno));
 }
 
 static inline void get_stats(struct __test_metadata *_metadata, int fd,
-			     struct dice_stats *st)
+			     struct dice_die_stats *st)
 {
 	memset(st, 0xa5, sizeof(*st));
 	ASSERT_EQ(0, ioctl_errno(fd, DICE_IOC_GET_STATS, st))
 		TH_LOG("GET_STATS: %s", strerror(errno));
 }
 
+/* set_weights() - the file's die loaded by @weights, same method and format */
 static inline int set_weights(int fd, const __u32 *weights, __u32 sides)
 {
-	struct dice_weights arg = {
-		.weights = (uintptr_t)weights,
-		.sides = sides,
-	};
+	struct dice_die_args d;
+	int err = die_now(fd, &d);
 
-	return ioctl_errno(fd, DICE_IOC_SET_WEIGHTS, &arg);
+	if (err)
+		return err;
+	d.kind = DICE_KIND_WEIGHTS;
+	d.sides = sides;
+	d.weights = (uintptr_t)weights;
+	d.thresholds = d.aliases = d.mass = 0;
+	return set_die(fd, &d);
 }
 
+/* set_alias() - the file's die loaded by an alias table, likewise */
 static inline int set_alias(int fd, const __u64 *thr, const __u32 *alias,
 			    __u64 mass, __u32 sides)
 {
-	struct dice_alias arg = {
-		.thresholds = (uintptr_t)thr,
-		.aliases = (uintptr_t)alias,
-		.mass = mass,
-		.sides = sides,
-	};
+	struct dice_die_args d;
+	int err = die_now(fd, &d);
 
-	return ioctl_errno(fd, DICE_IOC_SET_ALIAS, &arg);
-}
-
-/* get_masses() - GET_MASSES of up to @capacity into @masses; its errno */
-static inline int get_masses(int fd, void *masses, __u64 capacity,
-			     struct dice_masses *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->masses = (uintptr_t)masses;
-	out->capacity = capacity;
-	return ioctl_errno(fd, DICE_IOC_GET_MASSES, out);
+	if (err)
+		return err;
+	d.kind = DICE_KIND_ALIAS;
+	d.sides = sides;
+	d.weights = 0;
+	d.thresholds = (uintptr_t)thr;
+	d.aliases = (uintptr_t)alias;
+	d.mass = mass;
+	return set_die(fd, &d);
 }
 
 /* fmt_width() - bytes per roll of a binary format, 0 for text */

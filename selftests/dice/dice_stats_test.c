@@ -455,14 +455,6 @@ RECYCLE(d2p64_minus_1, U64_MAX_, ROLLS_MANY);
 FLAW_DICE(viglietta, DICE_METHOD_VIGLIETTA);
 FLAW_DICE(batch, DICE_METHOD_BATCH);
 FLAW_DICE(alias, DICE_METHOD_ALIAS);
-FLAW_DICE(rejection, DICE_METHOD_REJECTION);
-
-static void ioctl_ok(struct __test_metadata *_metadata, int fd,
-		     unsigned long cmd, void *arg, const char *what)
-{
-	ASSERT_EQ(0, ioctl(fd, cmd, arg)) TH_LOG("%s: %s", what,
-						 strerror(errno));
-}
 
 static void read_faces(struct __test_metadata *_metadata, int fd, __u64 *x,
 		       size_t len)
@@ -482,8 +474,12 @@ static void read_faces(struct __test_metadata *_metadata, int fd, __u64 *x,
 
 TEST_F_TIMEOUT(fair, battery, 300)
 {
-	__u32 text = DICE_FMT_TEXT, fmt = DICE_FMT_U64 | DICE_FMT_ZERO_BASED;
-	__u32 method = variant->method;
+	struct dice_die_args die = {
+		.kind = DICE_KIND_FAIR,
+		.sides = variant->sides,
+		.method = variant->method,
+		.format = DICE_FMT_U64 | DICE_FMT_ZERO_BASED,
+	};
 	__u64 n = variant->sides;
 	struct battery bt;
 	struct timespec t0, t1;
@@ -491,11 +487,8 @@ TEST_F_TIMEOUT(fair, battery, 300)
 	int i;
 
 	REQUIRE_DIE(self->fd);
-	ioctl_ok(_metadata, self->fd, DICE_IOC_SET_FORMAT, &text, "SET_FORMAT");
-	ioctl_ok(_metadata, self->fd, DICE_IOC_SET_SIDES, &n, "SET_SIDES");
-	ioctl_ok(_metadata, self->fd, DICE_IOC_SET_FORMAT, &fmt, "SET_FORMAT");
-	ioctl_ok(_metadata, self->fd, DICE_IOC_SET_METHOD, &method,
-		 "SET_METHOD");
+	ASSERT_EQ(0, set_die(self->fd, &die)) TH_LOG("SET_DIE: %s",
+						      strerror(errno));
 
 	x = malloc(variant->rolls * sizeof(*x));
 	ASSERT_NE(NULL, x);

@@ -73,12 +73,14 @@ typedef unsigned __int128 u128;
 /* A d6 in text from the kernel: the file works. */
 static void expect_d6_line(struct __test_metadata *_metadata, int fd)
 {
+	static const struct dice_die_args d6 = {
+		.kind = DICE_KIND_FAIR, .sides = 6,
+	};
 	char line[2];
 
-	ASSERT_EQ(0, set_u32(fd, DICE_IOC_SET_FORMAT, DICE_FMT_TEXT));
+	/* Whole: the threads' tables are gone with their stacks. */
+	ASSERT_EQ(0, set_die(fd, &d6));
 	ASSERT_EQ(0, set_u32(fd, DICE_IOC_SET_SOURCE, DICE_SRC_KERNEL));
-	ASSERT_EQ(0, set_u32(fd, DICE_IOC_SET_METHOD, DICE_METHOD_RECYCLE));
-	ASSERT_EQ(0, set_u64(fd, DICE_IOC_SET_SIDES, 6));
 	ASSERT_EQ(2, read(fd, line, 2)) TH_LOG("read: %s", strerror(errno));
 	EXPECT_TRUE(line[0] >= '1' && line[0] <= '6' && line[1] == '\n')
 		TH_LOG("line %#x %#x", line[0], line[1]);
@@ -166,14 +168,14 @@ enum role {
 	R_RECONF,
 	R_WRITE,
 	R_STATS,
-	R_MASSES,
+	R_INFO,
 	R_SYSFS,
 	R_NR
 };
 
 static const char *const role_name[R_NR] = {
 	"reader 1", "reader 2", "readv", "reconfigurer", "writer",
-	"stats poller", "info/masses poller", "counter poller",
+	"stats poller", "die poller", "counter poller",
 };
 
 struct shared {
@@ -208,40 +210,49 @@ static void reconfigure(struct worker *w)
 	const char *what;
 	int err;
 
-	switch (splitmix(&w->rng) % 6) {
+	/*
+	 * A whole die each time (SET_DIE), never one built on what another
+	 * thread set: fair, by weights or by an alias table, in a random
+	 * method and format.  Or the test hook's source.
+	 */
+	struct dice_die_args die = {
+		.method = splitmix(&w->rng) % 4,
+		.format = formats[splitmix(&w->rng) % 6],
+	};
+
+	switch (splitmix(&w->rng) % 4) {
 	case 0:
-		what = "SET_SIDES";
-		err = set_u64(sh->fd, DICE_IOC_SET_SIDES,
-			      sides[splitmix(&w->rng) % 8]);
+		what = "SET_DIE fair";
+		die.kind = DICE_KIND_FAIR;
+		die.sides = sides[splitmix(&w->rng) % 8];
+		err = set_die(sh->fd, &die);
 		break;
 	case 1:
-		what = "SET_FORMAT";
-		err = set_u32(sh->fd, DICE_IOC_SET_FORMAT,
-			      formats[splitmix(&w->rng) % 6]);
-		break;
-	case 2:
-		what = "SET_WEIGHTS";
+		what = "SET_DIE weights";
 		n = 1 + splitmix(&w->rng) % 300;
 		for (i = 0; i < n; i++)
 			sum += weights[i] = splitmix(&w->rng) % 10;
 		if (!sum)
 			weights[0] = 1;
-		err = set_weights(sh->fd, weights, n);
+		die.kind = DICE_KIND_WEIGHTS;
+		die.sides = n;
+		die.weights = (uintptr_t)weights;
+		err = set_die(sh->fd, &die);
 		break;
-	case 3:
-		what = "SET_ALIAS";
+	case 2:
+		what = "SET_DIE alias";
 		n = 1 + splitmix(&w->rng) % 300;
 		mass = 1 + splitmix(&w->rng) % 1000;
 		for (i = 0; i < n; i++) {
 			thr[i] = splitmix(&w->rng) % (mass + 1);
 			alias[i] = splitmix(&w->rng) % n;
 		}
-		err = set_alias(sh->fd, thr, alias, mass, n);
-		break;
-	case 4:
-		what = "SET_METHOD";
-		err = set_u32(sh->fd, DICE_IOC_SET_METHOD,
-			      splitmix(&w->rng) % 5);
+		die.kind = DICE_KIND_ALIAS;
+		die.sides = n;
+		die.thresholds = (uintptr_t)thr;
+		die.aliases = (uintptr_t)alias;
+		die.mass = mass;
+		err = set_die(sh->fd, &die);
 		break;
 	default:
 		what = "SET_SOURCE";
@@ -258,14 +269,13 @@ static void reconfigure(struct worker *w)
 		atomic_fetch_add(&sh->errs[w->role], 1);
 }
 
-static u128 masses_sum(const __u64 *masses, __u64 n)
+/* The largest face of a d@sides fits @format (a text line fits any). */
+static bool face_fits(__u64 sides, __u32 format)
 {
-	u128 sum = 0;
-	__u64 k;
+	unsigned int width = fmt_width(format);
+	__u64 top = format & DICE_FMT_ZERO_BASED ? sides - 1 : sides;
 
-	for (k = 0; k < n; k++)
-		sum += masses[k];
-	return sum;
+	return !width || width == 8 || top >> (8 * width) == 0;
 }
 
 static void *worker(void *arg)
@@ -273,11 +283,9 @@ static void *worker(void *arg)
 	struct worker *w = arg;
 	struct shared *sh = w->sh;
 	static __thread unsigned char buf[8192];
-	static __thread __u64 masses[4096];
 	__u64 last_rolls = 0, last_sys[3] = { 0 };
-	struct dice_masses dm;
-	struct dice_stats st;
-	struct dice_info info;
+	struct dice_die_stats st;
+	struct dice_die_info info;
 	struct iovec iov[3];
 	ssize_t ret;
 	size_t len;
@@ -333,38 +341,32 @@ static void *worker(void *arg)
 				break;
 			}
 			if (st.bits_used + st.bits_discarded > st.bits_drawn ||
-			    st.coin_bits > st.bits_used || st.rolls < last_rolls ||
-			    st.flags || st.reserved[0] || st.reserved[1])
+			    st.coin_bits > st.bits_used || st.rolls < last_rolls)
 				failed(&sh->f, "GET_STATS: rolls %llu (was %llu) used %llu discarded %llu drawn %llu coin %llu",
 				       st.rolls, last_rolls, st.bits_used,
 				       st.bits_discarded, st.bits_drawn,
 				       st.coin_bits);
 			last_rolls = st.rolls;
 			break;
-		case R_MASSES:
-			err = ioctl_errno(sh->fd, DICE_IOC_GET_INFO, &info);
+		case R_INFO:
+			/*
+			 * Every die seen is one that was set whole: never a
+			 * loaded die under a fair-only method, never faces
+			 * wider than the format (SET_DIE is atomic).
+			 */
+			err = ioctl_errno(sh->fd, DICE_IOC_GET_DIE, &info);
 			if (err || !info.sides || info.kind > DICE_KIND_LOADED ||
-			    info.method > DICE_METHOD_REJECTION ||
-			    info.source > DICE_SRC_WRITTEN || info.flags) {
-				failed(&sh->f, "GET_INFO: %s, sides %llu kind %u method %u source %u",
+			    info.method > DICE_METHOD_ALIAS || info.padding ||
+			    (info.kind == DICE_KIND_LOADED &&
+			     (info.sides > 300 ||
+			      info.method == DICE_METHOD_VIGLIETTA ||
+			      info.method == DICE_METHOD_BATCH)) ||
+			    !face_fits(info.sides, info.format)) {
+				failed(&sh->f, "GET_DIE: %s, sides %llu kind %u method %u format %#x",
 				       strerror(err), info.sides, info.kind,
-				       info.method, info.source);
+				       info.method, info.format);
 				break;
 			}
-			err = get_masses(sh->fd, masses, 4096, &dm);
-			if (err == ENOSPC) {
-				if (dm.sides <= 4096)
-					failed(&sh->f, "GET_MASSES: ENOSPC for %llu sides",
-					       dm.sides);
-				break;
-			}
-			if (err) {
-				failed(&sh->f, "GET_MASSES: %s", strerror(err));
-				break;
-			}
-			if (masses_sum(masses, dm.sides) != dm.total || !dm.total)
-				failed(&sh->f, "GET_MASSES: %llu masses do not sum to %llu",
-				       dm.sides, dm.total);
 			break;
 		default: {
 			static const char *const name[3] = {
@@ -392,7 +394,7 @@ TEST_F_TIMEOUT(stress, one_file_eight_threads, 300)
 	struct shared sh = { .fd = self->fd };
 	struct worker w[R_NR];
 	pthread_t tid[R_NR];
-	struct dice_stats st;
+	struct dice_die_stats st;
 	double secs = stress_seconds();
 	int i;
 
@@ -455,7 +457,7 @@ static void *one_file(void *arg)
 	unsigned int width = fmt_width(fmt), i;
 	bool loaded = of->index % 2;
 	unsigned char buf[4096];
-	struct dice_stats st;
+	struct dice_die_stats st;
 	__u64 v = 0;
 	__u32 w[64];
 	int err;
@@ -470,11 +472,11 @@ static void *one_file(void *arg)
 	if (loaded) {
 		for (i = 0; i < sides; i++)
 			w[i] = i % 2 ? 0 : 1 + i;	/* faces 1, 3, 5, ... */
-		err = set_u32(of->fd, DICE_IOC_SET_FORMAT, fmt) ?:
+		err = die_set_format(of->fd, fmt) ?:
 		      set_weights(of->fd, w, sides);
 	} else {
-		err = set_u32(of->fd, DICE_IOC_SET_FORMAT, fmt) ?:
-		      set_u64(of->fd, DICE_IOC_SET_SIDES, sides);
+		err = die_set_format(of->fd, fmt) ?:
+		      die_set_sides(of->fd, sides);
 	}
 	if (err)
 		failed(&sh->f, "file %d: configure: %s", of->index, strerror(err));
@@ -704,12 +706,17 @@ static __u32 *limit_weights(__u32 n)
 	return w;
 }
 
-/* The largest table allowed works: masses round trip, rolls have mass. */
+/*
+ * The largest table allowed works: the die is the one set, its rolls have
+ * mass, and weighted by residue mod 7 (weight i % 7) they fit: side
+ * classes r = 1..6 come up r times as often as a class of weight 1.
+ */
 TEST_F_TIMEOUT(limit, table_at_max_sides, 300)
 {
-	__u64 *masses, *thr, g = 0, i;
+	__u64 *thr, i, counts[7] = { 0 }, per[7] = { 0 };
+	struct dice_die_info info;
 	unsigned char *buf;
-	struct dice_masses dm;
+	double chi2 = 0, total = 0;
 	__u32 *w, *alias, n;
 	const size_t nrolls = 100000;
 	double t0;
@@ -717,25 +724,19 @@ TEST_F_TIMEOUT(limit, table_at_max_sides, 300)
 	REQUIRE_DIE(self->fd);
 	n = table_sides();
 	w = limit_weights(n);
-	masses = malloc((size_t)n * sizeof(*masses));
 	thr = malloc((size_t)n * sizeof(*thr));
 	alias = malloc((size_t)n * sizeof(*alias));
 	buf = malloc(nrolls * 4);
-	ASSERT_TRUE(w && masses && thr && alias && buf);
+	ASSERT_TRUE(w && thr && alias && buf);
 
 	t0 = now();
-	ASSERT_EQ(0, set_u32(self->fd, DICE_IOC_SET_FORMAT,
+	ASSERT_EQ(0, die_set_format(self->fd,
 			     DICE_FMT_U32 | DICE_FMT_ZERO_BASED));
 	ASSERT_EQ(0, set_weights(self->fd, w, n));
 	TH_LOG("SET_WEIGHTS of %u sides: %.3f s", n, now() - t0);
-	ASSERT_EQ(0, get_masses(self->fd, masses, n, &dm));
-	ASSERT_EQ(n, dm.sides);
-	for (i = 0; i < n; i++)
-		g += w[i];
-	EXPECT_EQ(g, dm.total);		/* gcd of n * w[i] is n */
-	for (i = 0; i < n; i++) {
-		ASSERT_EQ(w[i], masses[i]) TH_LOG("side %llu", i);
-	}
+	get_info(_metadata, self->fd, &info);
+	EXPECT_EQ(n, info.sides);
+	EXPECT_EQ(DICE_KIND_LOADED, info.kind);
 	t0 = now();
 	ASSERT_TRUE(read_full(self->fd, buf, nrolls * 4));
 	TH_LOG("%zu rolls: %.3f s", nrolls, now() - t0);
@@ -744,7 +745,19 @@ TEST_F_TIMEOUT(limit, table_at_max_sides, 300)
 
 		ASSERT_GT(n, face);
 		ASSERT_NE(0, face % 7) TH_LOG("face %llu has no weight", face);
+		counts[face % 7]++;
 	}
+	for (i = 0; i < n; i++)
+		per[i % 7] += i % 7;	/* the mass of each residue class */
+	for (i = 0; i < 7; i++)
+		total += per[i];
+	for (i = 1; i < 7; i++) {
+		double e = nrolls * per[i] / total;
+
+		chi2 += (counts[i] - e) * (counts[i] - e) / e;
+	}
+	/* 5 degrees of freedom: 20.5 is p = 0.001. */
+	EXPECT_GT(20.5, chi2) TH_LOG("residues mod 7: chi-square %.1f", chi2);
 
 	/* The same size as a user alias table: every column full. */
 	for (i = 0; i < n; i++) {
@@ -755,17 +768,14 @@ TEST_F_TIMEOUT(limit, table_at_max_sides, 300)
 	t0 = now();
 	ASSERT_EQ(0, set_alias(self->fd, thr, alias, 5, n));
 	TH_LOG("SET_ALIAS of %u sides: %.3f s", n, now() - t0);
-	ASSERT_EQ(0, get_masses(self->fd, masses, n, &dm));
-	EXPECT_EQ((__u64)n * 5, dm.total);
-	EXPECT_EQ(2, masses[0]);
-	EXPECT_EQ(8, masses[n - 1]);
-	EXPECT_EQ(5, masses[n / 2]);
+	get_info(_metadata, self->fd, &info);
+	EXPECT_EQ(n, info.sides);
+	EXPECT_EQ(DICE_KIND_LOADED, info.kind);
 	ASSERT_TRUE(read_full(self->fd, buf, nrolls * 4));
 	for (i = 0; i < nrolls; i++) {
 		ASSERT_GT(n, get_le(buf + 4 * i, 4));
 	}
 	free(w);
-	free(masses);
 	free(thr);
 	free(alias);
 	free(buf);
@@ -933,7 +943,7 @@ TEST_F_TIMEOUT(limit, memcg_limit_gives_enomem, 120)
 		if (!write_file(path, me))
 			_exit(10);
 		dfd = open(DICE_PATH, O_RDWR | O_CLOEXEC);
-		if (dfd < 0 || set_u32(dfd, DICE_IOC_SET_FORMAT, DICE_FMT_U32))
+		if (dfd < 0 || die_set_format(dfd, DICE_FMT_U32))
 			_exit(11);
 		/* Bigger and bigger tables until the limit says no. */
 		for (n = 1024; n <= max && !err; n *= 2) {
@@ -1025,9 +1035,9 @@ FIXTURE_SETUP(huge)
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->buf);
 	if (self->fd >= 0) {
-		ASSERT_EQ(0, set_u32(self->fd, DICE_IOC_SET_FORMAT,
+		ASSERT_EQ(0, die_set_format(self->fd,
 				     variant->format));
-		ASSERT_EQ(0, set_u64(self->fd, DICE_IOC_SET_SIDES,
+		ASSERT_EQ(0, die_set_sides(self->fd,
 				     variant->sides));
 	}
 }
@@ -1223,7 +1233,7 @@ TEST_F(stress, crng_drawn_as_needed)
 	static const __u64 sides[] = { 6, 100, 1000003, ~0ULL };
 	static const size_t lens[] = { 2, 64, 4096, 65536 };
 	static char buf[65536];
-	struct dice_stats st;
+	struct dice_die_stats st;
 	unsigned int d, l;
 
 	for (d = 0; d < ARRAY_SIZE(sides); d++) {
@@ -1249,7 +1259,7 @@ TEST_F(stress, crng_drawn_as_needed)
  */
 TEST_F_TIMEOUT(stress, hibernation_drops_state, 120)
 {
-	struct dice_stats before, after;
+	struct dice_die_stats before, after;
 	char states[256] = "";
 	char buf[64];
 	int fd, tries;
@@ -1287,8 +1297,8 @@ TEST_F(stress, release_forgets_state)
 	static const __u32 w[5] = { 2, 2, 6, 1, 1 };
 	/* The file's bit buffer holds 1024 bytes: all of these fit. */
 	unsigned char bits[1000], a[512], b[512], c[512];
-	struct dice_stats st;
-	struct dice_info info;
+	struct dice_die_stats st;
+	struct dice_die_info info;
 	int fa, fb, fc, k;
 	ssize_t na, nb, nc;
 
@@ -1312,10 +1322,12 @@ TEST_F(stress, release_forgets_state)
 		ASSERT_EQ(0, ioctl_errno(fb, DICE_IOC_GET_STATS, &st));
 		EXPECT_EQ(0, st.rolls | st.bits_used | st.bits_drawn |
 			     st.bits_discarded | st.coin_bits);
-		ASSERT_EQ(0, ioctl_errno(fb, DICE_IOC_GET_INFO, &info));
+		ASSERT_EQ(0, ioctl_errno(fb, DICE_IOC_GET_DIE, &info));
 		EXPECT_EQ(6, info.sides);
 		EXPECT_EQ(DICE_KIND_FAIR, info.kind);
-		EXPECT_EQ(DICE_SRC_KERNEL, info.source);
+		/* the CRNG's: no bits to take */
+		EXPECT_EQ(-1, write(fb, a, 1));
+		EXPECT_EQ(EINVAL, errno);
 		ASSERT_EQ(0, set_u32(fb, DICE_IOC_SET_SOURCE,
 				     DICE_SRC_WRITTEN));
 		EXPECT_EQ(-1, read(fb, a, 1));
@@ -1333,7 +1345,7 @@ TEST_F(stress, release_forgets_state)
 	for (k = 0; k < 2; k++) {
 		int fd = k ? fb : fa;
 
-		ASSERT_EQ(0, set_u32(fd, DICE_IOC_SET_FORMAT, DICE_FMT_U8));
+		ASSERT_EQ(0, die_set_format(fd, DICE_FMT_U8));
 		ASSERT_EQ(0, set_weights(fd, w, 5));
 		ASSERT_EQ(0, set_u32(fd, DICE_IOC_SET_SOURCE,
 				     DICE_SRC_WRITTEN));
@@ -1345,7 +1357,7 @@ TEST_F(stress, release_forgets_state)
 	close(fb);
 	fc = open(DICE_PATH, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fc);
-	ASSERT_EQ(0, set_u32(fc, DICE_IOC_SET_FORMAT, DICE_FMT_U8));
+	ASSERT_EQ(0, die_set_format(fc, DICE_FMT_U8));
 	ASSERT_EQ(0, set_weights(fc, w, 5));
 	ASSERT_EQ(0, set_u32(fc, DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN));
 	ASSERT_EQ((ssize_t)sizeof(bits), write(fc, bits, sizeof(bits)));

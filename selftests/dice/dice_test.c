@@ -6,7 +6,7 @@
  *
  *  - helpers (beyond those of dice_common.h): reading whole buffers,
  *    decoding binary rolls and checking text lines;
- *  - the default die (GET_INFO, text output);
+ *  - the default die (GET_DIE, text output);
  *  - binary formats, one fixture variant per format and number of sides;
  *  - errno rules, one case per rule: -EOVERFLOW, -EINVAL, -ENOTTY, -EFAULT;
  *  - text lines read in pieces;
@@ -51,13 +51,18 @@
 
 /* ---- helpers ------------------------------------------------------------- */
 
-/* set_die() - make @fd a d@sides in @fmt; text fits any die, so go by it */
-static void set_die(struct __test_metadata *_metadata, int fd, __u64 sides,
-		    __u32 fmt)
+/* make_die() - make @fd a d@sides in @fmt, in one SET_DIE */
+static void make_die(struct __test_metadata *_metadata, int fd, __u64 sides,
+		     __u32 fmt)
 {
-	set_format(_metadata, fd, DICE_FMT_TEXT);
-	set_sides(_metadata, fd, sides);
-	set_format(_metadata, fd, fmt);
+	struct dice_die_args die = {
+		.kind = DICE_KIND_FAIR,
+		.sides = sides,
+		.format = fmt,
+	};
+	int err = set_die(fd, &die);
+
+	ASSERT_EQ(0, err) TH_LOG("d%llu in %#x: %s", sides, fmt, strerror(err));
 }
 
 /* read_all() - fill @buf; binary reads must ask for whole rolls */
@@ -208,18 +213,6 @@ static void expect_all_faces(struct __test_metadata *_metadata,
 	EXPECT_EQ(faces, i) TH_LOG("face #%llu never seen", i);
 }
 
-static void expect_zero(struct __test_metadata *_metadata, const void *p,
-			size_t len, const char *what)
-{
-	const unsigned char *c = p;
-	size_t i;
-
-	i = 0;
-	while (i < len && !c[i])
-		i++;
-	EXPECT_EQ(len, i) TH_LOG("%s: byte %zu is %#x", what, i, c[i]);
-}
-
 /*
  * expect_stats_clean() - the fields of dice_stats that must be zero here,
  * and what a file of CRNG bits may hold between reads: under 128 unspent
@@ -227,12 +220,9 @@ static void expect_zero(struct __test_metadata *_metadata, const void *p,
  * small part of what was drawn)
  */
 static void expect_stats_clean(struct __test_metadata *_metadata,
-			       const struct dice_stats *st)
+			       const struct dice_die_stats *st)
 {
 	EXPECT_EQ(0, st->coin_bits);
-	EXPECT_EQ(0, st->flags);
-	expect_zero(_metadata, st->reserved, sizeof(st->reserved),
-		    "stats.reserved");
 	EXPECT_LE(st->bits_used, st->bits_drawn);
 	EXPECT_GT(128, st->bits_drawn - st->bits_used - st->bits_discarded);
 	EXPECT_GT(st->bits_drawn, 10 * st->bits_discarded)
@@ -259,7 +249,7 @@ FIXTURE_TEARDOWN(dice)
 
 TEST_F(dice, default_info)
 {
-	struct dice_info info;
+	struct dice_die_info info;
 
 	if (self->fd < 0)
 		SKIP(return, "%s is absent", DICE_PATH);
@@ -268,11 +258,7 @@ TEST_F(dice, default_info)
 	EXPECT_EQ(6, info.sides);
 	EXPECT_EQ(DICE_FMT_TEXT, info.format);
 	EXPECT_EQ(DICE_METHOD_RECYCLE, info.method);
-	EXPECT_EQ(DICE_SRC_KERNEL, info.source);
-	EXPECT_EQ(0, info.flags);
 	EXPECT_EQ(0, info.padding);
-	expect_zero(_metadata, info.reserved, sizeof(info.reserved),
-		    "info.reserved");
 }
 
 TEST_F(dice, default_text)
@@ -382,7 +368,7 @@ FIXTURE_SETUP(dice_fmt)
 {
 	self->fd = open_die(_metadata, O_RDONLY);
 	if (self->fd >= 0)
-		set_die(_metadata, self->fd, variant->sides, variant->format);
+		make_die(_metadata, self->fd, variant->sides, variant->format);
 }
 
 FIXTURE_TEARDOWN(dice_fmt)
@@ -393,7 +379,7 @@ FIXTURE_TEARDOWN(dice_fmt)
 
 TEST_F(dice_fmt, info)
 {
-	struct dice_info info;
+	struct dice_die_info info;
 
 	if (self->fd < 0)
 		SKIP(return, "%s is absent", DICE_PATH);
@@ -402,7 +388,6 @@ TEST_F(dice_fmt, info)
 	EXPECT_EQ(variant->format, info.format);
 	EXPECT_EQ(DICE_KIND_FAIR, info.kind);
 	EXPECT_EQ(DICE_METHOD_RECYCLE, info.method);
-	EXPECT_EQ(DICE_SRC_KERNEL, info.source);
 }
 
 /*
@@ -453,7 +438,7 @@ TEST_F(dice_fmt, read_whole_rolls)
 		1, 2, 3, 4, 5, 7, 8, 9, 10, 15, 16, 17, 100, 4095, 4097, 65535,
 	};
 	unsigned int width = fmt_width(variant->format);
-	struct dice_stats st;
+	struct dice_die_stats st;
 	__u64 served = 0;
 	size_t i;
 	char *buf;
@@ -517,21 +502,19 @@ static const struct fit_case fit_cases[] = {
 	{ SIDES_MAX, DICE_FMT_TEXT | FMT_ZB, 0 },
 };
 
-/* SET_FORMAT refuses a format the faces do not fit, leaving the die as is. */
+/* SET_DIE refuses a format the faces do not fit, leaving the die as is. */
 TEST_F(dice, set_format_eoverflow)
 {
-	struct dice_info info;
+	struct dice_die_info info;
 	size_t i;
 
 	if (self->fd < 0)
 		SKIP(return, "%s is absent", DICE_PATH);
 	for (i = 0; i < ARRAY_SIZE(fit_cases); i++) {
 		const struct fit_case *c = &fit_cases[i];
-		__u32 fmt = c->format;
 
-		set_die(_metadata, self->fd, c->sides, DICE_FMT_TEXT);
-		EXPECT_EQ(c->err,
-			  ioctl_errno(self->fd, DICE_IOC_SET_FORMAT, &fmt))
+		make_die(_metadata, self->fd, c->sides, DICE_FMT_TEXT);
+		EXPECT_EQ(c->err, die_set_format(self->fd, c->format))
 			TH_LOG("d%llu in format %#x", c->sides, c->format);
 		get_info(_metadata, self->fd, &info);
 		EXPECT_EQ(c->sides, info.sides);
@@ -539,40 +522,49 @@ TEST_F(dice, set_format_eoverflow)
 	}
 }
 
-/* SET_SIDES refuses faces the format does not fit, leaving the die as is. */
+/*
+ * SET_DIE refuses faces the format does not fit, leaving the die as is:
+ * the die and the format asked for together, whatever was set before.
+ */
 TEST_F(dice, set_sides_eoverflow)
 {
-	struct dice_info info;
+	struct dice_die_info info;
 	size_t i;
 
 	if (self->fd < 0)
 		SKIP(return, "%s is absent", DICE_PATH);
 	for (i = 0; i < ARRAY_SIZE(fit_cases); i++) {
 		const struct fit_case *c = &fit_cases[i];
-		__u64 sides = c->sides;
+		struct dice_die_args die = {
+			.kind = DICE_KIND_FAIR,
+			.sides = c->sides,
+			.format = c->format,
+		};
 
-		set_die(_metadata, self->fd, 1, c->format);
-		EXPECT_EQ(c->err,
-			  ioctl_errno(self->fd, DICE_IOC_SET_SIDES, &sides))
+		make_die(_metadata, self->fd, 1, DICE_FMT_TEXT);
+		EXPECT_EQ(c->err, set_die(self->fd, &die))
 			TH_LOG("d%llu in format %#x", c->sides, c->format);
 		get_info(_metadata, self->fd, &info);
 		EXPECT_EQ(c->err ? 1 : c->sides, info.sides);
-		EXPECT_EQ(c->format, info.format);
+		EXPECT_EQ(c->err ? DICE_FMT_TEXT : c->format, info.format);
+		/* The same die again from U64, which fits all: no order. */
+		make_die(_metadata, self->fd, 1, DICE_FMT_U64);
+		EXPECT_EQ(c->err, set_die(self->fd, &die));
 	}
 }
 
 /* The d6 that refused 300 sides in U8 still rolls 1..6 in U8. */
 TEST_F(dice, set_sides_eoverflow_keeps_die)
 {
-	__u64 sides = 300, counts[6] = { 0 };
+	__u64 counts[6] = { 0 };
 	unsigned char buf[600];
-	struct dice_info info;
+	struct dice_die_info info;
 	size_t i;
 
 	if (self->fd < 0)
 		SKIP(return, "%s is absent", DICE_PATH);
 	set_format(_metadata, self->fd, DICE_FMT_U8);
-	EXPECT_EQ(EOVERFLOW, ioctl_errno(self->fd, DICE_IOC_SET_SIDES, &sides));
+	EXPECT_EQ(EOVERFLOW, die_set_sides(self->fd, 300));
 	get_info(_metadata, self->fd, &info);
 	EXPECT_EQ(6, info.sides);
 	EXPECT_EQ(DICE_FMT_U8, info.format);
@@ -587,28 +579,72 @@ TEST_F(dice, set_sides_eoverflow_keeps_die)
 
 TEST_F(dice, set_sides_zero_einval)
 {
-	struct dice_info info;
-	__u64 sides = 0;
+	struct dice_die_info info;
 
 	if (self->fd < 0)
 		SKIP(return, "%s is absent", DICE_PATH);
-	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, DICE_IOC_SET_SIDES, &sides));
+	EXPECT_EQ(EINVAL, die_set_sides(self->fd, 0));
 	get_info(_metadata, self->fd, &info);
 	EXPECT_EQ(6, info.sides);
+}
+
+/*
+ * SET_DIE refuses every malformed die with EINVAL and changes nothing:
+ * flags, kinds, methods, and fields the kind does not use.
+ */
+TEST_F(dice, set_die_einval_changes_nothing)
+{
+	static const __u32 w[] = { 1, 2 };
+	const struct dice_die_args bad[] = {
+		{ .kind = DICE_KIND_FAIR, .sides = 20, .flags = 1 },
+		{ .kind = DICE_KIND_FAIR, .sides = 20, .flags = 1u << 31 },
+		{ .kind = 3, .sides = 20 },
+		{ .kind = ~0u, .sides = 20 },
+		{ .kind = DICE_KIND_FAIR, .sides = 20, .method = 4 },
+		{ .kind = DICE_KIND_FAIR, .sides = 20, .method = ~0u },
+		{ .kind = DICE_KIND_FAIR, .sides = 20,
+		  .weights = (uintptr_t)w },
+		{ .kind = DICE_KIND_FAIR, .sides = 20, .mass = 1 },
+		{ .kind = DICE_KIND_FAIR, .sides = 20,
+		  .thresholds = (uintptr_t)w },
+		{ .kind = DICE_KIND_FAIR, .sides = 20, .aliases = (uintptr_t)w },
+		{ .kind = DICE_KIND_WEIGHTS, .sides = 2, .weights = (uintptr_t)w,
+		  .mass = 3 },
+		{ .kind = DICE_KIND_WEIGHTS, .sides = 2, .weights = (uintptr_t)w,
+		  .method = DICE_METHOD_VIGLIETTA },
+		{ .kind = DICE_KIND_WEIGHTS, .sides = 2, .weights = (uintptr_t)w,
+		  .method = DICE_METHOD_BATCH },
+		{ .kind = DICE_KIND_WEIGHTS, .sides = 0, .weights = (uintptr_t)w },
+		{ .kind = DICE_KIND_ALIAS, .sides = 2, .mass = 0,
+		  .thresholds = (uintptr_t)w, .aliases = (uintptr_t)w },
+		{ .kind = DICE_KIND_ALIAS, .sides = 2, .mass = 3,
+		  .weights = (uintptr_t)w },
+	};
+	struct dice_die_info before, after;
+	size_t i;
+
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
+	make_die(_metadata, self->fd, 12, DICE_FMT_U16);
+	get_info(_metadata, self->fd, &before);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(EINVAL, set_die(self->fd, &bad[i])) TH_LOG("case %zu", i);
+		get_info(_metadata, self->fd, &after);
+		EXPECT_EQ(0, memcmp(&before, &after, sizeof(before)))
+			TH_LOG("case %zu changed the die", i);
+	}
 }
 
 /* check_bad_formats() - each of @fmts gives EINVAL and changes nothing */
 static void check_bad_formats(struct __test_metadata *_metadata, int fd,
 			      const __u32 *fmts, size_t n)
 {
-	struct dice_info info;
+	struct dice_die_info info;
 	size_t i;
 
 	set_format(_metadata, fd, DICE_FMT_U8);
 	for (i = 0; i < n; i++) {
-		__u32 fmt = fmts[i];
-
-		EXPECT_EQ(EINVAL, ioctl_errno(fd, DICE_IOC_SET_FORMAT, &fmt))
+		EXPECT_EQ(EINVAL, die_set_format(fd, fmts[i]))
 			TH_LOG("format %#x", fmts[i]);
 		get_info(_metadata, fd, &info);
 		EXPECT_EQ(DICE_FMT_U8, info.format);
@@ -645,7 +681,24 @@ TEST_F(dice, unknown_ioctl_enotty)
 	static const unsigned long cmds[] = {
 		_IO(DICE_IOC_MAGIC, 0x7f),
 		_IOR(DICE_IOC_MAGIC, 0x7f, __u64),
-		_IOWR(DICE_IOC_MAGIC, 0xff, struct dice_info),
+		_IOWR(DICE_IOC_MAGIC, 0xff, struct dice_die_info),
+		/* The nine ioctls of before the one-step die, all gone. */
+		_IOW(DICE_IOC_MAGIC, 0x01, __u64),
+		_IOW(DICE_IOC_MAGIC, 0x02, __u32),
+		_IOR(DICE_IOC_MAGIC, 0x03, __u64[8]),
+		_IOR(DICE_IOC_MAGIC, 0x04, __u64[8]),
+		_IOW(DICE_IOC_MAGIC, 0x05, __u64[2]),
+		_IOW(DICE_IOC_MAGIC, 0x06, __u64[4]),
+		_IOWR(DICE_IOC_MAGIC, 0x07, __u64[5]),
+		_IOW(DICE_IOC_MAGIC, 0x08, __u32),
+		_IOW(DICE_IOC_MAGIC, 0x09, __u32),
+		/* Today's numbers with another size: fixed sizes. */
+		_IOC(_IOC_WRITE, DICE_IOC_MAGIC, 0x10, 48),
+		_IOC(_IOC_WRITE, DICE_IOC_MAGIC, 0x10, 64),
+		_IOC(_IOC_READ, DICE_IOC_MAGIC, 0x11, 16),
+		_IOC(_IOC_READ, DICE_IOC_MAGIC, 0x11, 32),
+		_IOC(_IOC_READ, DICE_IOC_MAGIC, 0x12, 64),
+		_IOC(_IOC_WRITE, DICE_IOC_MAGIC, 0x1f, 8),
 		_IOR('T', 1, int),
 		TCGETS,
 	};
@@ -670,20 +723,16 @@ FIXTURE_VARIANT(dice_efault) {
 	unsigned long cmd;
 };
 
-FIXTURE_VARIANT_ADD(dice_efault, get_info) {
-	.cmd = DICE_IOC_GET_INFO,
+FIXTURE_VARIANT_ADD(dice_efault, get_die) {
+	.cmd = DICE_IOC_GET_DIE,
 };
 
 FIXTURE_VARIANT_ADD(dice_efault, get_stats) {
 	.cmd = DICE_IOC_GET_STATS,
 };
 
-FIXTURE_VARIANT_ADD(dice_efault, set_sides) {
-	.cmd = DICE_IOC_SET_SIDES,
-};
-
-FIXTURE_VARIANT_ADD(dice_efault, set_format) {
-	.cmd = DICE_IOC_SET_FORMAT,
+FIXTURE_VARIANT_ADD(dice_efault, set_die) {
+	.cmd = DICE_IOC_SET_DIE,
 };
 
 FIXTURE_SETUP(dice_efault)
@@ -710,7 +759,7 @@ FIXTURE_TEARDOWN(dice_efault)
 static void expect_efault(struct __test_metadata *_metadata, int fd,
 			  unsigned long cmd, void *arg)
 {
-	struct dice_info before, after;
+	struct dice_die_info before, after;
 
 	get_info(_metadata, fd, &before);
 	EXPECT_EQ(EFAULT, ioctl_errno(fd, cmd, arg)) TH_LOG("ioctl %#lx", cmd);
@@ -793,7 +842,7 @@ TEST_F(dice_text, partial_reads)
 {
 	static const size_t cycle[] = { 1, 2, 3, 5, 7, 11, 21, 22, 64 };
 	struct text_lines t;
-	struct dice_stats st;
+	struct dice_die_stats st;
 	size_t k = 0;
 	char buf[64];
 
@@ -827,7 +876,7 @@ TEST_F_TIMEOUT(dice, stats_d6, 120)
 {
 	const size_t n = 100000;
 	double per_roll = log2(6.0);
-	struct dice_stats st;
+	struct dice_die_stats st;
 	unsigned char *buf;
 	size_t i;
 
@@ -870,7 +919,7 @@ TEST_F_TIMEOUT(dice, stats_power_of_two, 120)
 		{ POW2(63), DICE_FMT_U64, 63 },
 	};
 	const size_t n = 10000;
-	struct dice_stats st;
+	struct dice_die_stats st;
 	__u64 *rolls;
 	size_t i, j;
 
@@ -884,7 +933,7 @@ TEST_F_TIMEOUT(dice, stats_power_of_two, 120)
 		int fd = open_die(_metadata, O_RDONLY);
 
 		ASSERT_LE(0, fd);
-		set_die(_metadata, fd, cases[i].sides, cases[i].format);
+		make_die(_metadata, fd, cases[i].sides, cases[i].format);
 		read_rolls(_metadata, fd, fmt_width(cases[i].format), rolls, n);
 		j = 0;
 		while (j < n && rolls[j] >= lo && rolls[j] <= hi)
@@ -908,7 +957,7 @@ TEST_F(dice, stats_d1)
 		DICE_FMT_U8, DICE_FMT_U8 | FMT_ZB, DICE_FMT_U64,
 	};
 	unsigned char buf[8 * 1000];
-	struct dice_stats st;
+	struct dice_die_stats st;
 	struct text_lines t;
 	__u64 rolls = 0;
 	size_t i, j;
@@ -975,7 +1024,7 @@ FIXTURE_SETUP(dice_chi)
 {
 	self->fd = open_die(_metadata, O_RDONLY);
 	if (self->fd >= 0)
-		set_die(_metadata, self->fd, variant->sides, variant->format);
+		make_die(_metadata, self->fd, variant->sides, variant->format);
 }
 
 FIXTURE_TEARDOWN(dice_chi)
@@ -1061,8 +1110,8 @@ TEST_F_TIMEOUT(dice_chi, goodness_of_fit, 600)
 TEST_F(dice, two_files_independent)
 {
 	__u64 a_counts[20] = { 0 }, a_rolls = 0;
-	struct dice_info info_a, info_b;
-	struct dice_stats st_a, st_b;
+	struct dice_die_info info_a, info_b;
+	struct dice_die_stats st_a, st_b;
 	unsigned char buf[100];
 	struct text_lines t;
 	int a, b, round;
@@ -1073,7 +1122,7 @@ TEST_F(dice, two_files_independent)
 	a = self->fd;
 	b = open_die(_metadata, O_RDONLY);
 	ASSERT_LE(0, b);
-	set_die(_metadata, a, 20, DICE_FMT_U8);
+	make_die(_metadata, a, 20, DICE_FMT_U8);
 	get_info(_metadata, b, &info_b);
 	EXPECT_EQ(6, info_b.sides);
 	EXPECT_EQ(DICE_FMT_TEXT, info_b.format);
@@ -1131,7 +1180,7 @@ TEST_F_TIMEOUT(dice, signal_interrupts_read, 120)
 	struct itimerval off = { 0 };
 	struct sigaction sa = { .sa_handler = on_alarm };
 	unsigned char small[16];
-	struct dice_stats st;
+	struct dice_die_stats st;
 	unsigned char *buf;
 	__u64 served = 0;
 	ssize_t ret;

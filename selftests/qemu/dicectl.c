@@ -17,10 +17,14 @@
 
 static int open_die(__u64 sides, __u32 format)
 {
+	struct dice_die_args die = {
+		.kind = DICE_KIND_FAIR,
+		.sides = sides,
+		.format = format,
+	};
 	int fd = open("/dev/dice", O_RDONLY);
 
-	if (fd < 0 || ioctl(fd, DICE_IOC_SET_FORMAT, &format) ||
-	    ioctl(fd, DICE_IOC_SET_SIDES, &sides)) {
+	if (fd < 0 || ioctl(fd, DICE_IOC_SET_DIE, &die)) {
 		fprintf(stderr, "dicectl: /dev/dice: %s\n", strerror(errno));
 		exit(1);
 	}
@@ -29,7 +33,7 @@ static int open_die(__u64 sides, __u32 format)
 
 int main(int argc, char **argv)
 {
-	struct dice_stats st;
+	struct dice_die_stats st;
 	__u64 sides, count, done = 0;
 	unsigned char buf[65536];
 	int fd;

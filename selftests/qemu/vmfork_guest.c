@@ -57,10 +57,14 @@ static void hex(const unsigned char *p, size_t n)
 /* A d@sides in @fmt on the CRNG. */
 static int open_die(__u64 sides, __u32 fmt)
 {
+	struct dice_die_args die = {
+		.kind = DICE_KIND_FAIR,
+		.sides = sides,
+		.format = fmt,
+	};
 	int fd = open("/dev/dice", O_RDONLY);
 
-	if (fd < 0 || ioctl(fd, DICE_IOC_SET_SIDES, &sides) ||
-	    ioctl(fd, DICE_IOC_SET_FORMAT, &fmt))
+	if (fd < 0 || ioctl(fd, DICE_IOC_SET_DIE, &die))
 		return -1;
 	return fd;
 }
@@ -108,7 +112,7 @@ static unsigned long acpi_irqs(void)
 
 static int discarded(int fd, unsigned long long *v)
 {
-	struct dice_stats st;
+	struct dice_die_stats st;
 
 	if (ioctl(fd, DICE_IOC_GET_STATS, &st))
 		return -1;

@@ -18,7 +18,8 @@
 #
 # KERNEL (env VM_KERNEL):
 #   default  Debian's linux-image-amd64 (KVER, KIMAGE from make), with
-#            kmod/dice.ko as "make module" built it; TAP prefix "vm"
+#            dice.ko built for it with the test hook as for the other
+#            kernels (kmod/dice.ko has none); TAP prefix "vm"
 #   debug    the debug kernel of debug-kernel.sh next to this script
 #            (KASAN, UBSAN, lockdep, kmemleak, KUnit; built once, cached),
 #            booted with panic_on_warn=1 kmemleak=on, dice.ko built against
@@ -234,6 +235,23 @@ give_up() {
 	exit 1
 }
 
+# build_module KVER ROOT: dice.ko with the test hook, in its own build
+# tree (W=1 and sparse clean, vermagic: scripts/module-build.sh); sets KO.
+# kmod/dice.ko ("make module", what users install) has no test hook.
+build_module() {
+	local build_rc
+	run_child "$TOP"/scripts/module-build.sh "$1" "$B/kernels/$1" "$2" \
+		>"$W/module.tap"
+	build_rc=$?
+	renumber "$W/module.tap"
+	if [ $build_rc -ne 0 ]; then
+		grep -q '^not ok' "$W/module.tap" ||
+			tap fail "build dice.ko" "scripts/module-build.sh failed"
+		give_up
+	fi
+	KO=$B/kernels/$1/kmod/dice.ko
+}
+
 # The kernel and dice.ko built for it.
 APPEND=${APPEND_EXTRA:-}
 KUNIT=
@@ -243,8 +261,8 @@ default)
 	KVER=${KVER:-$(make -s --no-print-directory -C "$TOP" kver)}
 	IMAGE=${KIMAGE:-/boot/vmlinuz-$KVER}
 	CONFIG=/boot/config-$KVER
-	KO=$TOP/kmod/dice.ko
-	[ -f "$KO" ] || { tap fail "dice.ko" "no $KO: make module"; give_up; }
+	tap ok "kernel $KVER"
+	build_module "$KVER" /
 	;;
 debug)
 	: "${VM_TIMEOUT:=${DEBUG_VM_TIMEOUT:-2400}}"
@@ -283,14 +301,16 @@ debug)
 		run_child make -C "$KDIR" M="$MOD" "$@" modules >"$log" 2>&1 &&
 			[ -f "$MOD/kmod/dice.ko" ]
 	}
-	if mod_make "$W/module.log" CONFIG_RANDOM_DICE_KUNIT_TEST=y; then
+	if mod_make "$W/module.log" CONFIG_RANDOM_DICE_KUNIT_TEST=y \
+		CONFIG_RANDOM_DICE_TEST_HOOKS=y; then
 		tap ok "build dice.ko with the KUnit suite"
 		KUNIT=1
 	else
 		tap fail "build dice.ko with the KUnit suite" "see $W/module.log"
 		sed 's/^/# /' "$W/module.log" | tail -n 30
 		rm -f "$MOD"/kmod/*.o "$MOD"/kmod/*.ko
-		if mod_make "$W/module-nokunit.log"; then
+		if mod_make "$W/module-nokunit.log" \
+			CONFIG_RANDOM_DICE_TEST_HOOKS=y; then
 			tap ok "build dice.ko without the KUnit suite"
 		else
 			tap fail "build dice.ko" "see $W/module-nokunit.log"
@@ -311,17 +331,7 @@ debug)
 	read -r KVER IMAGE CONFIG KROOT <<<"$info"
 	tap ok "kernel $KVER"
 	APPEND="$APPEND DICE_FUZZ_SECONDS=${DICE_FUZZ_SECONDS:-20}"
-	# Its own build tree of the module: W=1 and sparse clean, vermagic.
-	run_child "$TOP"/scripts/module-build.sh "$KVER" "$B/kernels/$KVER" \
-		"$KROOT" >"$W/module.tap"
-	build_rc=$?
-	renumber "$W/module.tap"
-	if [ $build_rc -ne 0 ]; then
-		grep -q '^not ok' "$W/module.tap" ||
-			tap fail "build dice.ko" "scripts/module-build.sh failed"
-		give_up
-	fi
-	KO=$B/kernels/$KVER/kmod/dice.ko
+	build_module "$KVER" "$KROOT"
 	;;
 esac
 # TAP_ONLY (a case filter: testlib/tap.sh, testlib/tap.h, and the guest's

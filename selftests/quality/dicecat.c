@@ -10,7 +10,7 @@
  *       the first roll in the most significant bit.
  * SIZE: bytes to write, with an optional suffix K, M, G (powers of 1000) or
  *       KiB, MiB, GiB; 0 or none: write until stdout is closed.
- * METHOD: recycle (default), viglietta, batch, alias or rejection.
+ * METHOD: recycle (default), viglietta, batch or alias.
  *
  * A closed pipe (the reader is done) ends dicecat with exit status 0.
  */
@@ -34,7 +34,7 @@
 static void bad_usage(void)
 {
 	fprintf(stderr,
-		"usage: dicecat [-m recycle|viglietta|batch|alias|rejection] d256|d2 [SIZE]\n"
+		"usage: dicecat [-m recycle|viglietta|batch|alias] d256|d2 [SIZE]\n"
 		"  SIZE in bytes, suffix K/M/G or KiB/MiB/GiB; 0 or none: endless\n");
 	exit(2);
 }
@@ -153,11 +153,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dicecat: /dev/dice: %s\n", strerror(errno));
 		return 1;
 	}
-	/* Text fits any die; go by it to change the number of sides. */
-	xioctl(fd, DICE_IOC_SET_FORMAT, &(__u32){ DICE_FMT_TEXT }, "SET_FORMAT");
-	xioctl(fd, DICE_IOC_SET_SIDES, &sides, "SET_SIDES");
-	xioctl(fd, DICE_IOC_SET_FORMAT, &fmt, "SET_FORMAT");
-	xioctl(fd, DICE_IOC_SET_METHOD, &method, "SET_METHOD");
+	xioctl(fd, DICE_IOC_SET_DIE, &(struct dice_die_args){
+		.kind = DICE_KIND_FAIR, .sides = sides, .method = method,
+		.format = fmt }, "SET_DIE");
 
 	while (endless || left) {
 		size_t n = CHUNK, i;

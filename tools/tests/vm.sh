@@ -105,9 +105,20 @@ range "dice --weights 2,2,6,1,1 300xdW" 300 1 5 --weights 2,2,6,1,1 300xdW
 range "dice --faces 1,1,2,3,5,8 100xdW" 100 1 8 --faces 1,1,2,3,5,8 100xdW
 range "dice 1000000d6" 1 1000000 6000000 1000000d6
 range "dice d9223372036854775807" 1 1 9223372036854775807 d9223372036854775807
-for m in recycle viglietta batch rejection; do
+for m in recycle viglietta batch; do
 	range "dice --method $m 200x3d6" 200 3 18 --method $m 200x3d6
 done
+# The baseline is the userspace engine's: the device refuses it, saying so.
+name="dice --method rejection: refused on /dev/dice, with the way out"
+if tap_wanted "$name"; then
+	run --method rejection 3d6
+	if [ "$RC" -ne 0 ] && grep -q "add --userspace" "$T/err"; then
+		ok "$name"
+	else
+		not_ok "$name" "exit $RC"
+	fi
+fi
+range "dice --userspace --method rejection 200x3d6" 200 3 18 --userspace --method rejection 200x3d6
 range "dice --method alias loaded" 100 1 3 --method alias --weights 1,2,3 100xdW
 has "dice -s 4d6kh3 shows a dropped die" "dropped" -s 4d6kh3
 has "dice --json names /dev/dice" '"source":"/dev/dice"' --json 3d6
