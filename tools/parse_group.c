@@ -924,6 +924,9 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 				 "the success target must be the last modifier of its dice group");
 			goto bad;
 		}
+		if (lex_looking_at(ps, "==") ||
+		    (lex_looking_at(ps, "!=") && ps->o->avrae))
+			break;	/* a comparison of the total: see parse.c */
 		if (lex_looking_at(ps, "even") || lex_looking_at(ps, "odd"))
 			ok = mod_parity(ps, g, &m);
 		else if (lex_looking_at(ps, "ms"))
@@ -971,9 +974,7 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 			ok = mod_match(ps, g, &m);
 		else if (lex_looking_at(ps, "cs") || lex_looking_at(ps, "cf"))
 			ok = mod_crit(ps, g, &m);
-		else if ((lex_is_cmp_start(c) && ps->o->avrae) ||
-			 lex_looking_at(ps, "==") ||
-			 (lex_looking_at(ps, "!=") && ps->o->avrae))
+		else if (lex_is_cmp_start(c) && ps->o->avrae)
 			break;	/* a comparison of the total: see parse.c */
 		else if (lex_is_cmp_start(c))
 			ok = mod_success(ps, &g->success, &g->failure, &m);
