@@ -1004,6 +1004,38 @@ else
 	echo "# python3 not found: brute-force reference checks skipped"
 fi
 
+# ---- dice(1)'s examples -------------------------------------------------------
+tap_section "the man page's examples"
+
+# Every "dice ..." command of EXAMPLES runs, in userspace (-i and -H,
+# which need a terminal or time, are left out), and the figures the
+# page gives are what dice prints: a doc example that drifts fails here.
+MAN1="$HERE/../../man/man1/dice.1"
+sed -n '/^\.SH EXAMPLES/,/^\.SH COMPARED/p' "$MAN1" |
+	sed -n 's/^\.B dice //p' |
+	sed -e "s/\\\\(aq/'/g" -e 's/\\-/-/g' -e 's/\\(em/—/g' \
+	    -e 's/ > table.csv//' >"$T/examples"
+n_examples=0
+while IFS= read -r args; do
+	case $args in *-i*|*-H*) continue ;; esac
+	n_examples=$((n_examples + 1))
+	eval "set -- $args"
+	DICE_ENGINE=userspace "$DICE" "$@" </dev/null >"$T/out" 2>"$T/err"
+	RC=$?
+	if [ "$RC" -eq 0 ] &&
+	   ! grep -v -e '^dice: warning: ' -e '^dice: seeded replay' "$T/err" |
+	   grep -q '^dice: '; then
+		ok "dice(1) example runs: dice $args"
+	else
+		not_ok "dice(1) example runs: dice $args" "exit $RC"
+	fi
+done <"$T/examples"
+if [ "$n_examples" -ge 15 ]; then ok "dice(1) has its examples ($n_examples run)"; else not_ok "dice(1) has its examples" "$n_examples"; fi
+t_out "dice(1) example: --dist 4d6kh3 has denominator 1296" "denominator: 1296" --dist 4d6kh3
+t_out "dice(1) example: ... and mean 15869/1296" "mean: 15869/1296" --dist 4d6kh3
+t_out "dice(1) example: 1d20+5>=15 --avrae has mean 11/20" "mean: 11/20" --avrae --dist '1d20+5>=15'
+t_out "dice(1): 4d6r is 4d6r1" "$("$DICE" --dist 4d6r1 | sed -n 2p)" --dist 4d6r
+
 # ---- dialects: never another number without a word ------------------------
 tap_section "dialects"
 
