@@ -34,6 +34,8 @@ struct options {
 	unsigned int explode_limit;
 	bool explode_set;
 	bool roll20;
+	bool foundry;
+	bool avrae;
 	bool interactive;
 	enum bars bars;
 	bool tty;		/* stdout is a terminal */

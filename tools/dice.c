@@ -565,9 +565,13 @@ static struct notation_opts nopts;
 static int line_parse(const char *text, struct expr **out)
 {
 	struct notation_error err;
+	unsigned int i;
 
 	if (notation_parse(text, &nopts, out, &err))
 		return show_error(text, err.offset, err.msg);
+	/* another roller would give another number: never without a word */
+	for (i = 0; i < (*out)->nwarnings; i++)
+		fprintf(stderr, "dice: warning: %s\n", (*out)->warnings[i]);
 	return 0;
 }
 
@@ -686,7 +690,8 @@ static void catch_signals(void)
 }
 
 enum { OPT_MAX_DICE = 256, OPT_MAX_EXPLODE, OPT_CSV, OPT_AT_LEAST,
-       OPT_AT_MOST, OPT_BARS, OPT_ENGINE, OPT_ROLL20, OPT_VERSUS, OPT_COUNT };
+       OPT_AT_MOST, OPT_BARS, OPT_ENGINE, OPT_ROLL20, OPT_VERSUS, OPT_COUNT,
+       OPT_FOUNDRY, OPT_AVRAE };
 
 static const struct option long_opts[] = {
 	{ "breakdown", no_argument, NULL, 's' },
@@ -706,6 +711,8 @@ static const struct option long_opts[] = {
 	{ "faces", required_argument, NULL, 'f' },
 	{ "interactive", no_argument, NULL, 'i' },
 	{ "roll20", no_argument, NULL, OPT_ROLL20 },
+	{ "foundry", no_argument, NULL, OPT_FOUNDRY },
+	{ "avrae", no_argument, NULL, OPT_AVRAE },
 	{ "versus", no_argument, NULL, OPT_VERSUS },
 	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "max-dice", required_argument, NULL, OPT_MAX_DICE },
@@ -814,6 +821,12 @@ static void parse_options(int argc, char **argv)
 		case OPT_ROLL20:
 			o.roll20 = true;
 			break;
+		case OPT_FOUNDRY:
+			o.foundry = true;
+			break;
+		case OPT_AVRAE:
+			o.avrae = true;
+			break;
 		case OPT_MAX_DICE:
 			o.max_dice = number_opt("--max-dice", optarg, 1,
 						DICE_HARD_MAX_DICE);
@@ -863,6 +876,8 @@ static void parse_options(int argc, char **argv)
 		bad_usage("--at-least and --at-most go with --dist");
 	if (o.count && !o.dist)
 		bad_usage("--count goes with --dist");
+	if (o.roll20 + o.foundry + o.avrae > 1)
+		bad_usage("--roll20, --foundry and --avrae cannot be combined: each reads the notation as its roller does");
 	if (o.roll20 && o.count_cmp.op == CMP_GT)	/* as in the notation */
 		o.count_cmp.op = CMP_GE;
 	if (o.roll20 && o.count_cmp.op == CMP_LT)
@@ -911,6 +926,8 @@ int main(int argc, char **argv)
 		.max_dice = o.max_dice,
 		.explode_limit = o.explode_limit,
 		.roll20 = o.roll20,
+		.foundry = o.foundry,
+		.avrae = o.avrae,
 	};
 	if (o.interactive && nargs)
 		bad_usage("-i reads expressions at a prompt: give none on the command line");

@@ -291,5 +291,8 @@ void notation_free(struct expr *e)
 	free(e->comment);
 	free(e->text);
 	free(e->typed);
+	for (i = 0; i < e->nwarnings; i++)
+		free(e->warnings[i]);
+	free(e->warnings);
 	free(e);
 }

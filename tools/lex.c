@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "parse.h"
 
@@ -28,6 +29,25 @@ void lex_fail(struct parser *ps, size_t at, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(ps->err->msg, sizeof(ps->err->msg), fmt, ap);
 	va_end(ap);
+}
+
+void lex_warn(struct parser *ps, const char *fmt, ...)
+{
+	struct expr *e = ps->e;
+	char msg[320];
+	unsigned int i;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	for (i = 0; i < e->nwarnings; i++) {
+		if (!strcmp(e->warnings[i], msg))
+			return;
+	}
+	e->warnings = xrealloc(e->warnings, e->nwarnings + 1,
+			       sizeof(*e->warnings));
+	e->warnings[e->nwarnings++] = xstrdup(msg);
 }
 
 /* How to name the byte at @at in a message: 'x', or the end, or hex. */
@@ -184,6 +204,13 @@ bool lex_compare(struct parser *ps, struct cmp *c, const char *after)
 	if (!lex_integer(ps, &n, names[c->op]))
 		return false;
 	c->n = n;
+	if (notation_default(ps->o) && (c->op == CMP_GT || c->op == CMP_LT))
+		lex_warn(ps, "'%s%lld' means %s %lld here (as on Foundry and Avrae); Roll20 reads it as %lld or %s: use --roll20, or write %s=%lld for that",
+			 names[c->op], (long long)n,
+			 c->op == CMP_GT ? "more than" : "less than",
+			 (long long)n, (long long)n,
+			 c->op == CMP_GT ? "more" : "less", names[c->op],
+			 (long long)n);
 	if (ps->o->roll20 && c->op == CMP_GT)
 		c->op = CMP_GE;
 	if (ps->o->roll20 && c->op == CMP_LT)

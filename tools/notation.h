@@ -288,6 +288,9 @@ struct node {
  *	(computed counts at their most)
  * @uses_custom: the expression uses dW
  * @loaded: some die has weights (it is rolled as a loaded die)
+ * @warnings: what the text means in another roller when that differs
+ *	from how it is read here (each once), for the caller to show
+ * @nwarnings: number of @warnings
  */
 struct expr {
 	char *text;
@@ -303,6 +306,8 @@ struct expr {
 	uint64_t ndice;
 	int uses_custom;
 	bool loaded;
+	char **warnings;
+	unsigned int nwarnings;
 };
 
 /**
@@ -311,13 +316,28 @@ struct expr {
  * @max_dice: most dice one expression may roll, repetitions included
  * @explode_limit: most extra dice one exploding die may add
  * @roll20: '<' and '>' in compare points are inclusive, as on Roll20
+ * @foundry: Foundry VTT's readings: 'r' rerolls once, 'rr' recursively,
+ *	'cs' and 'cf' count dice
+ * @avrae: Avrae's (d20's) readings: 'k3' and 'p3' keep and drop the dice
+ *	that show 3, a comparison after dice compares the total
+ *
+ * Without @roll20, @foundry or @avrae a text that one of those rollers
+ * reads differently gets a warning (struct expr's @warnings).
  */
 struct notation_opts {
 	const struct die *custom;
 	uint64_t max_dice;
 	unsigned int explode_limit;
 	bool roll20;
+	bool foundry;
+	bool avrae;
 };
+
+/* No dialect option: the text is read as dice(1) says, with warnings. */
+static inline bool notation_default(const struct notation_opts *o)
+{
+	return !o->roll20 && !o->foundry && !o->avrae;
+}
 
 struct notation_error {
 	size_t offset;

@@ -18,6 +18,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "parse.h"
 
@@ -72,6 +73,8 @@ static void parse_unexpected(struct parser *ps, const char *expected)
 		hint = " (division must be rounded: write floor(A/B), ceil(A/B) or round(A/B))";
 	else if (c == '}')
 		hint = " (no '{' opens this '}')";
+	else if (c == '[' && ps->s[at + 1] == '[')
+		hint = " (an inline roll [[...]] is read alone, closed by ']]')";
 	else if (c == '[')
 		hint = " (a label [...] follows a number, a dice group or ')')";
 	else if (at && mod_char(c) && ps->s[at - 1] != '(' &&
@@ -201,10 +204,41 @@ static bool parse_pool_part(struct parser *ps, struct brace *br, struct node *k,
 	return true;
 }
 
-/* The '{' is at the cursor. */
-static struct node *parse_brace(struct parser *ps)
+/*
+ * Can an element of @br (@n) take a value that matches @c?  Its dice
+ * when pooled, else the elements' totals.
+ */
+static bool brace_target_possible(const struct node *n, const struct brace *br,
+				  const struct cmp *c)
 {
-	size_t start = ps->p;
+	unsigned int i;
+
+	for (i = 0; br->pooled && i < br->ngroups; i++) {
+		if (group_target_possible(br->groups[i], c))
+			return true;
+	}
+	for (i = 0; !br->pooled && i < n->nkids; i++) {
+		val_t lo = n->kids[i]->lo, hi = n->kids[i]->hi;
+
+		if ((c->op == CMP_EQ && c->n >= lo && c->n <= hi) ||
+		    (c->op != CMP_EQ && (cmp_match(c, lo) || cmp_match(c, hi))))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The '{' is at the cursor; or, for Avrae's set (a, b) (README of
+ * github.com/avrae/d20: a set of expressions, kept and dropped by its
+ * selectors, (3d6,) a set of one), @first is its first element, read
+ * after the '(' at @start, and the cursor is on the ',' after it.  A set
+ * is never pooled, and a comparison after it compares its total.
+ */
+static struct node *parse_brace(struct parser *ps, size_t start,
+				struct node *first)
+{
+	bool set = first != NULL;
+	char close = set ? ')' : '}';
 	struct node *n = parse_new_node(ps, NODE_BRACE, start);
 	struct brace *br;
 	struct expr *e = ps->e;
@@ -212,30 +246,40 @@ static struct node *parse_brace(struct parser *ps)
 	bool simple;
 	unsigned int i;
 
-	if (!n)
+	if (!n) {
+		node_free(first);
 		return NULL;
+	}
 	br = n->brace = xcalloc(1, sizeof(*br));
 	br->start = start;
-	if (!lex_enter(ps, start))
+	if (set)
+		node_add_kid(n, first, ',');
+	else if (!lex_enter(ps, start))
 		goto bad;
-	ps->p++;
+	ps->p++;		/* '{', or the set's first ',' */
 	for (;;) {
-		struct node *k = parse_expr(ps);
+		struct node *k;
 
-		if (!k)
-			goto bad;
-		node_add_kid(n, k, ',');
 		lex_skip_space(ps);
-		if (lex_skip(ps, ','))
-			continue;
-		if (!parse_closing(ps, '}', start, "an operator, ',' or '}'"))
+		if (!set || lex_cur(ps) != ')') {	/* (3d6,) */
+			k = parse_expr(ps);
+			if (!k)
+				goto bad;
+			node_add_kid(n, k, ',');
+			lex_skip_space(ps);
+			if (lex_skip(ps, ','))
+				continue;
+		}
+		if (!parse_closing(ps, close, start, set ?
+				   "an operator, ',' or ')'" :
+				   "an operator, ',' or '}'"))
 			goto bad;
 		break;
 	}
 	br->mods = ps->p;
 
 	/* one element made of dice groups and constants joined by '+' */
-	if (n->nkids == 1) {
+	if (n->nkids == 1 && !set) {
 		struct node *k = n->kids[0];
 
 		br->pooled = true;
@@ -259,19 +303,26 @@ static struct node *parse_brace(struct parser *ps)
 	for (;;) {
 		char c = lex_cur(ps);
 
+		if (set && ps->o->avrae && c == 'k' &&
+		    isdigit((unsigned char)lex_peek(ps, 1))) {
+			lex_fail(ps, ps->p,
+				 "Avrae's k and a bare number keep the elements equal to it, which dice does not do on a set: write kh or kl");
+			goto bad;
+		}
 		if (br->success.op != CMP_NONE && c &&
 		    strchr("kd<>=f", c)) {
 			lex_fail(ps, ps->p,
 				 "the success target must be the last modifier of a grouped roll");
 			goto bad;
 		}
-		if (c == 'k' || c == 'd') {
+		if (c == 'k' || c == 'd' ||
+		    (c == 'p' && (lex_peek(ps, 1) == 'h' || lex_peek(ps, 1) == 'l'))) {
 			uint64_t pool = br->pooled ? br->ndice : n->nkids;
 
 			if (!mod_keep_drop(ps, &br->keep, pool, true, "grouped roll",
 					   br->pooled ? "dice" : "elements", ""))
 				goto bad;
-		} else if (lex_is_cmp_start(c)) {
+		} else if (lex_is_cmp_start(c) && !set) {
 			size_t at = ps->p;
 
 			if (!mod_success(ps, &br->success, &br->failure, NULL))
@@ -284,6 +335,14 @@ static struct node *parse_brace(struct parser *ps)
 			if (br->pooled && br->constant) {
 				lex_fail(ps, at,
 					 "a success target on {...} with a constant inside is ambiguous (Roll20 and rpg-dice-roller differ): move the constant out");
+				goto bad;
+			}
+			if (!brace_target_possible(n, br, &br->success)) {
+				cmp_str(&br->success, buf, sizeof(buf));
+				lex_fail(ps, at, "success target '%s' matches no value %s can take",
+					 buf, br->pooled ?
+					 "a die of the grouped roll" :
+					 "an element");
 				goto bad;
 			}
 		} else if (c == 'f') {
@@ -331,6 +390,84 @@ static const struct {
 };
 
 static struct node *parse_sum_rest(struct parser *ps, struct node *first);
+
+/*
+ * Avrae's comparisons X >= Y, X <= Y, X > Y, X < Y, X == Y and X != Y
+ * (README of github.com/avrae/d20), after the sum @left if one follows:
+ * 1 when it holds, else 0.  It is the grouped roll {X-Y} with a success
+ * target against 0 (one element, never pooled: its total is compared), so
+ * every engine rolls it exactly; != is 1 less the == one.
+ */
+static struct node *parse_comparison(struct parser *ps, struct node *left)
+{
+	static const struct {
+		const char *text;
+		enum cmp_op op;
+	} ops[] = {
+		{ ">=", CMP_GE }, { "<=", CMP_LE }, { "==", CMP_EQ },
+		{ "!=", CMP_EQ }, { ">", CMP_GT }, { "<", CMP_LT },
+	};
+	struct node *right, *diff, *n, *one, *not;
+	struct brace *br;
+	unsigned int i;
+
+	lex_skip_space(ps);
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		if (lex_looking_at(ps, ops[i].text))
+			break;
+	}
+	if (i == ARRAY_SIZE(ops))
+		return left;
+	ps->p += strlen(ops[i].text);
+	lex_skip_space(ps);
+	right = parse_expr(ps);
+	if (!right) {
+		node_free(left);
+		return NULL;
+	}
+	diff = parse_new_node(ps, NODE_SUM, left->start);
+	if (!diff) {
+		node_free(left);
+		node_free(right);
+		return NULL;
+	}
+	node_add_kid(diff, left, '+');
+	node_add_kid(diff, right, '-');
+	diff->end = right->end;
+	bound_node(diff);
+	n = parse_new_node(ps, NODE_BRACE, left->start);
+	if (!n) {
+		node_free(diff);
+		return NULL;
+	}
+	br = n->brace = xcalloc(1, sizeof(*br));
+	node_add_kid(n, diff, ',');
+	br->start = n->start;
+	br->mods = br->end = n->end = ps->p;
+	br->success = (struct cmp){ ops[i].op, 0 };
+	br->index = ps->e->nbraces;
+	ps->e->braces = xrealloc(ps->e->braces, ps->e->nbraces + 1,
+				 sizeof(*ps->e->braces));
+	ps->e->braces[ps->e->nbraces++] = br;
+	bound_node(n);
+	if (strcmp(ops[i].text, "!="))
+		return n;
+	one = parse_new_node(ps, NODE_CONST, n->start);
+	not = one ? parse_new_node(ps, NODE_SUM, n->start) : NULL;
+	if (!not) {
+		node_free(one);
+		node_free(n);
+		return NULL;
+	}
+	one->value = 1;
+	one->end = one->start;
+	bound_node(one);
+	node_add_kid(not, one, '+');
+	node_add_kid(not, n, '-');
+	not->end = n->end;
+	bound_node(not);
+	return not;
+}
 
 /* A function name is at the cursor, followed by '('. */
 static struct node *parse_func(struct parser *ps, unsigned int which)
@@ -425,7 +562,13 @@ static struct node *parse_factor(struct parser *ps)
 		if (!n)
 			return NULL;
 		lex_skip_space(ps);
-		if (!parse_closing(ps, ')', start, "an operator or ')'")) {
+		if (lex_cur(ps) == ',')
+			return parse_brace(ps, start, n);	/* Avrae's set */
+		n = parse_comparison(ps, n);
+		if (!n)
+			return NULL;
+		lex_skip_space(ps);
+		if (!parse_closing(ps, ')', start, "an operator, ',' or ')'")) {
 			node_free(n);
 			return NULL;
 		}
@@ -437,7 +580,7 @@ static struct node *parse_factor(struct parser *ps)
 		return n;
 	}
 	if (lex_cur(ps) == '{')
-		return parse_brace(ps);
+		return parse_brace(ps, ps->p, NULL);
 	if (isdigit((unsigned char)lex_cur(ps))) {
 		if (!lex_number(ps, &v))
 			return NULL;
@@ -652,6 +795,52 @@ static struct node *parse_expr(struct parser *ps)
 
 /* ---- entry points ------------------------------------------------------ */
 
+/* @s starts with @word, in either case, and a space or tab follows it. */
+static bool parse_chat_word(const char *s, const char *word)
+{
+	size_t len = strlen(word);
+
+	return !strncasecmp(s, word, len) && lex_is_space(s[len]);
+}
+
+/*
+ * A roll as pasted from a chat: the command /r or /roll (Roll20, Foundry)
+ * or !r or !roll (Avrae) before it, or Roll20's inline roll [[...]] around
+ * it.  They are blanked out in @s (offsets do not move, so errors point
+ * at the typed text); the roll is read as if typed alone.
+ */
+static void parse_strip_chat(char *s)
+{
+	static const char *const commands[] = { "/roll", "/r", "!roll", "!r" };
+	size_t i = 0, j, close = 0;
+
+	while (lex_is_space(s[i]))
+		i++;
+	for (j = 0; j < ARRAY_SIZE(commands); j++) {
+		if (parse_chat_word(s + i, commands[j])) {
+			memset(s + i, ' ', strlen(commands[j]));
+			break;
+		}
+	}
+	while (lex_is_space(s[i]))
+		i++;
+	if (strncmp(s + i, "[[", 2))
+		return;
+	/* the last "]]", with nothing but spaces or a comment after it */
+	for (j = i + 2; s[j] && s[j] != '#'; j++) {
+		if (s[j] == ']' && s[j + 1] == ']')
+			close = j;
+	}
+	if (!close)
+		return;
+	for (j = close + 2; lex_is_space(s[j]); j++)
+		;
+	if (s[j] && s[j] != '#')
+		return;
+	memset(s + i, ' ', 2);
+	memset(s + close, ' ', 2);
+}
+
 int notation_parse(const char *text, const struct notation_opts *opts,
 		   struct expr **out, struct notation_error *err)
 {
@@ -665,6 +854,7 @@ int notation_parse(const char *text, const struct notation_opts *opts,
 	if (paste_text(text, &e->text, &map))
 		e->typed = xstrdup(text);
 	folded = xstrdup(e->text);
+	parse_strip_chat(folded);
 	paste_fold(folded);
 	e->repeat = 1;
 	ps.e = e;
@@ -709,6 +899,8 @@ int notation_parse(const char *text, const struct notation_opts *opts,
 		}
 	}
 	e->root = parse_expr(&ps);
+	if (e->root)
+		e->root = parse_comparison(&ps, e->root);
 	if (!e->root)
 		goto bad;
 	lex_skip_space(&ps);

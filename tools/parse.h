@@ -41,6 +41,12 @@ struct parser {
 /* The first error wins; its byte offset is where the caret goes. */
 void lex_fail(struct parser *ps, size_t at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * A warning that the text means something else in another roller: kept
+ * once in the expression's @warnings (the caller shows them).
+ */
+void lex_warn(struct parser *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* How to name the byte at @at in a message: 'x', or the end, or hex. */
 const char *lex_what(const struct parser *ps, size_t at, char *buf,
 		     size_t len);
@@ -136,6 +142,8 @@ bool mod_keep_drop(struct parser *ps, struct keep *k, uint64_t pool,
  */
 bool mod_success(struct parser *ps, struct cmp *s, struct cmp *f,
 		 struct mods *m);
+/* Can a die of @g (explosions included) take a value that matches @c? */
+bool group_target_possible(const struct group *g, const struct cmp *c);
 /* Both compare points are intervals of integers: do they share one? */
 bool mod_overlap(const struct cmp *s, const struct cmp *f);
 /* Letters that start a modifier, for the "no spaces" hint. */

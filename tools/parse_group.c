@@ -40,6 +40,13 @@ static bool die_parse_faces(struct parser *ps, struct die *d)
 				 DICE_MAX_CUSTOM_SIDES);
 			goto bad;
 		}
+		/* a face is a number: dice(1)'s cap on numbers counts it */
+		if (ps->e->nnodes >= DICE_MAX_NODES) {
+			lex_fail(ps, at, "expression too long: more than %u numbers, dice groups and operators (faces included)",
+				 DICE_MAX_NODES);
+			goto bad;
+		}
+		ps->e->nnodes++;
 		if (lex_cur(ps) != '-' && !isdigit((unsigned char)lex_cur(ps))) {
 			lex_fail(ps, at, "expected a face value but found %s",
 				 lex_what(ps, at, buf, sizeof(buf)));
@@ -137,7 +144,8 @@ bool mod_keep_drop(struct parser *ps, struct keep *k, uint64_t pool,
 	uint64_t n;
 
 	ps->p++;
-	if (kind == 'd' && lex_cur(ps) != 'h' && lex_cur(ps) != 'l') {
+	if ((kind == 'd' || kind == 'p') && lex_cur(ps) != 'h' &&
+	    lex_cur(ps) != 'l') {
 		lex_fail(ps, start,
 			 "ambiguous 'd' after a dice group: write dl (drop lowest) or dh (drop highest)");
 		return false;
@@ -156,8 +164,12 @@ bool mod_keep_drop(struct parser *ps, struct keep *k, uint64_t pool,
 			 what_pool);
 		return false;
 	}
-	if (!lex_need_number(ps, &n, name, kind == 's' ? hint_s : ""))
+	if (kind != 's' && !isdigit((unsigned char)lex_cur(ps))) {
+		/* Foundry's kh, kl, dh and dl alone keep or drop one die */
+		n = 1;
+	} else if (!lex_need_number(ps, &n, name, kind == 's' ? hint_s : "")) {
 		return false;
+	}
 	if (kind == 'k') {
 		if (n < 1 || (exact && n > pool)) {
 			lex_fail(ps, start, "cannot keep %llu of %llu %s",
@@ -243,17 +255,36 @@ static bool mod_cmp_follows_space(const struct parser *ps)
 	return lex_is_cmp_start(ps->s[q]) || isdigit((unsigned char)ps->s[q]);
 }
 
+/*
+ * '!', or Foundry's x and xo (its "explode" and "explode once": each die
+ * that matches rolls one more, which may match in turn, foundryvtt.com
+ * article dice-modifiers), or Avrae's e ("rolls another die for each
+ * matched value", README of github.com/avrae/d20), which needs its
+ * selector: all three are '!', and xo is '!o'.
+ */
 static bool mod_explode(struct parser *ps, struct group *g, struct mods *m)
 {
 	size_t start = ps->p;
+	char kind = lex_cur(ps);
 
-	if (!mod_once(ps, 1, g->explode != EXPLODE_NONE, "!"))
+	if (!mod_once(ps, 1, g->explode != EXPLODE_NONE,
+		      kind == '!' ? "!" : kind == 'x' ? "x" : "e"))
 		return false;
-	g->explode = lex_skip(ps, '!') ? EXPLODE_COMPOUND : EXPLODE_SEPARATE;
-	g->penetrate = lex_skip(ps, 'p');
-	if (lex_skip(ps, 'o')) {	/* once, as Foundry's xo */
+	if (kind == '!') {
+		g->explode = lex_skip(ps, '!') ? EXPLODE_COMPOUND :
+						 EXPLODE_SEPARATE;
+		g->penetrate = lex_skip(ps, 'p');
+	} else {
+		g->explode = EXPLODE_SEPARATE;
+	}
+	if (kind != 'e' && lex_skip(ps, 'o')) {	/* once, as Foundry's xo */
 		g->explode_limit = 1;
 		g->explode_capped = true;
+	}
+	if (kind == 'e' && !mod_cmp_follows(ps)) {
+		lex_fail(ps, ps->p,
+			 "Avrae's 'e' needs the faces that explode, as in 4d6e6 or 4d6e>4");
+		return false;
 	}
 	if (mod_cmp_follows(ps)) {
 		if (!lex_compare(ps, &g->ex, g->explode == EXPLODE_COMPOUND ?
@@ -280,14 +311,31 @@ static bool mod_explode(struct parser *ps, struct group *g, struct mods *m)
 	return mod_note(ps, m, CK_EXPLODE, start, 0);
 }
 
+/*
+ * 'r' and 'ro' reroll until no die matches, and once (as on Roll20).
+ * Foundry's r rerolls once and its rr until no die matches; Avrae's rr and
+ * ro are those two (foundryvtt.com article dice-modifiers, README of
+ * github.com/avrae/d20).  Without a dialect option, 'rr' is 'r' twice,
+ * as dice(1) reads it, and both get a warning.
+ */
 static bool mod_reroll(struct parser *ps, struct group *g, struct mods *m)
 {
 	size_t start = ps->p;
 	enum reroll_mode mode = REROLL_ALWAYS;
+	char name[4] = "r";
 
 	ps->p++;
 	if (lex_cur(ps) == 'a') {
-		/* Avrae's ra: each die that matches adds one die, once */
+		/*
+		 * Here each die that matches adds one die, once.  Avrae's ra
+		 * "rerolls up to one matched value once, keeping the
+		 * original": one die for the whole group at most.
+		 */
+		if (ps->o->avrae) {
+			lex_fail(ps, start,
+				 "Avrae's 'ra' adds at most one die to the whole group, which dice cannot roll yet: without --avrae, 'ra' adds a die for every die that matches");
+			return false;
+		}
 		ps->p++;
 		if (g->explode != EXPLODE_NONE) {
 			lex_fail(ps, start, "more than one '!' modifier in a dice group ('ra' adds dice as '!' does)");
@@ -295,6 +343,8 @@ static bool mod_reroll(struct parser *ps, struct group *g, struct mods *m)
 		}
 		if (!lex_compare(ps, &g->ex, "ra"))
 			return false;
+		if (notation_default(ps->o))
+			lex_warn(ps, "'ra' adds a die for every die that matches; Avrae's ra adds at most one die to the group (dice cannot roll Avrae's reading: --avrae refuses it)");
 		g->explode = EXPLODE_SEPARATE;
 		g->explode_limit = 1;
 		g->explode_capped = true;
@@ -303,9 +353,19 @@ static bool mod_reroll(struct parser *ps, struct group *g, struct mods *m)
 	if (lex_cur(ps) == 'o') {
 		mode = REROLL_ONCE;
 		ps->p++;
+		strcpy(name, "ro");
+	} else if (lex_cur(ps) == 'r' && (ps->o->foundry || ps->o->avrae)) {
+		ps->p++;		/* rr: until no die matches */
+		strcpy(name, "rr");
+	} else if (lex_cur(ps) == 'r' && notation_default(ps->o)) {
+		lex_warn(ps, "'rr' is read as 'r' then 'r': the lowest face and what follows are rerolled; on Foundry and Avrae rr rerolls only what follows, until no die matches: use --foundry or --avrae, or write r alone");
+	} else if (ps->o->foundry) {
+		mode = REROLL_ONCE;	/* Foundry's r rerolls once */
+	} else if (notation_default(ps->o) && lex_cur(ps) != 'r') {
+		lex_warn(ps, "'r' rerolls until no die matches (as on Roll20); Foundry's r rerolls once: use --foundry, or write ro to reroll once");
 	}
 	if (g->reroll != REROLL_NONE && g->reroll != mode) {
-		lex_fail(ps, start, "cannot mix 'r' and 'ro' in one dice group");
+		lex_fail(ps, start, "cannot mix 'r' and 'ro' (rerolling until no die matches, and once) in one dice group");
 		return false;
 	}
 	if (g->nrr == DICE_MAX_REROLL_RULES) {
@@ -317,8 +377,7 @@ static bool mod_reroll(struct parser *ps, struct group *g, struct mods *m)
 	if (!mod_cmp_follows_space(ps)) {
 		/* a bare r or ro rerolls the lowest face, as on Foundry */
 		g->rr[g->nrr] = (struct cmp){ CMP_EQ, die_min(&g->die) };
-	} else if (!lex_compare(ps, &g->rr[g->nrr],
-				mode == REROLL_ONCE ? "ro" : "r")) {
+	} else if (!lex_compare(ps, &g->rr[g->nrr], name)) {
 		return false;
 	}
 	g->nrr++;
@@ -383,11 +442,48 @@ static bool mod_match(struct parser *ps, struct group *g, struct mods *m)
 	return mod_note(ps, m, CK_MATCH, start, 0);
 }
 
+/*
+ * Foundry's cs and cf count the dice that match (successes, failures):
+ * the group's value is that count (foundryvtt.com article
+ * dice-modifiers).  Here that is a success target; both at once have no
+ * one meaning here, so they are refused with what to write.
+ */
+static bool mod_foundry_count(struct parser *ps, struct group *g,
+			      struct mods *m)
+{
+	size_t start = ps->p;
+	const char *name = lex_peek(ps, 1) == 's' ? "cs" : "cf";
+
+	ps->p += 2;
+	if (g->success.op != CMP_NONE) {
+		lex_fail(ps, start,
+			 "Foundry's cs and cf each make the group a count: give one of them (successes less failures is 10d10>=8f1 here, Foundry's cs>=8df1)");
+		return false;
+	}
+	if (!mod_cmp_follows(ps)) {
+		lex_fail(ps, ps->p,
+			 "with --foundry, '%s' needs the faces it counts, as in %s>=8",
+			 name, name);
+		return false;
+	}
+	if (!lex_compare(ps, &g->success, name))
+		return false;
+	return mod_note(ps, m, CK_SUCCESS, start, 0);
+}
+
 static bool mod_crit(struct parser *ps, struct group *g, struct mods *m)
 {
 	size_t start = ps->p;
 	bool success = lex_peek(ps, 1) == 's';
 	struct cmp *c = success ? &g->crit_success : &g->crit_failure;
+
+	if (ps->o->foundry)
+		return mod_foundry_count(ps, g, m);
+	if (notation_default(ps->o))
+		lex_warn(ps, "'%s' marks critical %s (as on Roll20) and the dice are still added up; Foundry's %s counts the dice that match: use --foundry, or write the compare point alone (10d10>=8) to count",
+			 success ? "cs" : "cf",
+			 success ? "successes" : "failures",
+			 success ? "cs" : "cf");
 
 	if (!mod_once(ps, 2, c->op != CMP_NONE, success ? "cs" : "cf"))
 		return false;
@@ -522,7 +618,7 @@ bool mod_overlap(const struct cmp *s, const struct cmp *f)
  * take values beyond their faces, and penetrating ones values below, so
  * for them look at the whole range.
  */
-static bool group_target_possible(const struct group *g, const struct cmp *c)
+bool group_target_possible(const struct group *g, const struct cmp *c)
 {
 	val_t lo = group_min(g), hi = group_max(g), x;
 	unsigned int lim = g->explode_limit;
@@ -703,7 +799,7 @@ static bool group_check(struct parser *ps, struct group *g,
 /* Letters that start a modifier, for the "no spaces" hint. */
 bool mod_char(char c)
 {
-	return c && strchr("kdsr!<>=fumceop", c);
+	return c && strchr("kdsr!<>=fumceopx", c);
 }
 
 /*
@@ -828,30 +924,41 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 				 "the success target must be the last modifier of its dice group");
 			goto bad;
 		}
+		if (lex_looking_at(ps, "==") ||
+		    (lex_looking_at(ps, "!=") && ps->o->avrae))
+			break;	/* a comparison of the total: see parse.c */
 		if (lex_looking_at(ps, "even") || lex_looking_at(ps, "odd"))
 			ok = mod_parity(ps, g, &m);
 		else if (lex_looking_at(ps, "ms"))
 			ok = mod_margin(ps, g);
 		else if (((c == 'k' || c == 'd') && lex_is_cmp_start(lex_peek(ps, 1))) ||
-			 (c == 'p' && (lex_is_cmp_start(lex_peek(ps, 1)) ||
-				       isdigit((unsigned char)lex_peek(ps, 1)))))
+			 ((c == 'p' || (c == 'k' && ps->o->avrae)) &&
+			  (lex_is_cmp_start(lex_peek(ps, 1)) ||
+			   isdigit((unsigned char)lex_peek(ps, 1)))))
 			ok = mod_keep_by(ps, g);
 		else if (g->keep_by.op != CMP_NONE &&
-			 (c == 'k' || c == 'd' ||
+			 (c == 'k' || c == 'd' || c == 'p' ||
 			  (c == 's' && isdigit((unsigned char)lex_peek(ps, 1))))) {
 			lex_fail(ps, ps->p, "more than one keep/drop modifier in a dice group");
 			goto bad;
-		} else if (c == 'k' || c == 'd' || (c == 's' && isdigit((unsigned char)lex_peek(ps, 1))))
+		} else if (c == 'k' || c == 'd' ||
+			   (c == 'p' && (lex_peek(ps, 1) == 'h' ||
+					 lex_peek(ps, 1) == 'l')) ||
+			   (c == 's' && isdigit((unsigned char)lex_peek(ps, 1)))) {
+			/* Avrae's k3 keeps the dice that show 3 */
+			if (c == 'k' && isdigit((unsigned char)lex_peek(ps, 1)) &&
+			    notation_default(ps->o))
+				lex_warn(ps, "'k' and a number keep the highest dice (k3 is kh3) as on Roll20 and Foundry; Avrae's k3 keeps the dice that show 3: use --avrae, or write k=3 for that");
 			ok = mod_keep_drop(ps, &g->keep, g->count, !count_node,
 					   "dice group", "dice",
 					   " (rolldice: 4d6s1 drops the lowest die)");
-		else if (c == 's' && (lex_peek(ps, 1) == 'a' || lex_peek(ps, 1) == 'd'))
+		} else if (c == 's' && (lex_peek(ps, 1) == 'a' || lex_peek(ps, 1) == 'd'))
 			ok = mod_sort(ps, g);
 		else if (c == 's')
 			ok = mod_keep_drop(ps, &g->keep, g->count, !count_node,
 					   "dice group", "dice",
 					   " (rolldice: 4d6s1 drops the lowest die; sa and sd sort)");
-		else if (c == '!')
+		else if (c == '!' || c == 'x' || c == 'e')
 			ok = mod_explode(ps, g, &m);
 		else if (c == 'r')
 			ok = mod_reroll(ps, g, &m);
@@ -867,6 +974,8 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 			ok = mod_match(ps, g, &m);
 		else if (lex_looking_at(ps, "cs") || lex_looking_at(ps, "cf"))
 			ok = mod_crit(ps, g, &m);
+		else if (lex_is_cmp_start(c) && ps->o->avrae)
+			break;	/* a comparison of the total: see parse.c */
 		else if (lex_is_cmp_start(c))
 			ok = mod_success(ps, &g->success, &g->failure, &m);
 		else if (c == 'f') {
@@ -882,11 +991,6 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 	g->end = ps->p;
 	if (!group_check(ps, g, &m))
 		goto bad;
-	if (lex_cur(ps) == 'x') {
-		lex_fail(ps, ps->p,
-			 "unexpected 'x' after a dice group (a repeat, as in 6x3d6, goes only at the start)");
-		goto bad;
-	}
 	if (isalpha((unsigned char)lex_cur(ps))) {
 		lex_fail(ps, ps->p, "unknown modifier '%c'", lex_cur(ps));
 		goto bad;

@@ -73,6 +73,7 @@ static char paste_char(const unsigned char *s, size_t *len)
 	case 0x2011:	/* non-breaking hyphen */
 	case 0x2012:	/* figure dash */
 	case 0x2013:	/* en dash */
+	case 0x2014:	/* em dash */
 	case 0xfe63:	/* small hyphen-minus */
 		return '-';
 	case 0x2007:	/* figure space */

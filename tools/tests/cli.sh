@@ -86,7 +86,7 @@ t_parse() {
 		not_ok "$name" "stderr lacks: $text"
 	elif ! grep -qF "(column $col)" "$T/err"; then
 		not_ok "$name" "no (column $col)"
-	elif [ "$(sed -n 3p "$T/err")" != "$caret" ]; then
+	elif [ "$(grep -F -A2 "(column $col)" "$T/err" | sed -n 3p)" != "$caret" ]; then
 		not_ok "$name" "caret not under column $col"
 	else
 		ok "$name"
@@ -341,7 +341,7 @@ t_dist "4df is 4dF: case does not matter" "-4:1 -3:4 -2:10 -1:16 0:19 1:16 2:10 
 t_dist "3D6 is 3d6: case does not matter" "3:1 4:3 5:6 6:10 7:15 8:21 9:25 10:27 11:27 12:25 13:21 14:15 15:10 16:6 17:3 18:1" 216 3D6
 t_parse "kh more than the dice" 4 "cannot keep 5 of 4 dice" 4d6kh5
 t_parse "kh0" 4 "cannot keep 0 of 4 dice" 4d6kh0
-t_parse "kh without a number" 6 "expected a number after 'kh'" 4d6kh
+t_parse "s without a number" 5 "expected a number after 's'" 4d6s
 t_parse "s without a number" 5 "expected a number after 's'" 4d6s
 t_parse "dl more than the dice" 4 "cannot drop 4 of 4 dice" 4d6dl4
 t_parse "bare d after a group is ambiguous" 4 "ambiguous 'd' after a dice group" 4d6d1
@@ -360,7 +360,7 @@ t_parse "failures need a success target" 4 "'f' (failures) needs a success targe
 t_parse "failure that matches no face" 7 "failure target 'f<1' matches no face" "3d6>=5f<1"
 t_parse "success and failure overlap" 7 "cannot count as both a success and a failure" "3d6>=3f<4"
 t_parse "compare point without a number" 6 "expected a number after '>='" "3d6>="
-t_parse "x after a group" 4 "a repeat, as in 6x3d6, goes only at the start" "3d6x2"
+t_parse "x after a constant" 4 "a repeat, as in 6x3d6, goes only at the start" "1+2x3d6"
 t_parse "a second repeat" 4 "a repeat, as in 6x3d6, goes only at the start" "2x3x3d6"
 t_parse "repeat without an expression" 3 "expected an expression after 'x'" "6x"
 t_parse "division must be rounded" 4 "division must be rounded: write floor(A/B), ceil(A/B) or round(A/B)" "3d6/2"
@@ -951,8 +951,166 @@ if command -v python3 >/dev/null; then
 	ref "4d{1:3,2:1,5:2}uo" '4d{1:3,2:1,5:2}uo' "[dict(n=4, faces=[1, 2, 5], weights=[3, 1, 2], unique='once')]"
 	ref "4d6uo>=4f1" '4d6uo>=4f1' "[dict(n=4, faces=$d6, unique='once', success=('>=', 4), failure=('=', 1))]"
 	ref "3d6>2 with --roll20" '3d6>2' "[dict(n=3, faces=$d6, success=('>=', 2))]" --roll20
+	# issue #30: each roller's reading with its option, and pasted forms
+	ref "5d10cs>=8 --foundry: counts successes" '5d10cs>=8' "[dict(n=5, faces=range(1, 11), success=('>=', 8))]" --foundry
+	ref "4d10cf<3 --foundry: counts failures" '4d10cf<3' "[dict(n=4, faces=range(1, 11), success=('<', 3))]" --foundry
+	ref "5d10cs>=8: cs only marks (default)" '5d10cs>=8' "[dict(n=5, faces=range(1, 11))]"
+	ref "1d20r<3 --foundry: rerolls once" '1d20r<3' "[dict(n=1, faces=range(1, 21), reroll=('once', [('<', 3)]))]" --foundry
+	ref "2d20r --foundry: bare r rerolls 1s once" '2d20r' "[dict(n=2, faces=range(1, 21), reroll=('once', [('=', 1)]))]" --foundry
+	ref "1d20r<3: until no die matches (default)" '1d20r<3' "[dict(n=1, faces=range(1, 21), reroll=('always', [('<', 3)]))]"
+	ref "2d6rr6 --foundry: sixes, until none" '2d6rr6' "[dict(n=2, faces=$d6, reroll=('always', [('=', 6)]))]" --foundry
+	ref "2d6rr6 --avrae: sixes, until none" '2d6rr6' "[dict(n=2, faces=$d6, reroll=('always', [('=', 6)]))]" --avrae
+	ref "2d6rr6: r then r6 (default)" '2d6rr6' "[dict(n=2, faces=$d6, reroll=('always', [('=', 1), ('=', 6)]))]"
+	ref "5d6k3 --avrae: keeps the threes" '5d6k3' "[dict(n=5, faces=$d6, keep_by=('=', 3))]" --avrae
+	ref "5d6k3: kh3 (default)" '5d6k3' "[dict(n=5, faces=$d6, keep=('h', 3))]"
+	ref "5d6p3 --avrae: drops the threes" '5d6p3' "[dict(n=5, faces=$d6, drop_by=('=', 3))]" --avrae
+	ref "4d6ro<3 --avrae" '4d6ro<3' "[dict(n=4, faces=$d6, reroll=('once', [('<', 3)]))]" --avrae
+	ref "3d6>3 --roll20 (inclusive)" '3d6>3' "[dict(n=3, faces=$d6, success=('>=', 3))]" --roll20
+	ref "3d6>=10 --avrae: the total compared" '3d6>=10' "Cmp(dict(n=3, faces=$d6), '>=', 10)" --avrae
+	ref "4d6>12 --avrae" '4d6>12' "Cmp(dict(n=4, faces=$d6), '>', 12)" --avrae
+	ref "2d20kh (one die)" '2d20kh' "[dict(n=2, faces=range(1, 21), keep=('h', 1))]"
+	ref "2d20kl (one die)" '2d20kl' "[dict(n=2, faces=range(1, 21), keep=('l', 1))]"
+	ref "4d6dl (one die)" '4d6dl' "[dict(n=4, faces=$d6, keep=('h', 3))]"
+	ref "4d6dh (one die)" '4d6dh' "[dict(n=4, faces=$d6, keep=('l', 3))]"
+	ref "1d20x (Foundry, limit 2)" '1d20x' "[dict(n=1, faces=range(1, 21), explode=('sep', ('=', 20)), limit=2)]" --max-explode 2
+	ref "3d10x>=8 (Foundry, limit 2)" '3d10x>=8' "[dict(n=3, faces=range(1, 11), explode=('sep', ('>=', 8)), limit=2)]" --max-explode 2
+	ref "3d6xo (Foundry: once)" '3d6xo' "[dict(n=3, faces=$d6, explode=('sep', ('=', 6)), limit=1)]"
+	ref "2d6xo5 --foundry" '2d6xo5' "[dict(n=2, faces=$d6, explode=('sep', ('=', 5)), limit=1)]" --foundry
+	ref "4d6e6 (Avrae, limit 2)" '4d6e6' "[dict(n=4, faces=$d6, explode=('sep', ('=', 6)), limit=2)]" --max-explode 2
+	ref "3d6e>4 --avrae (limit 2)" '3d6e>4' "[dict(n=3, faces=$d6, explode=('sep', ('>', 4)), limit=2)]" --avrae --max-explode 2
+	ref "4d6pl1 (Avrae)" '4d6pl1' "[dict(n=4, faces=$d6, keep=('h', 3))]"
+	ref "4d6ph1 (Avrae)" '4d6ph1' "[dict(n=4, faces=$d6, keep=('l', 3))]"
+	ref "8d6mi2 (Avrae)" '4d6mi2' "[dict(n=4, faces=$d6, min=2)]" --avrae
+	ref "(1d4,2d6)kh1 (Avrae set)" '(1d4,2d6)kh1' "Brace([dict(n=1, faces=range(1, 5)), dict(n=2, faces=$d6)], keep=('h', 1))"
+	ref "(1d4+1, 3, 2d6kl1)kh1 (Avrae set)" '(1d4 + 1, 3, 2d6kl1)kh1' "Brace([[dict(n=1, faces=range(1, 5)), 1], 3, dict(n=2, faces=$d6, keep=('l', 1))], keep=('h', 1))" --avrae
+	ref "(2d6,1d8)pl1 (Avrae set)" '(2d6,1d8)pl1' "Brace([dict(n=2, faces=$d6), dict(n=1, faces=range(1, 9))], keep=('h', 1))"
+	ref "(3d6,) (a set of one)" '(3d6,)' "Brace([dict(n=3, faces=$d6)])"
+	ref "(1d6,1d6)>=7 --avrae: the set's total" '(1d6,1d6)>=7' "Cmp([dict(n=1, faces=$d6), dict(n=1, faces=$d6)], '>=', 7)" --avrae
+	ref "1d20+5>=15 (Avrae comparison)" '1d20+5>=15' "Cmp([dict(n=1, faces=range(1, 21)), 5], '>=', 15)"
+	ref "1d20+5 > 2d6+10 (comparison of two rolls)" '1d20+5 > 2d6+10' "Cmp([dict(n=1, faces=range(1, 21)), 5], '>', [dict(n=2, faces=$d6), 10])"
+	ref "1d20-1<=1d4 (comparison)" '1d20-1<=1d4' "Cmp([dict(n=1, faces=range(1, 21)), -1], '<=', dict(n=1, faces=range(1, 5)))"
+	ref "1d2==1d2" '1d2==1d2' "Cmp(dict(n=1, faces=range(1, 3)), '==', dict(n=1, faces=range(1, 3)))"
+	ref "1d3!=1d3 --avrae" '1d3!=1d3' "Cmp(dict(n=1, faces=range(1, 4)), '!=', dict(n=1, faces=range(1, 4)))" --avrae
+	ref "(1d20+5>=15)*2d6 (comparison in parentheses)" '(1d20+5>=15)*2d6' "Mul(Cmp([dict(n=1, faces=range(1, 21)), 5], '>=', 15), dict(n=2, faces=$d6))"
+	ref "[[1d20+5]] (Roll20 inline roll)" '[[1d20+5]]' "[dict(n=1, faces=range(1, 21)), 5]"
+	ref "/r 1d20+5 (chat command)" '/r 1d20+5' "[dict(n=1, faces=range(1, 21)), 5]"
+	ref "/roll 3d6 (chat command)" '/roll 3d6' "[dict(n=3, faces=$d6)]"
+	ref "!r 2d20kh1 (Avrae command)" '!r 2d20kh1' "[dict(n=2, faces=range(1, 21), keep=('h', 1))]"
+	ref "/r [[4d6kh3]] # str" '/r [[4d6kh3]] # str' "[dict(n=4, faces=$d6, keep=('h', 3))]"
+	ref "1d20—2 (em dash)" '1d20—2' "[dict(n=1, faces=range(1, 21)), -2]"
+	ref "1d20–2 (en dash)" '1d20–2' "[dict(n=1, faces=range(1, 21)), -2]"
+	ref "1d20−2 (minus sign)" '1d20−2' "[dict(n=1, faces=range(1, 21)), -2]"
 else
 	echo "# python3 not found: brute-force reference checks skipped"
+fi
+
+# ---- dice(1)'s examples -------------------------------------------------------
+tap_section "the man page's examples"
+
+# Every "dice ..." command of EXAMPLES runs, in userspace (-i and -H,
+# which need a terminal or time, are left out), and the figures the
+# page gives are what dice prints: a doc example that drifts fails here.
+MAN1="$HERE/../../man/man1/dice.1"
+sed -n '/^\.SH EXAMPLES/,/^\.SH COMPARED/p' "$MAN1" |
+	sed -n 's/^\.B dice //p' |
+	sed -e "s/\\\\(aq/'/g" -e 's/\\-/-/g' -e 's/\\(em/—/g' \
+	    -e 's/ > table.csv//' >"$T/examples"
+n_examples=0
+while IFS= read -r args; do
+	case $args in *-i*|*-H*) continue ;; esac
+	n_examples=$((n_examples + 1))
+	eval "set -- $args"
+	DICE_ENGINE=userspace "$DICE" "$@" </dev/null >"$T/out" 2>"$T/err"
+	RC=$?
+	if [ "$RC" -eq 0 ] &&
+	   ! grep -v -e '^dice: warning: ' -e '^dice: seeded replay' "$T/err" |
+	   grep -q '^dice: '; then
+		ok "dice(1) example runs: dice $args"
+	else
+		not_ok "dice(1) example runs: dice $args" "exit $RC"
+	fi
+done <"$T/examples"
+if [ "$n_examples" -ge 15 ]; then ok "dice(1) has its examples ($n_examples run)"; else not_ok "dice(1) has its examples" "$n_examples"; fi
+t_out "dice(1) example: --dist 4d6kh3 has denominator 1296" "denominator: 1296" --dist 4d6kh3
+t_out "dice(1) example: ... and mean 15869/1296" "mean: 15869/1296" --dist 4d6kh3
+t_out "dice(1) example: 1d20+5>=15 --avrae has mean 11/20" "mean: 11/20" --avrae --dist '1d20+5>=15'
+t_out "dice(1): 4d6r is 4d6r1" "$("$DICE" --dist 4d6r1 | sed -n 2p)" --dist 4d6r
+
+# ---- dialects: never another number without a word ------------------------
+tap_section "dialects"
+
+# t_warn NAME TEXT ARGS...: exit 0, stderr has "dice: warning:" and TEXT
+t_warn() {
+	tap_wanted "$1" || return 0
+	name=$1 text=$2
+	shift 2
+	run "$@"
+	if [ "$RC" -ne 0 ]; then
+		not_ok "$name" "exit $RC"
+	elif ! grep -q '^dice: warning: ' "$T/err"; then
+		not_ok "$name" "no 'dice: warning:' on stderr"
+	elif ! grep -qF -- "$text" "$T/err"; then
+		not_ok "$name" "stderr lacks: $text"
+	else
+		ok "$name"
+	fi
+}
+
+# t_quiet NAME ARGS...: exit 0, nothing on stderr
+t_quiet() {
+	tap_wanted "$1" || return 0
+	name=$1
+	shift
+	run "$@"
+	if [ "$RC" -ne 0 ]; then
+		not_ok "$name" "exit $RC"
+	elif [ -s "$T/err" ]; then
+		not_ok "$name" "stderr not empty"
+	else
+		ok "$name"
+	fi
+}
+
+t_warn "5d10cs>=8 warns: Foundry counts" "use --foundry" --dist '5d10cs>=8'
+t_quiet "5d10cs>=8 --foundry: no warning" --dist --foundry '5d10cs>=8'
+t_warn "1d20r<3 warns: Foundry rerolls once" "Foundry's r rerolls once" --dist '1d20r<3'
+t_quiet "1d20r<3 --foundry: no warning" --dist --foundry '1d20r<3'
+t_warn "2d6rr6 warns: rr is r twice here" "use --foundry or --avrae" --dist '2d6rr6'
+t_quiet "2d6rr6 --avrae: no warning" --dist --avrae '2d6rr6'
+t_warn "10d6k3 warns: Avrae keeps the threes" "use --avrae" --dist '10d6k3'
+t_quiet "10d6k3 --avrae: no warning" --dist --avrae '10d6k3'
+t_quiet "10d6kh3: no warning" --dist '10d6kh3'
+t_warn "4d6ra6 warns: Avrae adds one die at most" "Avrae's ra adds at most one die" --dist '4d6ra6'
+t_err "4d6ra6 --avrae is refused, with the reason" 2 "Avrae's 'ra' adds at most one die to the whole group" --dist --avrae '4d6ra6'
+t_warn "10d10>8 warns: Roll20 includes 8" "use --roll20" --dist '10d10>8'
+t_quiet "10d10>8 --roll20: no warning" --dist --roll20 '10d10>8'
+t_quiet "10d10>=8: no warning" --dist '10d10>=8'
+t_warn "the warning goes to stderr, the roll to stdout" "dice: warning:" --seed=1 '2d6r1'
+if [ "$(wc -l <"$T/out")" -eq 1 ]; then ok "... and the roll is printed"; else not_ok "... and the roll is printed" "stdout"; fi
+t_rc "--foundry and --avrae cannot be combined" 2 --foundry --avrae 3d6
+t_rc "--roll20 and --foundry cannot be combined" 2 --roll20 --foundry 3d6
+t_err "Foundry's cs and cf at once are refused" 2 "give one of them" --foundry --dist '4d10cs>=8cf1'
+t_err "--foundry: cs needs its compare point" 2 "needs the faces it counts" --foundry --dist '4d10cs'
+t_err "Avrae's e needs its faces" 2 "Avrae's 'e' needs the faces that explode" --dist '4d6e'
+t_err "an unclosed [[ says what it is" 2 "an inline roll [[...]]" --dist '[[1d20'
+t_err "{4d6kh3}>12 is refused as 4d6>12 is" 2 "success target '>12' matches no value" --dist '{4d6kh3}>12'
+t_err "{3d6,2d6}>18 is refused: no element reaches it" 2 "matches no value an element can take" --dist '{3d6,2d6}>18'
+# too long for one argument: on standard input
+echo "1d{$(seq -s, 1 100001)}" >"$T/faces"
+"$DICE" --dist <"$T/faces" >"$T/out" 2>"$T/err"
+RC=$?
+if [ "$RC" -eq 2 ] && grep -qF "more than 100000 numbers" "$T/err"; then
+	ok "a die of 100001 faces is over the cap on numbers"
+else
+	not_ok "a die of 100001 faces is over the cap on numbers" "exit $RC"
+fi
+echo "1d{$(seq -s, 1 99999)}" >"$T/faces"
+"$DICE" --dist <"$T/faces" >"$T/out" 2>"$T/err"
+RC=$?
+if [ "$RC" -eq 0 ] && grep -qF "max: 99999" "$T/out"; then
+	ok "a die of 99999 faces is within it"
+else
+	not_ok "a die of 99999 faces is within it" "exit $RC"
 fi
 
 # ---- every exact answer against brute force, on generated cases ------------

@@ -28,6 +28,8 @@ SPEC is a Python expression for a term, built of:
     Max(t, ...), Min(t, ...), Pow(a, b)
     SumN(n, S)              n dice dS summed, for large n
     Count(t, g)             group g rolled with t dice, t itself random
+    Cmp(a, op, b)           1 when a op b holds, else 0 (op: the OPS keys,
+                            '==' and '!='), Avrae's comparisons
     Brace([t, ...], keep=, success=, failure=)
                             a grouped roll whose elements are the totals
     Pool([g or int, ...], keep=, success=, failure=)
@@ -348,6 +350,19 @@ class Brace:
             pool = kept([v for v, _ in combo], self.keep)
             out[value_of(pool, self.success, self.failure)] += p
         return out
+
+
+class Cmp:
+    """Avrae's X op Y: 1 or 0, by enumerating the pairs of totals."""
+    def __init__(self, a, op, b):
+        self.a, self.op, self.b = a, op, b
+
+    def dist(self):
+        test = {'==': lambda x, y: x == y, '!=': lambda x, y: x != y,
+                '>': lambda x, y: x > y, '<': lambda x, y: x < y,
+                '>=': lambda x, y: x >= y, '<=': lambda x, y: x <= y}
+        return combine(dist(self.a), dist(self.b),
+                       lambda x, y: int(test[self.op](x, y)))
 
 
 class SumN:
