@@ -31,5 +31,6 @@ DICE_CORE_CPPFLAGS := -I$(DICE_USERSPACE_INC) -I$(DICE_KMOD) \
 # The core is the module's code: its unused callback parameters are fine.
 DICE_CORE_CFLAGS := -Wno-unused-parameter
 
-DICE_KMOD_FILES := Kbuild Kconfig dice-core.mk compat.h dice_main.c dice_kunit.c \
+DICE_KMOD_FILES := Kbuild Kconfig dice-core.mk compat.h compat/kunit/visibility.h \
+	compat/kunit-import.h 	dice_main.c dice_kunit.c \
 		   $(DICE_CORE:%=%.c) $(DICE_CORE_HDR_NAMES)

@@ -80,11 +80,13 @@ struct dice_table *dice_table_alloc(u32 sides)
 	table->alias = (u32 *)(table->share + sides);
 	return table;
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_table_alloc);
 
 void dice_table_free(struct dice_table *table)
 {
 	kvfree(table);
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_table_free);
 
 /*
  * Lay each side's pieces end to end, its own piece first, and record where
@@ -189,6 +191,7 @@ int dice_table_from_weights(struct dice_table *table, const u32 *weights)
 		table->thr[stack[2 * n - nlarge--]] = w;
 	return dice_table_finish(table);
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_table_from_weights);
 
 /**
  * dice_table_from_alias() - check and complete a table given as columns
@@ -217,6 +220,7 @@ int dice_table_from_alias(struct dice_table *table, u64 mass)
 	table->mass = mass;
 	return dice_table_finish(table);
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_table_from_alias);
 
 /* A copy of @table's header and room for @each bytes a side. */
 static struct dice_table *dice_table_repack(const struct dice_table *table,

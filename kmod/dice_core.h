@@ -21,6 +21,7 @@
 #ifndef _DICE_CORE_H
 #define _DICE_CORE_H
 
+#include <kunit/visibility.h>
 #include <linux/gfp.h>
 #include <linux/types.h>
 #include <linux/dice.h>

@@ -142,6 +142,7 @@ void dice_die_init(struct dice_die *die, dice_fill_fn fill, void *ctx)
 	dice_pool_init(&die->pool, fill, ctx);
 	dice_die_plan(die);
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_die_init);
 
 /**
  * dice_die_settle() - give faces drawn but not served back to the recycler
@@ -171,6 +172,7 @@ void dice_die_settle(struct dice_die *die)
 	dg->left = 0;
 	dg->frac = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_die_settle);
 
 /**
  * dice_die_set_widths() - shrink the recycler, for exhaustive tests
@@ -191,6 +193,7 @@ void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
 	die->rec.whole_limit = whole_limit;
 	dice_die_plan(die);
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_die_set_widths);
 
 /*
  * DICE_METHOD_BATCH's state (1 KiB and more) exists only while that is the
@@ -292,6 +295,7 @@ int dice_die_set_sides(struct dice_die *die, u64 sides)
 {
 	return dice_die_set(die, sides, NULL, die->method);
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_die_set_sides);
 
 /**
  * dice_die_set_table() - make the die a loaded one
@@ -304,6 +308,7 @@ int dice_die_set_table(struct dice_die *die, struct dice_table *table)
 {
 	return dice_die_set(die, 0, table, die->method);
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_die_set_table);
 
 /**
  * dice_die_set_method() - roll the same die another way
@@ -316,6 +321,7 @@ int dice_die_set_method(struct dice_die *die, u32 method)
 {
 	return dice_die_set(die, die->sides, die->table, method);
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_die_set_method);
 
 /**
  * dice_die_set_source() - take bits from elsewhere from now on
@@ -356,19 +362,22 @@ void dice_die_drop_random(struct dice_die *die)
  * can go on:
  *  - -EUCLEAN, a loop bound broken (dice_too_many_rejects()), or -ENOBUFS, a
  *    roll that took a whole pool of CRNG bits: either means a broken
- *    state, which is forgotten so the next roll starts from a valid one;
+ *    state (a bug), which is forgotten so the next roll starts from a
+ *    valid one.  The caller sees -EIO, the one read(2) has for it;
  *  - -EAGAIN with written bits that fill the pool: no byte more can be
  *    written, so the bits held can never complete this roll (for example
- *    0xff bytes for a d3 under DICE_METHOD_REJECTION).  They are discarded,
+ *    0xff bytes for a d3 under DICE_METHOD_ALIAS).  They are discarded,
  *    counted in bits_discarded, and -EAGAIN then means what it says: more
  *    bits would help.
  */
 int dice_die_failed(struct dice_die *die, int err)
 {
-	if (err == -EUCLEAN || err == -ENOBUFS)
+	if (err == -EUCLEAN || err == -ENOBUFS) {
 		dice_die_forget(die);
-	else if (err == -EAGAIN && !die->pool.fill &&
-		 dice_pool_room(&die->pool) < 8)
+		return -EIO;
+	}
+	if (err == -EAGAIN && !die->pool.fill &&
+	    dice_pool_room(&die->pool) < 8)
 		dice_pool_discard(&die->pool);
 	return err;
 }
@@ -413,6 +422,7 @@ const char *dice_die_invalid(const struct dice_die *die)
 		return "m times the waiting faces is wide";
 	return NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_die_invalid);
 
 /**
  * dice_die_info() - what the die is, for DICE_IOC_GET_DIE
@@ -510,6 +520,7 @@ void dice_die_wipe(struct dice_die *die)
 	dice_die_free_batch(die);
 	memzero_explicit(die, sizeof(*die));
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_die_wipe);
 
 /* The die's sides, for callers that cannot see the die. */
 u64 dice_die_sides(const struct dice_die *die)

@@ -12,6 +12,7 @@
  * one parameter of a KUNIT_CASE_PARAM per row, named after the row.
  */
 #include <kunit/test.h>
+#include <linux/module.h>
 #include <linux/random.h>
 
 #include "dice_stream.h"
@@ -934,5 +935,8 @@ static struct kunit_suite dice_test_suite = {
 	.test_cases = dice_test_cases,
 };
 
-/* Linked with the core: its module, if any, has the description and license. */
 kunit_test_suite(dice_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the die core of /dev/dice");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

@@ -17,6 +17,7 @@ void dice_pool_init(struct dice_pool *pool, dice_fill_fn fill, void *ctx)
 	pool->fill = fill;
 	pool->fill_ctx = ctx;
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_pool_init);
 
 /* Whole words free in the ring: the ones before the mark are spent. */
 static unsigned int dice_pool_free_words(const struct dice_pool *pool)
@@ -72,6 +73,7 @@ int dice_pool_refill(struct dice_pool *pool, unsigned int need)
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_pool_refill);
 
 /**
  * dice_pool_trim() - keep at most @keep unspent bits, drop the others
@@ -128,6 +130,7 @@ unsigned int dice_pool_room(const struct dice_pool *pool)
 {
 	return DICE_POOL_BITS - (unsigned int)(pool->tail - (pool->mark & ~63ULL));
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_pool_room);
 
 /**
  * dice_pool_put() - append bits, the first one most significant
@@ -154,6 +157,7 @@ void dice_pool_put(struct dice_pool *pool, u64 bits, unsigned int nbits)
 		nbits -= run;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_pool_put);
 
 /**
  * dice_pool_discard() - drop every buffered bit, never to be used
@@ -171,3 +175,4 @@ void dice_pool_discard(struct dice_pool *pool)
 	pool->scrubbed = aligned;
 	memzero_explicit(pool->word, sizeof(pool->word));
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_pool_discard);

@@ -282,6 +282,7 @@ int dice_die_roll(struct dice_die *die, u64 *face)
 	}
 	return dice_die_roll_draw(die, face);
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_die_roll);
 
 /*
  * The register loops below roll the common cases under the default method
@@ -549,7 +550,7 @@ int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count)
 		done = dice_roll_loaded_many(die, faces, count, &err);
 	die->rolls += done;
 	if (err)
-		dice_die_failed(die, err);
+		err = dice_die_failed(die, err);
 	while (!err && done < count) {
 		err = dice_die_roll(die, &faces[done]);
 		if (!err)
@@ -557,6 +558,7 @@ int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count)
 	}
 	return done ? (int)done : err;
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_die_roll_many);
 
 /**
  * dice_die_roll_u8() - roll up to @count times into bytes
@@ -581,7 +583,7 @@ int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count,
 		done = dice_roll_fair_digits(die, out, count, &err, true, base);
 		die->rolls += done;
 		if (err)
-			dice_die_failed(die, err);
+			err = dice_die_failed(die, err);
 	}
 	while (!err && done < count) {
 		got = dice_die_roll_many(die, faces,
@@ -598,3 +600,4 @@ int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count,
 	memzero_explicit(faces, sizeof(faces));
 	return done ? (int)done : err;
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_die_roll_u8);

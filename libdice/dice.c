@@ -48,7 +48,8 @@ static int dice_open_device(struct dice *d)
 	struct dice_die_info info;
 	int err;
 
-	d->fd = open(DICE_DEVICE, O_RDWR | O_CLOEXEC);
+	/* Read-only: the device takes no bits (dice_write_bits(3)). */
+	d->fd = open(DICE_DEVICE, O_RDONLY | O_CLOEXEC);
 	if (d->fd < 0)
 		return -errno;
 	/* Make sure this is the dice module's device, and learn its die. */

@@ -11,7 +11,7 @@
 # tree of make linux-src-newest) and, in a git-initialised copy of that tree:
 #   - git am applies every patch;
 #   - after each patch, make W=1 drivers/misc/dice/ builds with
-#     CONFIG_RANDOM_DICE=m (and CONFIG_RANDOM_DICE_KUNIT_TEST=y once it exists), without
+#     CONFIG_RANDOM_DICE=m (and CONFIG_RANDOM_DICE_KUNIT_TEST=m, CONFIG_RANDOM_DICE_TEST_HOOKS=y once they exist), without
 #     a warning; make headers, and the uapi header compiles alone;
 #   - scripts/checkpatch.pl --strict (in-tree mode) on every patch: nothing;
 #   - make htmldocs SPHINXDIRS=userspace-api: no warning that names dice;
@@ -199,7 +199,8 @@ done
 build_step() {
 	local out rc=0
 	if grep -q 'drivers/misc/dice/Kconfig' "$T/drivers/misc/Kconfig" 2>/dev/null; then
-		"$T"/scripts/config --file "$O/.config" -m RANDOM_DICE -e RANDOM_DICE_KUNIT_TEST
+		"$T"/scripts/config --file "$O/.config" -m RANDOM_DICE -m RANDOM_DICE_KUNIT_TEST \
+			-e RANDOM_DICE_TEST_HOOKS
 	fi
 	kmake olddefconfig >/dev/null || return 1
 	if [ -f "$T/include/uapi/linux/dice.h" ]; then

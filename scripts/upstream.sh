@@ -245,8 +245,7 @@ makefile() {
 		echo
 		if [ -n "${1:-}" ]; then
 			echo
-			echo '# The suite calls the die core, which exports nothing: it links into dice.o.'
-			printf 'dice-$(CONFIG_RANDOM_DICE_KUNIT_TEST)\t+= dice_kunit.o\n'
+			printf 'obj-$(CONFIG_RANDOM_DICE_KUNIT_TEST)\t+= dice_kunit.o\n'
 		fi
 	} >"$G/$D/Makefile"
 }
@@ -287,8 +286,8 @@ The KUnit suite \"dice\" (CONFIG_RANDOM_DICE_KUNIT_TEST, dice_kunit.c)
 runs the die core inside the kernel: alias table construction invariants
 and validation errors, faces from known bit streams against an
 independent reference, the invariants of the randomness carried between
-rolls, and every sampling method.  The core exports no symbols, so the
-suite links into dice.o:
+rolls, and every sampling method.  It is a module of its own, calling
+the core through EXPORT_SYMBOL_IF_KUNIT():
 
   ./tools/testing/kunit/kunit.py run --kunitconfig=drivers/misc/dice"
 
@@ -351,7 +350,7 @@ commit "selftests: drivers: dice: add tests for /dev/dice" \
 "The device's kselftests, on kselftest_harness.h: the default die, every
 binary format, one case per errno rule of each ioctl, text lines read in
 pieces, bit accounting, loaded dice, and more; each skips when /dev/dice
-is absent (config: CONFIG_RANDOM_DICE).
+is absent (config: CONFIG_RANDOM_DICE, CONFIG_RANDOM_DICE_TEST_HOOKS).
 
   make -C tools/testing/selftests TARGETS=drivers/dice run_tests"
 
@@ -412,19 +411,18 @@ Kept, each for a reason a reviewer may still overrule:
    files), root's: what an administrator watches; no sysfs ABI, and no
    module parameter (the limits are fixed: 2^20 sides a table, an eighth
    of RAM for all tables, on top of the memcg charge).
- - DICE_IOC_GET_MASSES: the exact distribution a die rolls, so that a
-   user can check a loaded die as installed; bounded by the die's sides
-   (2^20 for tables) and chunked with signal checks.  Its only users today
-   are the tests.
- - DICE_SRC_WRITTEN (bits written with write()): the known-answer tests
-   run end to end through it.  It is not yet behind a test-only Kconfig
-   option, which is the next change of the uapi.
- - poll()/epoll readiness for written bits, exact and side-effect free.
+ - DICE_IOC_GET_DIE: what a file rolls, for a program handed the file
+   (libdice reads it back rather than trust its own copy).
+ - DICE_SRC_WRITTEN (bits written with write()) only behind the test-only
+   CONFIG_RANDOM_DICE_TEST_HOOKS, which the selftests' config lists: the
+   known-answer tests run end to end through it; no production file can
+   be switched to chosen bits, and without it the file has no write op.
+ - poll()/epoll readiness for written bits (test hook only), exact and
+   side-effect free.
 
-Not done yet, and asked for: one ioctl that sets the whole die
-atomically in place of the setters, one meaning per errno, the series
-split by concern (device with the fair recycler, loaded dice, each further
-method), and the proofs in this tree's Documentation.
+Not done yet, and asked for: the series split by concern (device with
+the fair recycler, loaded dice, each further method), and the proofs in
+this tree's Documentation.
 
 The series
 ==========

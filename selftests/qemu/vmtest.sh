@@ -291,19 +291,21 @@ debug)
 		tap fail "private copy of the module's sources" "make kmod-files failed"
 		give_up
 	fi
-	# With CONFIG_RANDOM_DICE_KUNIT_TEST=y (a bool in kmod/Kconfig), kmod/Kbuild
-	# links the KUnit suite "dice" into dice.ko: it runs as the module
-	# loads.  If the suite does not build, dice.ko is built without it so
-	# the binaries still run, and the suite counts as failed.
+	# With CONFIG_RANDOM_DICE_KUNIT_TEST=m (kmod/Kconfig), kmod/Kbuild builds
+	# the KUnit suite "dice" as dice_kunit.ko, loaded after dice.ko: it
+	# runs as it loads, and the guest unloads it then.  If the suite does
+	# not build, dice.ko is built without it so the binaries still run,
+	# and the suite counts as failed.
 	mod_make() { # LOG [VAR=VALUE...]
 		local log=$1
 		shift
 		run_child make -C "$KDIR" M="$MOD" "$@" modules >"$log" 2>&1 &&
 			[ -f "$MOD/kmod/dice.ko" ]
 	}
-	if mod_make "$W/module.log" CONFIG_RANDOM_DICE_KUNIT_TEST=y \
-		CONFIG_RANDOM_DICE_TEST_HOOKS=y; then
-		tap ok "build dice.ko with the KUnit suite"
+	if mod_make "$W/module.log" CONFIG_RANDOM_DICE_KUNIT_TEST=m \
+		CONFIG_RANDOM_DICE_TEST_HOOKS=y &&
+		[ -f "$MOD/kmod/dice_kunit.ko" ]; then
+		tap ok "build dice.ko and its KUnit suite, dice_kunit.ko"
 		KUNIT=1
 	else
 		tap fail "build dice.ko with the KUnit suite" "see $W/module.log"
@@ -352,6 +354,7 @@ fi
 export QEMU_CPU=${QEMU_CPU:-max}
 : "${VM_TIMEOUT:=1800}" "${TEST_TIMEOUT:=900}"
 MODULES=(--module "$KO")
+[ -n "$KUNIT" ] && MODULES+=(--module "${KO%/*}/dice_kunit.ko")
 for ko in "${MORE_MODULES[@]}"; do
 	MODULES+=(--module "$ko")
 done
@@ -494,9 +497,9 @@ fi
 
 # The KUnit suite's KTAP went to the console as the module loaded: one TAP
 # line per case (depth 1 of the suite), a parameterized case naming its
-# failed parameters, and the suite must have ended "ok".  Tests that reload
-# the module (dice_stress_test) run the suite again: those runs count as
-# one line, passed if each of them ended "ok".
+# failed parameters, and the suite must have ended "ok".  Should the suite
+# run again (a reload of dice_kunit.ko), those runs count as one line,
+# passed if each of them ended "ok".
 if [ -n "$KUNIT" ]; then
 	awk -v n="$n" -v p="$PREFIX kunit" '
 		{ sub(/^\[ *[0-9]+\.[0-9]+\] /, "") }

@@ -73,7 +73,8 @@
  * @mass: DICE_KIND_ALIAS: the mass of every column, at least 1.  Else 0.
  * @kind: DICE_KIND_FAIR, DICE_KIND_WEIGHTS or DICE_KIND_ALIAS
  * @method: DICE_METHOD_*; DICE_METHOD_VIGLIETTA and DICE_METHOD_BATCH
- *	roll fair dice only, DICE_METHOD_ALIAS loaded ones only
+ *	roll fair dice only (a fair die by DICE_METHOD_ALIAS is a fresh
+ *	column a roll: plain rejection sampling)
  * @format: DICE_FMT_* type or-ed with its flags
  * @flags: none defined, must be 0
  *
@@ -162,7 +163,8 @@ struct dice_die_stats {
  * dropped.  write() fails with EINVAL unless the source is DICE_SRC_WRITTEN;
  * with it, read() fails with EAGAIN when the written bits cannot make the
  * next roll.
- * Errors: EINVAL (unknown source).
+ * Errors: EINVAL (unknown source), ENOMEM (no memory for the copy of the
+ * die that poll() tries written bits on).
  */
 #define DICE_SRC_KERNEL		0
 #define DICE_SRC_WRITTEN	1
