@@ -5,16 +5,23 @@
  * For a bounded time, two open files of /dev/dice get a stream of random
  * operations from a seeded generator:
  *
- *  - ioctls: the nine dice numbers in each direction, with the size field
- *    either right or one of 0, 1, 8, 16, 24, 32, 40, 64, 4096, 16383;
- *    unknown numbers of the dice magic; other drivers' magics (but those
- *    the VFS answers itself: 'T', 'X', 'f', 0x94, 0);
- *  - struct contents at random, with every user pointer (the argument
- *    itself, and the arrays the structs point to) NULL, in the first page,
- *    unmapped, on a PROT_READ page, misaligned, straddling into a PROT_NONE
- *    page, a kernel or non-canonical address, just below the top of user
- *    space, or a valid buffer of random contents and size (up to a few
- *    thousand sides);
+ *  - ioctls: DICE_IOC_SET_DIE, DICE_IOC_GET_DIE, DICE_IOC_GET_STATS and
+ *    the test hook DICE_IOC_SET_SOURCE; their numbers with another
+ *    direction or size (0, 1, 4, 8, 16, 24, 32, 40, 48, 56, 64, 4096,
+ *    16383), which the fixed-size interface must refuse; the nine numbers
+ *    of the old interface (SET_SIDES to SET_SOURCE, 0x01 to 0x09, with
+ *    the sizes of their old structs or others), which are gone; unknown
+ *    numbers of the dice magic; other drivers' magics (but those the VFS
+ *    answers itself: 'T', 'X', 'f', 0x94, 0);
+ *  - SET_DIE of every kind (fair, weights, alias table, unknown kinds),
+ *    with random sides (0, 1 to 2^64 - 1, over DICE_TABLE_SIDES_MAX),
+ *    methods (DICE_METHOD_REJECTION, 4, is gone from the device), formats
+ *    and flags, fields the kind does not use given now and then, and
+ *    every user pointer (the argument itself, and the arrays it points
+ *    to) NULL, in the first page, unmapped, on a PROT_READ page,
+ *    misaligned, straddling into a PROT_NONE page, a kernel or
+ *    non-canonical address, just below the top of user space, or a valid
+ *    buffer of random contents and size (up to a few thousand sides);
  *  - read(), write(), readv() and writev() of random sizes into the same
  *    kinds of buffer; lseek(), pread() and mmap(), which must fail; and now
  *    and then a close and a fresh open;
@@ -22,30 +29,39 @@
  *    reads on the same file, so that a die's state is carried from one
  *    configuration to the next: sides (wide ones among them), weights
  *    (grouped dice with few cells, ungrouped dice, tables of up to 4096
- *    sides), alias tables, methods, formats, sources, written bits, and
- *    reads of 1 byte to 8 KiB.
+ *    sides), alias tables, the same die in another method or format,
+ *    sources, written bits, and reads of 1 byte to 8 KiB; and the
+ *    distribution of the die read in tens of thousands of rolls, now and
+ *    then right after a SET_DIE of another table of as many sides, in
+ *    another method and format, that fails late (every weight 0, a bad
+ *    column, a mass overflow, an array that runs into a PROT_NONE page).
  *
- * Each file has a model (what GET_INFO must say, the shares of its loaded
- * die, what may wait in its read buffer) and every result is checked:
+ * Each file has a model (what GET_DIE must say, the table of its loaded
+ * die and so each side's share, its source, what may wait in its read
+ * buffer) and every result is checked:
  *
  *  - the errno must be one the operation may give: ENOTTY for numbers the
- *    driver does not know; EFAULT, EINVAL, EOVERFLOW for the scalar SET
- *    ioctls; EINVAL, EFAULT for GET_INFO and GET_STATS; EINVAL, E2BIG,
- *    EFAULT, ENOMEM, EOVERFLOW for SET_WEIGHTS and SET_ALIAS; plus ENOSPC
- *    for GET_MASSES; EINVAL, EFAULT, EAGAIN for read() and write();
- *    anything else, or a crash, fails;
- *  - the model predicts the exact result of nearly every call (it emulates
- *    copy_struct_from_user() and check_zeroed_user() on its own memory
- *    map) and the prediction must hold: "nearly" because ENOMEM is always
- *    allowed to the ioctls that allocate;
- *  - after every operation GET_INFO must match the model, so a failed call
- *    must leave the die as it was;
- *  - what the GET ioctls return must be sane and match the model: zeroed
- *    reserved fields and excess bytes, bytes past the caller's size left
- *    alone, bits used <= bits drawn, rolls that never go down, each mass
- *    of GET_MASSES equal to the model's share in lowest terms;
+ *    driver does not know; EFAULT, EINVAL, E2BIG, EOVERFLOW, ENOMEM for
+ *    SET_DIE; EFAULT for GET_DIE and GET_STATS; EFAULT, EINVAL for
+ *    SET_SOURCE; EINVAL, EFAULT, EAGAIN for read() and write(); anything
+ *    else, or a crash, fails;
+ *  - the model predicts the exact errno of nearly every call, in the
+ *    kernel's order for SET_DIE (dice_die_args_check() and
+ *    dice_ioctl_set_die()): EFAULT for the struct; EINVAL for flags, kind,
+ *    0 sides, method, a field the kind does not use, a mass of 0, a method
+ *    that cannot roll the kind; E2BIG; the format's EINVAL or EOVERFLOW;
+ *    then for a table EFAULT reading it, EINVAL for every weight 0 or a
+ *    bad column, EOVERFLOW for a side's mass.  "Nearly": ENOMEM is allowed
+ *    to a SET_DIE that passed the argument checks (the table budget);
+ *  - after every operation GET_DIE must match the model, so a failed call
+ *    must leave the die as it was (SET_DIE is atomic);
+ *  - what the GET ioctls return must be sane and match the model: GET_DIE
+ *    whole with padding 0, bytes past the struct left alone, bits used <=
+ *    bits drawn, rolls that never go down;
  *  - what read() returns must be faces of the die: in range, and never a
- *    side of a loaded die that has no mass; text lines of digits.
+ *    side of a loaded die that has no mass in the model's table; text
+ *    lines of digits; and in the distribution checks each side within 7
+ *    standard deviations (and 8 rolls) of its share in the model's table.
  *
  * After the storm each file must still roll a d6 in text.
  *
@@ -65,6 +81,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -98,10 +115,33 @@
 #define NFILES		2
 #define VALID_PAGES	64		/* 256 KiB of valid buffer */
 #define LOG_LINES	24
-#define LOG_LEN		200
+#define LOG_LEN		240
 
 /* x86-64's TASK_SIZE_MAX with 4-level page tables. */
 #define USER_TOP	0x7ffffffff000ULL
+
+/* The method the device had as 4; userspace's baseline only now. */
+#define GONE_METHOD_REJECTION	4
+
+/*
+ * The old interface's numbers, as its header made them (the structs'
+ * sizes: dice_info and dice_stats 64 bytes, dice_weights 16, dice_alias
+ * 32, dice_masses 40).  None may do anything now but fail with ENOTTY.
+ */
+static const struct {
+	unsigned int cmd;
+	const char *name;
+} old_cmds[] = {
+	{ _IOW(DICE_IOC_MAGIC, 0x01, __u64), "SET_SIDES" },
+	{ _IOW(DICE_IOC_MAGIC, 0x02, __u32), "SET_FORMAT" },
+	{ _IOR(DICE_IOC_MAGIC, 0x03, __u8[64]), "GET_INFO" },
+	{ _IOR(DICE_IOC_MAGIC, 0x04, __u8[64]), "GET_STATS" },
+	{ _IOW(DICE_IOC_MAGIC, 0x05, __u8[16]), "SET_WEIGHTS" },
+	{ _IOW(DICE_IOC_MAGIC, 0x06, __u8[32]), "SET_ALIAS" },
+	{ _IOWR(DICE_IOC_MAGIC, 0x07, __u8[40]), "GET_MASSES" },
+	{ _IOW(DICE_IOC_MAGIC, 0x08, __u32), "SET_METHOD" },
+	{ _IOW(DICE_IOC_MAGIC, 0x09, __u32), "SET_SOURCE" },
+};
 
 typedef unsigned __int128 u128;
 
@@ -186,18 +226,34 @@ static void poke(const struct arena *a, __u64 p, const void *src, size_t len)
 		memcpy((void *)(uintptr_t)p, src, n);
 }
 
+
 /* ---- the model of one file ---------------------------------------------- */
+
+/*
+ * The table of a loaded die as the kernel took it (copies of the arrays it
+ * read), and what it makes of it: side i comes up with probability
+ * share[i] / total.  For weights share[i] = n * w[i] of n * sum(w); for an
+ * alias table what side i collects over the columns, of n * mass.
+ */
+struct table {
+	__u32 kind;		/* DICE_KIND_WEIGHTS or DICE_KIND_ALIAS */
+	__u64 sides;
+	__u32 *w;
+	__u64 *thr;
+	__u32 *al;
+	__u64 mass;
+	__u64 *share;
+	u128 total;
+};
 
 struct model {
 	__u64 sides;
-	__u32 kind;
+	__u32 kind;		/* as GET_DIE reports it: FAIR or LOADED */
 	__u32 format;
 	__u32 method;
 	__u32 source;
-	/* shares of the loaded die, when known; NULL for a fair die */
-	bool known;
-	__u64 *share;
-	u128 total;
+	/* the table of a loaded die; NULL for a fair die */
+	struct table *t;
 	/* last rolls count seen */
 	__u64 rolls;
 	/* text: bytes that may wait in the read buffer; of those, bytes that
@@ -225,8 +281,9 @@ struct fz {
 	unsigned long nlog;
 	/* what ran */
 	unsigned long n_ioctl, n_read, n_write, n_vec, n_other, n_reopen;
-	unsigned long n_valid, n_changes, n_wide_grouped;
-	unsigned long n_exact, n_bytes, n_tables, n_masses, n_faces;
+	unsigned long n_valid, n_changes, n_wide_grouped, n_old;
+	unsigned long n_exact, n_bytes, n_tables, n_faces;
+	unsigned long n_set_die, n_refused, n_dist, n_twins;
 	unsigned long n_errno[160];
 };
 
@@ -295,9 +352,20 @@ static const char *errname(int e)
 /* A set of errnos (all of ours are below 128). */
 #define BIT(e)	((u128)1 << (e))
 
+static void table_free(struct table *t)
+{
+	if (!t)
+		return;
+	free(t->w);
+	free(t->thr);
+	free(t->al);
+	free(t->share);
+	free(t);
+}
+
 static void model_reset(struct model *m)
 {
-	free(m->share);
+	table_free(m->t);
 	memset(m, 0, sizeof(*m));
 	m->sides = 6;
 	m->kind = DICE_KIND_FAIR;
@@ -325,56 +393,127 @@ static int fmt_check(__u32 fmt, __u64 sides)
 	return top >> (8 * w) ? -EOVERFLOW : 0;
 }
 
-/* dice_method_check() */
+/* dice_method_check() of the device: no DICE_METHOD_REJECTION any more */
 static int method_check(__u32 method, __u32 kind)
 {
 	if (method == DICE_METHOD_RECYCLE || method == DICE_METHOD_ALIAS)
 		return 0;
-	if (method <= DICE_METHOD_REJECTION)
+	if (method == DICE_METHOD_VIGLIETTA || method == DICE_METHOD_BATCH)
 		return kind == DICE_KIND_FAIR ? 0 : -EINVAL;
 	return -EINVAL;
 }
 
-/* check_zeroed_user(): 1 all zero, 0 not, -EFAULT */
-static int emu_check_zeroed(const struct arena *a, __u64 p, __u64 size)
+/*
+ * dice_die_args_check(): what SET_DIE refuses before it reads a table.
+ * EINVAL first (flags, kind, sides, method; fields the kind does not use,
+ * an alias table's mass of 0; a method that cannot roll the kind), then
+ * E2BIG for a loaded die over the limit, then the format's EINVAL or
+ * EOVERFLOW.
+ */
+static int args_check(const struct dice_die_args *a)
 {
-	__u64 align = p % 8, from = p - align, val;
+	bool fair = a->kind == DICE_KIND_FAIR;
+	bool alias = a->kind == DICE_KIND_ALIAS;
 
-	if (!size)
-		return 1;
-	size += align;
-	if (!ua_ok(from, size) || !peek(a, from, &val, 8))
-		return -EFAULT;
-	if (align)
-		val &= ~((1ULL << (8 * align)) - 1);
-	while (size > 8) {
-		if (val)
-			return 0;
-		from += 8;
-		size -= 8;
-		if (!peek(a, from, &val, 8))
-			return -EFAULT;
-	}
-	if (size < 8)
-		val &= (1ULL << (8 * size)) - 1;
-	return val == 0;
+	if (a->flags || a->kind > DICE_KIND_ALIAS || !a->sides ||
+	    a->method > DICE_METHOD_ALIAS)
+		return -EINVAL;
+	if ((a->kind != DICE_KIND_WEIGHTS && a->weights) ||
+	    (!alias && (a->thresholds || a->aliases || a->mass)) ||
+	    (alias && !a->mass))
+		return -EINVAL;
+	if (method_check(a->method, fair ? DICE_KIND_FAIR : DICE_KIND_LOADED))
+		return -EINVAL;
+	if (!fair && a->sides > DICE_TABLE_SIDES_MAX)
+		return -E2BIG;
+	return fmt_check(a->format, a->sides);
 }
 
-/* copy_struct_from_user(): 0 with @dst filled, or a negative errno */
-static int emu_struct_in(const struct arena *a, __u64 p, size_t usize,
-			 void *dst, size_t ksize)
+static void *dup_mem(const void *p, size_t len)
 {
-	size_t size = usize < ksize ? usize : ksize;
+	void *q = malloc(len ? len : 1);
 
-	memset(dst, 0, ksize);
-	if (usize > ksize) {
-		int r = emu_check_zeroed(a, p + ksize, usize - ksize);
+	if (q)
+		memcpy(q, p, len);
+	return q;
+}
 
-		if (r <= 0)
-			return r ? -EFAULT : -E2BIG;
+/*
+ * The table phase of SET_DIE (dice_table_read()) for arguments that passed
+ * args_check(): the errno it must give (0, EFAULT, EINVAL, EOVERFLOW) and,
+ * on 0, the table in *@out.  @host: the arrays are this process's own
+ * memory, readable (well-formed calls), else they are checked against the
+ * arena.  The arrays are read as they are now: after the struct was put
+ * in place, which may have overwritten part of them.
+ */
+static int table_expect(struct fz *z, const struct dice_die_args *a,
+			bool host, struct table **out)
+{
+	__u64 n = a->sides, i, sum = 0;
+	struct table *t;
+	u128 *acc;
+	bool over = false;
+
+	*out = NULL;
+	if (a->kind == DICE_KIND_WEIGHTS) {
+		if (!host && !all_ok(&z->a, a->weights, n * 4, PROT_READ))
+			return EFAULT;
+	} else {
+		/* The thresholds are copied first, then the aliases. */
+		if (!host && !all_ok(&z->a, a->thresholds, n * 8, PROT_READ))
+			return EFAULT;
+		if (!host && !all_ok(&z->a, a->aliases, n * 4, PROT_READ))
+			return EFAULT;
 	}
-	if (size && !peek(a, p, dst, size))
-		return -EFAULT;
+	t = calloc(1, sizeof(*t));
+	FZ_CHECK(z, t, "out of memory");
+	t->kind = a->kind;
+	t->sides = n;
+	t->share = calloc(n, sizeof(*t->share));
+	FZ_CHECK(z, t->share, "out of memory");
+	if (a->kind == DICE_KIND_WEIGHTS) {
+		t->w = dup_mem((const void *)(uintptr_t)a->weights, n * 4);
+		FZ_CHECK(z, t->w, "out of memory");
+		for (i = 0; i < n; i++)
+			sum += t->w[i];
+		if (!sum) {
+			table_free(t);
+			return EINVAL;
+		}
+		for (i = 0; i < n; i++)
+			t->share[i] = n * t->w[i];
+		t->total = (u128)n * sum;
+		*out = t;
+		return 0;
+	}
+	t->mass = a->mass;
+	t->thr = dup_mem((const void *)(uintptr_t)a->thresholds, n * 8);
+	t->al = dup_mem((const void *)(uintptr_t)a->aliases, n * 4);
+	FZ_CHECK(z, t->thr && t->al, "out of memory");
+	for (i = 0; i < n; i++) {
+		if (t->thr[i] > t->mass || t->al[i] >= n) {
+			table_free(t);
+			return EINVAL;
+		}
+	}
+	acc = calloc(n, sizeof(*acc));
+	FZ_CHECK(z, acc, "out of memory");
+	for (i = 0; i < n; i++) {
+		acc[i] += t->thr[i];
+		if (t->thr[i] < t->mass)
+			acc[t->al[i]] += t->mass - t->thr[i];
+	}
+	for (i = 0; i < n; i++) {
+		over |= acc[i] >> 64 != 0;
+		t->share[i] = (__u64)acc[i];
+	}
+	free(acc);
+	if (over) {
+		table_free(t);
+		return EOVERFLOW;
+	}
+	t->total = (u128)n * t->mass;
+	*out = t;
 	return 0;
 }
 
@@ -434,8 +573,11 @@ static __u64 pick_ptr(struct fz *z, __u64 len, enum ptr_kind k)
 	}
 }
 
-static const __u32 sizes[] = { 0, 1, 8, 16, 24, 32, 40, 64, 4096, 16383 };
+/* Sizes of ioctl numbers: the structs' (24, 40, 56), the old ones', others */
+static const __u32 sizes[] = { 0, 1, 4, 8, 16, 24, 32, 40, 48, 56, 64, 4096,
+			       16383 };
 
+/* Sides of a loaded die: 0, small, large, at and over the limit, wide. */
 static __u64 pick_sides(struct fz *z)
 {
 	unsigned int r = below(z, 100);
@@ -450,9 +592,63 @@ static __u64 pick_sides(struct fz *z)
 		return 257 + below(z, 3840);
 	if (r < 88)
 		return z->max_table_sides + below(z, 2);
-	if (r < 93)
+	if (r < 91)
 		return (__u32)rnd(z);
+	if (r < 94)
+		return rnd(z);
 	return 1 + below(z, 65536);
+}
+
+/* Sides of a fair die: the edges of every format, 0, anything. */
+static __u64 pick_fair_sides(struct fz *z)
+{
+	static const __u64 sides[] = {
+		1, 2, 6, 255, 256, 257, 65535, 65536, 65537, 0xffffffffULL,
+		0x100000000ULL, 0x100000001ULL, 1ULL << 63, ~0ULL, 0,
+		DICE_TABLE_SIDES_MAX, DICE_TABLE_SIDES_MAX + 1,
+	};
+	unsigned int r = below(z, 100);
+
+	if (r < 60)
+		return sides[below(z, ARRAY_SIZE(sides))];
+	return r < 90 ? 1 + below(z, 1000) : rnd(z);
+}
+
+static __u32 pick_format(struct fz *z)
+{
+	unsigned int r = below(z, 100);
+
+	if (r < 80)
+		return below(z, 5) | (below(z, 2) ? DICE_FMT_ZERO_BASED : 0);
+	return r < 90 ? below(z, 0x400) : (__u32)rnd(z);
+}
+
+/* Methods 0 to 3, the gone 4, and others. */
+static __u32 pick_method(struct fz *z)
+{
+	unsigned int r = below(z, 100);
+
+	if (r < 85)
+		return below(z, GONE_METHOD_REJECTION + 1);
+	return r < 92 ? 5 + below(z, 4) : (__u32)rnd(z);
+}
+
+static __u64 pick_mass(struct fz *z)
+{
+	switch (below(z, 7)) {
+	case 0:
+		return 1 + below(z, 100);
+	case 1:
+		return ~0ULL;
+	case 2:
+		return 1ULL << 63;
+	case 3:
+		return below(z, 20) ? rnd(z) : 0;
+	case 4:
+		return below(z, 3) ? 1 + below(z, 1 << 20) : 0;
+	default:
+		return 1 + below(z, 1 << 20);
+	}
 }
 
 /* ---- checks shared by the operations -------------------------------------- */
@@ -471,25 +667,22 @@ static void check_errno(struct fz *z, const char *what, int got, u128 allowed,
 	}
 }
 
-/* GET_INFO must match the model: a failed call changed nothing. */
+/* GET_DIE must match the model: a failed call changed nothing. */
 static void check_info(struct fz *z)
 {
 	struct model *m = &z->m[z->cur];
-	struct dice_info info;
+	struct dice_die_info info;
 
 	memset(&info, 0xa5, sizeof(info));
-	FZ_CHECK(z, !ioctl(z->fd[z->cur], DICE_IOC_GET_INFO, &info),
-		 "GET_INFO: %s", strerror(errno));
-	FZ_CHECK(z, !info.flags && !info.padding && !info.reserved[0] &&
-		 !info.reserved[1] && !info.reserved[2] && !info.reserved[3],
-		 "GET_INFO: reserved fields not zero");
+	FZ_CHECK(z, !ioctl(z->fd[z->cur], DICE_IOC_GET_DIE, &info),
+		 "GET_DIE: %s", strerror(errno));
+	FZ_CHECK(z, !info.padding, "GET_DIE: padding %#x", info.padding);
 	FZ_CHECK(z, info.sides == m->sides && info.kind == m->kind &&
-		 info.format == m->format && info.method == m->method &&
-		 info.source == m->source,
-		 "GET_INFO: sides %llu kind %u format %#x method %u source %u, model: %llu %u %#x %u %u",
+		 info.format == m->format && info.method == m->method,
+		 "GET_DIE: sides %llu kind %u format %#x method %u, model: %llu %u %#x %u",
 		 (unsigned long long)info.sides, info.kind, info.format,
-		 info.method, info.source, (unsigned long long)m->sides,
-		 m->kind, m->format, m->method, m->source);
+		 info.method, (unsigned long long)m->sides, m->kind, m->format,
+		 m->method);
 }
 
 /* A face read from the die: in range, with mass. */
@@ -504,77 +697,14 @@ static void check_face(struct fz *z, __u64 face, const char *how)
 		 "%s: face %llu of a d%llu (format %#x)", how,
 		 (unsigned long long)face, (unsigned long long)m->sides,
 		 m->format);
-	if (m->kind == DICE_KIND_LOADED && m->known && m->share) {
-		FZ_CHECK(z, m->share[face - lo],
+	if (m->t) {
+		FZ_CHECK(z, m->t->share[face - lo],
 			 "%s: side %llu has no mass but came up", how,
 			 (unsigned long long)(face - lo));
 	}
 }
 
-/* ---- the scalar SET ioctls ------------------------------------------------- */
-
-enum op_nr {
-	OP_NOTTY,
-	OP_SET_SIDES,
-	OP_SET_FORMAT,
-	OP_GET_INFO,
-	OP_GET_STATS,
-	OP_SET_WEIGHTS,
-	OP_SET_ALIAS,
-	OP_GET_MASSES,
-	OP_SET_METHOD,
-	OP_SET_SOURCE,
-};
-
-/* What dice_ioctl() does with @cmd. */
-static enum op_nr classify(unsigned int cmd)
-{
-	unsigned int base = cmd & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT);
-
-	switch (cmd) {
-	case DICE_IOC_SET_SIDES: return OP_SET_SIDES;
-	case DICE_IOC_SET_FORMAT: return OP_SET_FORMAT;
-	case DICE_IOC_SET_METHOD: return OP_SET_METHOD;
-	case DICE_IOC_SET_SOURCE: return OP_SET_SOURCE;
-	}
-#define B(c) ((c) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
-	if (base == B(DICE_IOC_GET_INFO))
-		return OP_GET_INFO;
-	if (base == B(DICE_IOC_GET_STATS))
-		return OP_GET_STATS;
-	if (base == B(DICE_IOC_SET_WEIGHTS))
-		return OP_SET_WEIGHTS;
-	if (base == B(DICE_IOC_SET_ALIAS))
-		return OP_SET_ALIAS;
-	if (base == B(DICE_IOC_GET_MASSES))
-		return OP_GET_MASSES;
-#undef B
-	return OP_NOTTY;
-}
-
-static __u64 pick_scalar(struct fz *z, enum op_nr op)
-{
-	static const __u64 sides[] = {
-		1, 2, 6, 255, 256, 257, 65535, 65536, 65537, 0xffffffffULL,
-		0x100000000ULL, 0x100000001ULL, 1ULL << 63, ~0ULL, 0,
-	};
-	unsigned int r = below(z, 100);
-
-	switch (op) {
-	case OP_SET_SIDES:
-		if (r < 60)
-			return sides[below(z, ARRAY_SIZE(sides))];
-		return r < 90 ? 1 + below(z, 1000) : rnd(z);
-	case OP_SET_FORMAT:
-		if (r < 80)
-			return below(z, 5) | (below(z, 2) ? DICE_FMT_ZERO_BASED : 0);
-		return r < 90 ? below(z, 0x400) : (__u32)rnd(z);
-	case OP_SET_METHOD:
-		return r < 85 ? below(z, 5) : (__u32)rnd(z);
-	default:
-		return r < 90 ? below(z, 2) : (__u32)rnd(z);
-	}
-}
+/* ---- the state of the read buffer ----------------------------------------- */
 
 /*
  * The die changed: of what waited in the read buffer only the rest of a
@@ -590,6 +720,7 @@ static void die_changed(struct model *m)
 	m->stale_max = m->left_max;
 }
 
+/* The format changed: every byte waiting is dropped. */
 static void buffer_dropped(struct model *m)
 {
 	m->left_max = 0;
@@ -597,176 +728,99 @@ static void buffer_dropped(struct model *m)
 	m->midline = false;
 }
 
-/* A scalar SET of @v through a pointer of kind @k, checked and modelled. */
-static void scalar_call(struct fz *z, unsigned int cmd, enum op_nr op,
-			__u64 v, enum ptr_kind k)
-{
-	struct model *m = &z->m[z->cur];
-	unsigned int size = _IOC_SIZE(cmd);
-	__u64 p = pick_ptr(z, size, k), got = 0;
-	int expect, err;
+/* ---- SET_DIE ----------------------------------------------------------------- */
 
-	poke(&z->a, p, &v, size);
-	if (!peek(&z->a, p, &got, size)) {
-		expect = EFAULT;
+/* The die the model says @m rolls, as SET_DIE would set it again. */
+static void die_args(const struct model *m, struct dice_die_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->sides = m->sides;
+	a->method = m->method;
+	a->format = m->format;
+	if (!m->t) {
+		a->kind = DICE_KIND_FAIR;
+	} else if (m->t->kind == DICE_KIND_WEIGHTS) {
+		a->kind = DICE_KIND_WEIGHTS;
+		a->weights = (uintptr_t)m->t->w;
 	} else {
-		v = got;
-		switch (op) {
-		case OP_SET_SIDES:
-			expect = !v ? EINVAL : -fmt_check(m->format, v);
-			break;
-		case OP_SET_FORMAT:
-			expect = -fmt_check((__u32)v, m->sides);
-			break;
-		case OP_SET_METHOD:
-			expect = -method_check((__u32)v, m->kind);
-			break;
-		default:
-			expect = v <= DICE_SRC_WRITTEN ? 0 : EINVAL;
-		}
+		a->kind = DICE_KIND_ALIAS;
+		a->thresholds = (uintptr_t)m->t->thr;
+		a->aliases = (uintptr_t)m->t->al;
+		a->mass = m->t->mass;
 	}
-	logop(z, "ioctl %#x %s ptr %s %#llx value %#llx: model %s", cmd,
-	      op == OP_SET_SIDES ? "SET_SIDES" : op == OP_SET_FORMAT ?
-	      "SET_FORMAT" : op == OP_SET_METHOD ? "SET_METHOD" : "SET_SOURCE",
-	      pk_name[k], (unsigned long long)p, (unsigned long long)v,
-	      errname(expect));
-	err = ioctl(z->fd[z->cur], cmd, (unsigned long)p) ? errno : 0;
-	check_errno(z, "scalar SET", err,
-		    BIT(EFAULT) | BIT(EINVAL) | BIT(EOVERFLOW), expect);
-	if (err)
-		return;
+}
+
+/* SET_DIE succeeded with @a (and table @t for a loaded die): the new die. */
+static void apply_die(struct fz *z, struct model *m,
+		      const struct dice_die_args *a, struct table *t)
+{
+	bool fmt_changed = a->format != m->format;
+
 	z->n_changes++;
-	switch (op) {
-	case OP_SET_SIDES:
-		m->sides = v;
-		m->kind = DICE_KIND_FAIR;
-		free(m->share);
-		m->share = NULL;
-		m->known = true;
-		die_changed(m);
-		break;
-	case OP_SET_FORMAT:
-		m->format = (__u32)v;
+	if (t) {
+		z->n_tables++;
+		/* The sequence that once hung: state of a wide die, few cells. */
+		if (m->wide_rolled && t->total <= 1 << 16)
+			z->n_wide_grouped++;
+		m->wide_rolled = false;
+	}
+	table_free(m->t);
+	m->t = t;
+	m->kind = t ? DICE_KIND_LOADED : DICE_KIND_FAIR;
+	m->sides = a->sides;
+	m->method = a->method;
+	m->format = a->format;
+	/* A new format drops every byte; the same one the rolls but a line. */
+	if (fmt_changed)
 		buffer_dropped(m);
-		break;
-	case OP_SET_METHOD:
-		m->method = (__u32)v;
+	else
 		die_changed(m);
-		break;
-	default:
-		m->source = (__u32)v;
-		die_changed(m);
-	}
 }
-
-static void do_scalar(struct fz *z, unsigned int cmd, enum op_nr op)
-{
-	enum ptr_kind k = pick_kind(z);
-
-	scalar_call(z, cmd, op, pick_scalar(z, op), k);
-}
-
-/* ---- GET_INFO and GET_STATS ------------------------------------------------ */
-
-static void do_get(struct fz *z, unsigned int cmd, enum op_nr op)
-{
-	struct model *m = &z->m[z->cur];
-	size_t usize = _IOC_SIZE(cmd), ksize = op == OP_GET_INFO ?
-		sizeof(struct dice_info) : sizeof(struct dice_stats);
-	enum ptr_kind k = pick_kind(z);
-	__u64 p = pick_ptr(z, usize, k), after;
-	__u8 out[sizeof(struct dice_stats) > sizeof(struct dice_info) ?
-		 sizeof(struct dice_stats) : sizeof(struct dice_info)];
-	size_t i, check_end;
-	int expect, err;
-
-	/* Mark the buffer and 16 bytes past it, where valid. */
-	after = prefix(&z->a, p, usize + 16, PROT_WRITE);
-	if (after)
-		memset((void *)(uintptr_t)p, 0xa5, after);
-	expect = !usize ? EINVAL : all_ok(&z->a, p, usize, PROT_WRITE) ? 0 : EFAULT;
-	logop(z, "ioctl %#x %s size %zu ptr %s %#llx: model %s", cmd,
-	      op == OP_GET_INFO ? "GET_INFO" : "GET_STATS", usize, pk_name[k],
-	      (unsigned long long)p, errname(expect));
-	err = ioctl(z->fd[z->cur], cmd, (unsigned long)p) ? errno : 0;
-	check_errno(z, "GET_INFO/GET_STATS", err, BIT(EFAULT) | BIT(EINVAL),
-		    expect);
-	if (err)
-		return;
-	/* Excess zeroed, nothing written past the caller's size. */
-	for (i = ksize; i < usize; i++) {
-		FZ_CHECK(z, !((__u8 *)(uintptr_t)p)[i],
-			 "byte %zu of %zu past the struct not zeroed", i, usize);
-	}
-	check_end = after < usize + 16 ? after : usize + 16;
-	for (i = usize; i < check_end; i++) {
-		FZ_CHECK(z, ((__u8 *)(uintptr_t)p)[i] == 0xa5,
-			 "byte %zu past the caller's %zu written", i, usize);
-	}
-	memset(out, 0, sizeof(out));
-	memcpy(out, (void *)(uintptr_t)p, usize < ksize ? usize : ksize);
-	if (usize < ksize)
-		return;		/* the fields we have are checked by GET_INFO */
-	if (op == OP_GET_INFO) {
-		struct dice_info *info = (void *)out;
-
-		FZ_CHECK(z, info->sides == m->sides && info->format == m->format,
-			 "GET_INFO copy: sides %llu format %#x",
-			 (unsigned long long)info->sides, info->format);
-	} else {
-		struct dice_stats *st = (void *)out;
-
-		FZ_CHECK(z, !st->flags && !st->reserved[0] && !st->reserved[1],
-			 "GET_STATS: reserved fields not zero");
-		FZ_CHECK(z, st->bits_used + st->bits_discarded <= st->bits_drawn,
-			 "GET_STATS: used %llu + discarded %llu > drawn %llu",
-			 (unsigned long long)st->bits_used,
-			 (unsigned long long)st->bits_discarded,
-			 (unsigned long long)st->bits_drawn);
-		FZ_CHECK(z, st->coin_bits <= st->bits_used,
-			 "GET_STATS: coin bits %llu > used %llu",
-			 (unsigned long long)st->coin_bits,
-			 (unsigned long long)st->bits_used);
-		FZ_CHECK(z, st->rolls >= m->rolls, "GET_STATS: rolls went from %llu to %llu",
-			 (unsigned long long)m->rolls,
-			 (unsigned long long)st->rolls);
-		m->rolls = st->rolls;
-	}
-}
-
-/* ---- loaded dice: SET_WEIGHTS, SET_ALIAS, GET_MASSES ----------------------- */
 
 /*
- * Fill @usize bytes of struct at @p: the struct @ks of @ksize bytes, then a
- * tail that is zero or, now and then, not.
+ * SET_DIE of @arg, put at a user address of kind @k: the errno predicted,
+ * checked, and the model changed on success.  @host as for table_expect().
+ * Returns the errno.
  */
-static void place_struct(struct fz *z, __u64 p, const void *ks, size_t ksize,
-			 size_t usize)
+static int set_die_call(struct fz *z, const struct dice_die_args *arg,
+			enum ptr_kind k, bool host, const char *what)
 {
-	static __u8 blob[16384 + 64];
+	struct model *m = &z->m[z->cur];
+	struct dice_die_args seen;
+	__u64 p = pick_ptr(z, sizeof(*arg), k);
+	struct table *t = NULL;
+	bool args_ok = false;
+	int expect, err;
 
-	memset(blob, 0, usize);
-	memcpy(blob, ks, usize < ksize ? usize : ksize);
-	if (usize > ksize && !below(z, 5))
-		blob[ksize + below(z, usize - ksize)] = 1 + below(z, 255);
-	poke(&z->a, p, blob, usize);
-}
-
-static void install(struct fz *z, struct model *m, __u64 sides, __u64 *share,
-		    u128 total)
-{
-	z->n_tables++;
-	/* The sequence that once hung: state of a wide die, few cells. */
-	if (m->wide_rolled && total <= 1 << 16)
-		z->n_wide_grouped++;
-	m->wide_rolled = false;
-	free(m->share);
-	m->share = share;
-	m->known = true;
-	m->sides = sides;
-	m->kind = DICE_KIND_LOADED;
-	m->total = total;
-	die_changed(m);
+	poke(&z->a, p, arg, sizeof(*arg));
+	if (!peek(&z->a, p, &seen, sizeof(seen))) {
+		seen = *arg;
+		expect = EFAULT;
+	} else {
+		expect = -args_check(&seen);
+		args_ok = !expect;
+		if (!expect && seen.kind != DICE_KIND_FAIR)
+			expect = table_expect(z, &seen, host, &t);
+	}
+	logop(z, "%s ptr %s %#llx {kind %u, sides %llu, w %#llx, thr %#llx, al %#llx, mass %#llx, method %u, format %#x, flags %#x}: model %s",
+	      what, pk_name[k], (unsigned long long)p, seen.kind,
+	      (unsigned long long)seen.sides, (unsigned long long)seen.weights,
+	      (unsigned long long)seen.thresholds,
+	      (unsigned long long)seen.aliases, (unsigned long long)seen.mass,
+	      seen.method, seen.format, seen.flags, errname(expect));
+	z->n_set_die++;
+	err = ioctl(z->fd[z->cur], DICE_IOC_SET_DIE, (unsigned long)p) ? errno : 0;
+	/* The table budget (or memory) may run out once the checks passed. */
+	check_errno(z, what, err,
+		    BIT(EFAULT) | BIT(EINVAL) | BIT(E2BIG) | BIT(EOVERFLOW) |
+		    BIT(ENOMEM), err == ENOMEM && args_ok ? -1 : expect);
+	if (err) {
+		z->n_refused++;
+		table_free(t);
+		return err;
+	}
+	apply_die(z, m, &seen, t);
+	return 0;
 }
 
 /* The weights a user puts in an array of @n. */
@@ -799,364 +853,332 @@ static void fill_weights(struct fz *z, __u32 *w, __u64 n)
 	}
 }
 
-static void do_set_weights(struct fz *z, unsigned int cmd)
+/* The columns a user puts in an alias table of @n; returns the modes. */
+static unsigned int fill_alias(struct fz *z, __u64 *thr, __u32 *al, __u64 n,
+			       __u64 mass)
 {
-	struct model *m = &z->m[z->cur];
-	size_t usize = _IOC_SIZE(cmd);
-	struct dice_weights arg = { 0 }, seen;
-	enum ptr_kind k = pick_kind(z), kw = pick_kind(z);
-	__u64 p = pick_ptr(z, usize, k), *share = NULL, sum = 0, i, wlen;
-	static __u32 w[1 << 16];
-	int expect, err;
+	unsigned int tmode = below(z, 6), amode = below(z, 5);
+	__u64 i;
 
-	arg.sides = (__u32)pick_sides(z);
-	arg.flags = below(z, 20) ? 0 : 1U << below(z, 32);
-	wlen = (__u64)arg.sides * 4;
-	arg.weights = pick_ptr(z, wlen, kw);
-	if (arg.sides <= ARRAY_SIZE(w)) {
-		fill_weights(z, w, arg.sides);
-		poke(&z->a, arg.weights, w, wlen);
-	}
-	place_struct(z, p, &arg, sizeof(arg), usize);
-
-	expect = -emu_struct_in(&z->a, p, usize, &seen, sizeof(seen));
-	if (!expect && (seen.flags || !seen.sides))
-		expect = EINVAL;
-	else if (!expect && seen.sides > z->max_table_sides)
-		expect = E2BIG;
-	if (!expect) {
-		wlen = (__u64)seen.sides * 4;
-		if (!all_ok(&z->a, seen.weights, wlen, PROT_READ)) {
-			expect = EFAULT;
-		} else {
-			const __u32 *uw = (const __u32 *)(uintptr_t)seen.weights;
-
-			memcpy(w, uw, wlen);	/* fits: valid memory is small */
-			for (i = 0; i < seen.sides; i++)
-				sum += w[i];
-			if (!sum)
-				expect = EINVAL;
-			else
-				expect = -(method_check(m->method, DICE_KIND_LOADED) ?:
-					   fmt_check(m->format, seen.sides));
+	for (i = 0; i < n; i++) {
+		switch (tmode) {
+		case 0:
+			thr[i] = mass;
+			break;
+		case 1:
+			thr[i] = 0;
+			break;
+		case 5:
+			thr[i] = rnd(z);
+			break;
+		default:
+			thr[i] = mass ? rnd(z) % ((u128)mass + 1) : 0;
+		}
+		switch (amode) {
+		case 0:
+			al[i] = 0;
+			break;
+		case 4:
+			al[i] = (__u32)rnd(z);
+			break;
+		default:
+			al[i] = below(z, n);
 		}
 	}
-	logop(z, "ioctl %#x SET_WEIGHTS size %zu ptr %s %#llx {weights %s %#llx, sides %u, flags %#x}: model %s",
-	      cmd, usize, pk_name[k], (unsigned long long)p, pk_name[kw],
-	      (unsigned long long)arg.weights, arg.sides, arg.flags,
-	      errname(expect));
-	err = ioctl(z->fd[z->cur], cmd, (unsigned long)p) ? errno : 0;
-	check_errno(z, "SET_WEIGHTS", err,
-		    BIT(EFAULT) | BIT(EINVAL) | BIT(E2BIG) | BIT(ENOMEM) |
-		    BIT(EOVERFLOW), err == ENOMEM ? -1 : expect);
-	if (err)
-		return;
-	share = malloc(seen.sides * sizeof(*share));
-	FZ_CHECK(z, share, "out of memory");
-	for (i = 0; i < seen.sides; i++)
-		share[i] = (__u64)seen.sides * w[i];
-	install(z, m, seen.sides, share, (u128)seen.sides * sum);
+	if (!below(z, 10))
+		thr[below(z, n)] = mass + 1;
+	if (!below(z, 10))
+		al[below(z, n)] = n + below(z, 3);
+	return tmode * 10 + amode;
 }
 
-static void do_set_alias(struct fz *z, unsigned int cmd)
+/* A nonzero user address for a field the kind does not use. */
+static __u64 stray_ptr(struct fz *z, __u64 len)
 {
-	struct model *m = &z->m[z->cur];
-	size_t usize = _IOC_SIZE(cmd);
-	struct dice_alias arg = { 0 }, seen;
-	enum ptr_kind k = pick_kind(z), kt = pick_kind(z), ka = pick_kind(z);
-	__u64 p = pick_ptr(z, usize, k), tlen, alen, i;
+	__u64 p = pick_ptr(z, len, pick_kind(z));
+
+	return p ? p : 8;
+}
+
+/* SET_DIE of random arguments, anywhere. */
+static void do_set_die(struct fz *z)
+{
+	static __u32 w[1 << 16];
 	static __u64 thr[1 << 15];
 	static __u32 al[1 << 15];
-	unsigned int tmode = below(z, 6), amode = below(z, 5);
-	u128 *acc = NULL;
-	__u64 *share = NULL;
-	int expect, err;
+	struct model *m = &z->m[z->cur];
+	struct dice_die_args a = { 0 };
+	enum ptr_kind k = pick_kind(z);
+	unsigned int r = below(z, 100);
+	__u64 n, len;
 
-	arg.sides = (__u32)pick_sides(z);
-	arg.flags = below(z, 20) ? 0 : 1U << below(z, 32);
-	switch (below(z, 6)) {
-	case 0:
-		arg.mass = 1 + below(z, 100);
-		break;
-	case 1:
-		arg.mass = ~0ULL;
-		break;
-	case 2:
-		arg.mass = 1ULL << 63;
-		break;
-	case 3:
-		arg.mass = below(z, 20) ? rnd(z) : 0;
-		break;
-	default:
-		arg.mass = 1 + below(z, 1 << 20);
-		break;
-	}
-	tlen = (__u64)arg.sides * 8;
-	alen = (__u64)arg.sides * 4;
-	arg.thresholds = pick_ptr(z, tlen, kt);
-	arg.aliases = pick_ptr(z, alen, ka);
-	if (arg.sides && arg.sides <= ARRAY_SIZE(thr)) {
-		for (i = 0; i < arg.sides; i++) {
-			switch (tmode) {
-			case 0:
-				thr[i] = arg.mass;
-				break;
-			case 1:
-				thr[i] = 0;
-				break;
-			case 5:
-				thr[i] = rnd(z);
-				break;
-			default:
-				thr[i] = arg.mass ? rnd(z) % ((u128)arg.mass + 1) : 0;
-			}
-			switch (amode) {
-			case 0:
-				al[i] = 0;
-				break;
-			case 4:
-				al[i] = (__u32)rnd(z);
-				break;
-			default:
-				al[i] = below(z, arg.sides);
-			}
+	if (r < 30)
+		a.kind = DICE_KIND_FAIR;
+	else if (r < 60)
+		a.kind = DICE_KIND_WEIGHTS;
+	else if (r < 92)
+		a.kind = DICE_KIND_ALIAS;
+	else
+		a.kind = below(z, 2) ? 3 + below(z, 4) : (__u32)rnd(z);
+	a.sides = a.kind == DICE_KIND_FAIR ? pick_fair_sides(z) : pick_sides(z);
+	a.method = pick_method(z);
+	a.format = below(z, 10) < 4 ? m->format : pick_format(z);
+	a.flags = below(z, 20) ? 0 : 1U << below(z, 32);
+	n = a.sides;
+	len = n < (1 << 22) ? n : 1 << 22;
+	if (a.kind == DICE_KIND_WEIGHTS || (a.kind > DICE_KIND_ALIAS && below(z, 2))) {
+		a.weights = pick_ptr(z, len * 4, pick_kind(z));
+		if (n <= ARRAY_SIZE(w)) {
+			fill_weights(z, w, n);
+			poke(&z->a, a.weights, w, n * 4);
 		}
-		if (!below(z, 10))
-			thr[below(z, arg.sides)] = arg.mass + 1;
-		if (!below(z, 10))
-			al[below(z, arg.sides)] = arg.sides + below(z, 3);
-		poke(&z->a, arg.thresholds, thr, tlen);
-		poke(&z->a, arg.aliases, al, alen);
-	}
-	place_struct(z, p, &arg, sizeof(arg), usize);
-
-	expect = -emu_struct_in(&z->a, p, usize, &seen, sizeof(seen));
-	if (!expect && (seen.flags || !seen.sides || !seen.mass))
-		expect = EINVAL;
-	else if (!expect && seen.sides > z->max_table_sides)
-		expect = E2BIG;
-	if (!expect) {
-		tlen = (__u64)seen.sides * 8;
-		alen = (__u64)seen.sides * 4;
-		if (!all_ok(&z->a, seen.thresholds, tlen, PROT_READ) ||
-		    !all_ok(&z->a, seen.aliases, alen, PROT_READ))
-			expect = EFAULT;
-	}
-	if (!expect) {
-		const __u64 *ut = (const __u64 *)(uintptr_t)seen.thresholds;
-		const __u32 *ua = (const __u32 *)(uintptr_t)seen.aliases;
-		bool over = false;
-
-		memcpy(thr, ut, tlen);
-		memcpy(al, ua, alen);
-		for (i = 0; i < seen.sides; i++)
-			if (thr[i] > seen.mass || al[i] >= seen.sides)
-				expect = EINVAL;
-		if (!expect) {
-			acc = calloc(seen.sides, sizeof(*acc));
-			FZ_CHECK(z, acc, "out of memory");
-			for (i = 0; i < seen.sides; i++) {
-				acc[i] += thr[i];
-				if (thr[i] < seen.mass)
-					acc[al[i]] += seen.mass - thr[i];
-			}
-			for (i = 0; i < seen.sides; i++)
-				over |= acc[i] >> 64 != 0;
-			expect = over ? EOVERFLOW :
-				 -(method_check(m->method, DICE_KIND_LOADED) ?:
-				   fmt_check(m->format, seen.sides));
+	} else if (a.kind == DICE_KIND_ALIAS || a.kind > DICE_KIND_ALIAS) {
+		a.mass = pick_mass(z);
+		a.thresholds = pick_ptr(z, len * 8, pick_kind(z));
+		a.aliases = pick_ptr(z, len * 4, pick_kind(z));
+		if (n && n <= ARRAY_SIZE(thr)) {
+			fill_alias(z, thr, al, n, a.mass);
+			poke(&z->a, a.thresholds, thr, n * 8);
+			poke(&z->a, a.aliases, al, n * 4);
 		}
 	}
-	logop(z, "ioctl %#x SET_ALIAS size %zu ptr %s %#llx {thr %s %#llx, alias %s %#llx, mass %#llx, sides %u, flags %#x} modes %u/%u: model %s",
-	      cmd, usize, pk_name[k], (unsigned long long)p, pk_name[kt],
-	      (unsigned long long)arg.thresholds, pk_name[ka],
-	      (unsigned long long)arg.aliases, (unsigned long long)arg.mass,
-	      arg.sides, arg.flags, tmode, amode, errname(expect));
-	err = ioctl(z->fd[z->cur], cmd, (unsigned long)p) ? errno : 0;
-	check_errno(z, "SET_ALIAS", err,
-		    BIT(EFAULT) | BIT(EINVAL) | BIT(E2BIG) | BIT(ENOMEM) |
-		    BIT(EOVERFLOW), err == ENOMEM ? -1 : expect);
-	if (!err) {
-		share = malloc(seen.sides * sizeof(*share));
-		FZ_CHECK(z, share, "out of memory");
-		for (i = 0; i < seen.sides; i++)
-			share[i] = (__u64)acc[i];
-		install(z, m, seen.sides, share, (u128)seen.sides * seen.mass);
+	/* Now and then a field the kind does not use. */
+	if (a.kind != DICE_KIND_WEIGHTS && !below(z, 12))
+		a.weights = stray_ptr(z, len * 4);
+	if (a.kind != DICE_KIND_ALIAS && !below(z, 12)) {
+		switch (below(z, 3)) {
+		case 0:
+			a.thresholds = stray_ptr(z, len * 8);
+			break;
+		case 1:
+			a.aliases = stray_ptr(z, len * 4);
+			break;
+		default:
+			a.mass = 1 + below(z, 1000);
+		}
 	}
-	free(acc);
+	set_die_call(z, &a, k, false, "SET_DIE");
 }
 
-static void do_get_masses(struct fz *z, unsigned int cmd)
+/* ---- SET_SOURCE (the test hook) --------------------------------------------- */
+
+static __u32 pick_source(struct fz *z)
+{
+	unsigned int r = below(z, 100);
+
+	return r < 90 ? below(z, 2) : r < 95 ? 2 + below(z, 3) : (__u32)rnd(z);
+}
+
+/* SET_SOURCE of @v through a pointer of kind @k, checked and modelled. */
+static void source_call(struct fz *z, __u32 v, enum ptr_kind k)
 {
 	struct model *m = &z->m[z->cur];
-	size_t usize = _IOC_SIZE(cmd);
-	struct dice_masses arg = { 0 }, seen, out;
-	enum ptr_kind k = pick_kind(z), km = pick_kind(z);
-	__u64 p = pick_ptr(z, usize, k), g = 0, total = 0, i, mlen;
-	bool loaded = m->kind == DICE_KIND_LOADED;
+	__u64 p = pick_ptr(z, sizeof(v), k);
+	__u32 got = 0;
 	int expect, err;
 
-	switch (below(z, 6)) {
-	case 0:
-		arg.capacity = 0;
-		break;
-	case 1:
-		arg.capacity = m->sides - 1;
-		break;
-	case 2:
-		arg.capacity = m->sides;
-		break;
-	case 3:
-		arg.capacity = m->sides + below(z, 10);
-		break;
-	case 4:
-		arg.capacity = ~0ULL;
-		break;
-	default:
-		arg.capacity = rnd(z);
-		break;
+	poke(&z->a, p, &v, sizeof(v));
+	if (!peek(&z->a, p, &got, sizeof(got))) {
+		expect = EFAULT;
+	} else {
+		v = got;
+		expect = v <= DICE_SRC_WRITTEN ? 0 : EINVAL;
 	}
-	arg.sides = below(z, 4) ? 0 : rnd(z);		/* out: ignored */
-	arg.total = below(z, 4) ? 0 : rnd(z);
-	arg.flags = below(z, 20) ? 0 : 1U << below(z, 32);
-	arg.padding = below(z, 20) ? 0 : 1;
-	mlen = m->sides < (1 << 20) ? m->sides * 8 : 8 << 20;
-	arg.masses = pick_ptr(z, mlen, km);
-	place_struct(z, p, &arg, sizeof(arg), usize);
-
-	expect = !usize ? EINVAL :
-		 -emu_struct_in(&z->a, p, usize, &seen, sizeof(seen));
-	if (!expect && (seen.flags || seen.padding))
-		expect = EINVAL;
-	if (!expect && loaded && !m->known)
-		expect = -1;
-	if (!expect && loaded) {
-		u128 t = m->total;
-
-		for (i = 0; i < m->sides; i++)
-			g = gcd(g, m->share[i]);
-		t /= g;
-		if (t >> 64)
-			expect = EOVERFLOW;
-		total = (__u64)t;
-	} else if (!expect) {
-		total = m->sides;
-	}
-	if (!expect && m->sides > seen.capacity) {
-		expect = all_ok(&z->a, p, usize, PROT_WRITE) ? ENOSPC : EFAULT;
-	} else if (!expect) {
-		mlen = m->sides * 8;
-		if (m->sides > (1ULL << 61) ||
-		    !all_ok(&z->a, seen.masses, mlen, PROT_WRITE))
-			expect = EFAULT;
-		else if (!all_ok(&z->a, p, usize, PROT_WRITE))
-			expect = EFAULT;
-	}
-	logop(z, "ioctl %#x GET_MASSES size %zu ptr %s %#llx {masses %s %#llx, capacity %#llx, flags %#x, padding %u} of a d%llu: model %s",
-	      cmd, usize, pk_name[k], (unsigned long long)p, pk_name[km],
-	      (unsigned long long)arg.masses, (unsigned long long)arg.capacity,
-	      arg.flags, arg.padding, (unsigned long long)m->sides,
-	      errname(expect));
-	err = ioctl(z->fd[z->cur], cmd, (unsigned long)p) ? errno : 0;
-	check_errno(z, "GET_MASSES", err,
-		    BIT(EFAULT) | BIT(EINVAL) | BIT(E2BIG) | BIT(EOVERFLOW) |
-		    BIT(ENOSPC), expect);
-	if ((err && err != ENOSPC) || usize < sizeof(out) || expect < 0)
-		return;
-	memcpy(&out, (void *)(uintptr_t)p, sizeof(out));
-	FZ_CHECK(z, out.sides == m->sides, "GET_MASSES: sides %llu, model %llu",
-		 (unsigned long long)out.sides, (unsigned long long)m->sides);
-	FZ_CHECK(z, out.total == total, "GET_MASSES: total %llu, model %llu",
-		 (unsigned long long)out.total, (unsigned long long)total);
-	FZ_CHECK(z, out.masses == seen.masses && out.capacity == seen.capacity &&
-		 !out.flags && !out.padding, "GET_MASSES: input fields changed");
+	logop(z, "SET_SOURCE ptr %s %#llx value %#x: model %s", pk_name[k],
+	      (unsigned long long)p, v, errname(expect));
+	err = ioctl(z->fd[z->cur], DICE_IOC_SET_SOURCE, (unsigned long)p) ?
+	      errno : 0;
+	/* ENOMEM: the scratch die of written bits, allocated once. */
+	check_errno(z, "SET_SOURCE", err,
+		    BIT(EFAULT) | BIT(EINVAL) | BIT(ENOMEM),
+		    err == ENOMEM && v == DICE_SRC_WRITTEN ? -1 : expect);
 	if (err)
 		return;
-	z->n_masses++;
-	for (i = 0; i < m->sides; i++) {
-		__u64 want = loaded ? m->share[i] / g : 1;
-		__u64 at = seen.masses + 8 * i;
-		__u64 got;
+	z->n_changes++;
+	m->source = v;
+	die_changed(m);
+}
 
-		/* The struct, copied out last, may overlap the array. */
-		if (at + 8 > p && at < p + usize)
-			continue;
-		got = *(__u64 *)(uintptr_t)at;
+/* ---- GET_DIE and GET_STATS ------------------------------------------------- */
 
-		FZ_CHECK(z, got == want, "GET_MASSES: mass %llu is %llu, model %llu",
-			 (unsigned long long)i, (unsigned long long)got,
-			 (unsigned long long)want);
+static void do_get(struct fz *z, bool info_cmd)
+{
+	struct model *m = &z->m[z->cur];
+	unsigned int cmd = info_cmd ? DICE_IOC_GET_DIE : DICE_IOC_GET_STATS;
+	size_t size = info_cmd ? sizeof(struct dice_die_info) :
+		      sizeof(struct dice_die_stats);
+	enum ptr_kind k = pick_kind(z);
+	__u64 p = pick_ptr(z, size, k), after;
+	size_t i, check_end;
+	int expect, err;
+
+	/* Mark the buffer and 16 bytes past it, where valid. */
+	after = prefix(&z->a, p, size + 16, PROT_WRITE);
+	if (after)
+		memset((void *)(uintptr_t)p, 0xa5, after);
+	expect = all_ok(&z->a, p, size, PROT_WRITE) ? 0 : EFAULT;
+	logop(z, "%s ptr %s %#llx: model %s", info_cmd ? "GET_DIE" : "GET_STATS",
+	      pk_name[k], (unsigned long long)p, errname(expect));
+	err = ioctl(z->fd[z->cur], cmd, (unsigned long)p) ? errno : 0;
+	check_errno(z, info_cmd ? "GET_DIE" : "GET_STATS", err, BIT(EFAULT),
+		    expect);
+	/* Nothing written past the struct, whatever the result. */
+	check_end = after < size + 16 ? after : size + 16;
+	for (i = size; i < check_end; i++) {
+		FZ_CHECK(z, ((__u8 *)(uintptr_t)p)[i] == 0xa5,
+			 "byte %zu past the %zu-byte struct written", i, size);
 	}
+	if (err)
+		return;
+	if (info_cmd) {
+		struct dice_die_info info;
+
+		memcpy(&info, (void *)(uintptr_t)p, sizeof(info));
+		FZ_CHECK(z, info.sides == m->sides && info.kind == m->kind &&
+			 info.format == m->format && info.method == m->method &&
+			 !info.padding,
+			 "GET_DIE copy: sides %llu kind %u format %#x method %u padding %#x",
+			 (unsigned long long)info.sides, info.kind, info.format,
+			 info.method, info.padding);
+	} else {
+		struct dice_die_stats st;
+
+		memcpy(&st, (void *)(uintptr_t)p, sizeof(st));
+		FZ_CHECK(z, st.bits_used + st.bits_discarded <= st.bits_drawn,
+			 "GET_STATS: used %llu + discarded %llu > drawn %llu",
+			 (unsigned long long)st.bits_used,
+			 (unsigned long long)st.bits_discarded,
+			 (unsigned long long)st.bits_drawn);
+		FZ_CHECK(z, st.coin_bits <= st.bits_used,
+			 "GET_STATS: coin bits %llu > used %llu",
+			 (unsigned long long)st.coin_bits,
+			 (unsigned long long)st.bits_used);
+		FZ_CHECK(z, st.rolls >= m->rolls, "GET_STATS: rolls went from %llu to %llu",
+			 (unsigned long long)m->rolls,
+			 (unsigned long long)st.rolls);
+		m->rolls = st.rolls;
+	}
+}
+
+/* ---- ioctl numbers ------------------------------------------------------------ */
+
+enum op_nr {
+	OP_NOTTY,
+	OP_SET_DIE,
+	OP_GET_DIE,
+	OP_GET_STATS,
+	OP_SET_SOURCE,
+};
+
+/* What dice_file_ioctl() does with @cmd: exact numbers only. */
+static enum op_nr classify(unsigned int cmd)
+{
+	switch (cmd) {
+	case DICE_IOC_SET_DIE: return OP_SET_DIE;
+	case DICE_IOC_GET_DIE: return OP_GET_DIE;
+	case DICE_IOC_GET_STATS: return OP_GET_STATS;
+	case DICE_IOC_SET_SOURCE: return OP_SET_SOURCE;
+	}
+	return OP_NOTTY;
+}
+
+/*
+ * An argument for a number that must fail: mostly a valid buffer holding
+ * what the old ioctl of that number took (a d7, a format, a method, a
+ * small table), so that one still served would change the die.
+ */
+static __u64 notty_arg(struct fz *z, unsigned int size)
+{
+	enum ptr_kind k = pick_kind(z);
+	__u64 p = pick_ptr(z, size ? size : 8, k);
+	static const __u32 w[3] = { 1, 2, 3 };
+	__u64 words[8] = { 7 };
+
+	if (k == PK_VALID && below(z, 2)) {
+		words[0] = below(z, 2) ? 7 : (uintptr_t)w;
+		words[1] = 3;		/* dice_weights.sides, or else */
+		words[2] = below(z, 4);
+		poke(&z->a, p, words, sizeof(words));
+	}
+	return p;
 }
 
 static void do_ioctl(struct fz *z)
 {
 	/* Magics the VFS answers itself (FIONBIO, FIFREEZE, FS_IOC_*, ...). */
 	static const __u8 vfs_magic[] = { 0x00, 'T', 'X', 'f', 0x94 };
-	unsigned int r = below(z, 100), magic = DICE_IOC_MAGIC, nr, dir, size;
-	static const unsigned int natural[10][2] = {
-		{ 0, 0 },
-		{ _IOC_WRITE, 8 }, { _IOC_WRITE, 4 },
-		{ _IOC_READ, sizeof(struct dice_info) },
-		{ _IOC_READ, sizeof(struct dice_stats) },
-		{ _IOC_WRITE, sizeof(struct dice_weights) },
-		{ _IOC_WRITE, sizeof(struct dice_alias) },
-		{ _IOC_READ | _IOC_WRITE, sizeof(struct dice_masses) },
-		{ _IOC_WRITE, 4 }, { _IOC_WRITE, 4 },
+	static const unsigned int cmds[] = {
+		DICE_IOC_SET_DIE, DICE_IOC_SET_DIE, DICE_IOC_SET_DIE,
+		DICE_IOC_SET_DIE, DICE_IOC_SET_DIE, DICE_IOC_GET_DIE,
+		DICE_IOC_GET_DIE, DICE_IOC_GET_STATS, DICE_IOC_GET_STATS,
+		DICE_IOC_SET_SOURCE,
 	};
+	unsigned int r = below(z, 100), magic = DICE_IOC_MAGIC, nr, dir, size;
 	unsigned int cmd, i;
-	enum op_nr op;
+	const char *what = "unknown";
+	__u64 p;
 	int err;
 
-	if (r < 85) {
-		nr = 1 + below(z, 9);
-	} else if (r < 93) {
-		nr = below(z, 2) ? 0 : 10 + below(z, 246);
-	} else {
-		nr = below(z, 256);
-		do {
-			magic = below(z, 256);
-			for (i = 0; i < sizeof(vfs_magic); i++)
-				if (magic == vfs_magic[i])
-					magic = DICE_IOC_MAGIC;
-		} while (magic == DICE_IOC_MAGIC);
-	}
-	dir = below(z, 4) && nr >= 1 && nr <= 9 ? natural[nr][0] : below(z, 4);
-	size = below(z, 5) < 3 && nr >= 1 && nr <= 9 ? natural[nr][1] :
-		sizes[below(z, ARRAY_SIZE(sizes))];
-	cmd = _IOC(dir, magic, nr, size);
-	op = magic == DICE_IOC_MAGIC ? classify(cmd) : OP_NOTTY;
 	z->n_ioctl++;
-	switch (op) {
-	case OP_SET_SIDES:
-	case OP_SET_FORMAT:
-	case OP_SET_METHOD:
-	case OP_SET_SOURCE:
-		do_scalar(z, cmd, op);
-		break;
-	case OP_GET_INFO:
+	if (r < 50) {
+		/* The interface's own numbers. */
+		cmd = cmds[below(z, ARRAY_SIZE(cmds))];
+	} else if (r < 62) {
+		/* Its numbers in another direction or size. */
+		cmd = cmds[below(z, ARRAY_SIZE(cmds))];
+		dir = below(z, 2) ? _IOC_DIR(cmd) : below(z, 4);
+		size = below(z, 2) ? _IOC_SIZE(cmd) + 8 * below(z, 3) - 8 :
+			sizes[below(z, ARRAY_SIZE(sizes))];
+		cmd = _IOC(dir, DICE_IOC_MAGIC, _IOC_NR(cmd), size & _IOC_SIZEMASK);
+	} else if (r < 80) {
+		/* The old interface's: gone. */
+		i = below(z, ARRAY_SIZE(old_cmds));
+		cmd = old_cmds[i].cmd;
+		what = old_cmds[i].name;
+		if (below(z, 4))
+			z->n_old++;
+		else
+			cmd = _IOC(below(z, 4), DICE_IOC_MAGIC, _IOC_NR(cmd),
+				   sizes[below(z, ARRAY_SIZE(sizes))]);
+	} else {
+		if (r < 90) {
+			do
+				nr = below(z, 256);
+			while (nr == 0x10 || nr == 0x11 || nr == 0x12 ||
+			       nr == 0x1f);
+		} else {
+			nr = below(z, 256);
+			do {
+				magic = below(z, 256);
+				for (i = 0; i < sizeof(vfs_magic); i++)
+					if (magic == vfs_magic[i])
+						magic = DICE_IOC_MAGIC;
+			} while (magic == DICE_IOC_MAGIC);
+		}
+		cmd = _IOC(below(z, 4), magic, nr,
+			   sizes[below(z, ARRAY_SIZE(sizes))]);
+	}
+	switch (classify(cmd)) {
+	case OP_SET_DIE:
+		do_set_die(z);
+		return;
+	case OP_GET_DIE:
+		do_get(z, true);
+		return;
 	case OP_GET_STATS:
-		do_get(z, cmd, op);
+		do_get(z, false);
+		return;
+	case OP_SET_SOURCE:
+		source_call(z, pick_source(z), pick_kind(z));
+		return;
+	default:
 		break;
-	case OP_SET_WEIGHTS:
-		do_set_weights(z, cmd);
-		break;
-	case OP_SET_ALIAS:
-		do_set_alias(z, cmd);
-		break;
-	case OP_GET_MASSES:
-		do_get_masses(z, cmd);
-		break;
-	default: {
-		enum ptr_kind k = pick_kind(z);
-		__u64 p = pick_ptr(z, size, k);
-
-		logop(z, "ioctl %#x (unknown) ptr %s %#llx", cmd, pk_name[k],
-		      (unsigned long long)p);
-		err = ioctl(z->fd[z->cur], cmd, (unsigned long)p) ? errno : 0;
-		check_errno(z, "unknown ioctl", err, BIT(ENOTTY), ENOTTY);
 	}
-	}
+	p = notty_arg(z, _IOC_SIZE(cmd));
+	logop(z, "ioctl %#x (%s) ptr %#llx: model ENOTTY", cmd, what,
+	      (unsigned long long)p);
+	err = ioctl(z->fd[z->cur], cmd, (unsigned long)p) ? errno : 0;
+	check_errno(z, "unknown ioctl", err, BIT(ENOTTY), ENOTTY);
 }
 
 /* ---- read and write ----------------------------------------------------------- */
@@ -1430,7 +1452,7 @@ static void do_other(struct fz *z)
 
 static void do_reopen(struct fz *z)
 {
-	struct dice_stats st;
+	struct dice_die_stats st;
 	int *fd = &z->fd[z->cur];
 
 	logop(z, "close and reopen");
@@ -1446,6 +1468,7 @@ static void do_reopen(struct fz *z)
 		 !st.bits_discarded && !st.coin_bits,
 		 "a fresh file has spent bits");
 }
+
 
 /* ---- reconfiguration and reads on one file ------------------------------------ */
 
@@ -1474,60 +1497,79 @@ static const struct {
 	{ 3, { 1, 0, 1 } }, { 1, { 9 } },
 };
 
+/* The same die in @fmt. */
 static void valid_format(struct fz *z, __u32 fmt)
 {
-	scalar_call(z, DICE_IOC_SET_FORMAT, OP_SET_FORMAT, fmt, PK_VALID);
+	struct dice_die_args a;
+
+	die_args(&z->m[z->cur], &a);
+	a.format = fmt;
+	set_die_call(z, &a, PK_VALID, true, "SET_DIE same die, format");
+}
+
+/* The same die by @method (4, DICE_METHOD_REJECTION, is gone). */
+static void valid_method(struct fz *z, __u32 method)
+{
+	struct dice_die_args a;
+
+	die_args(&z->m[z->cur], &a);
+	a.method = method;
+	set_die_call(z, &a, PK_VALID, true, "SET_DIE same die, method");
+}
+
+/*
+ * Mostly the file's method, else one that rolls a die of @kind, now and
+ * then any of 0 to 4.
+ */
+static __u32 valid_method_for(struct fz *z, __u32 kind)
+{
+	__u32 cur = z->m[z->cur].method;
+	unsigned int r = below(z, 100);
+
+	if (r < 10)
+		return below(z, 5);
+	if (r < 60 && !method_check(cur, kind))
+		return cur;
+	if (kind == DICE_KIND_FAIR)
+		return below(z, 4);
+	return below(z, 2) ? DICE_METHOD_RECYCLE : DICE_METHOD_ALIAS;
 }
 
 static void valid_sides(struct fz *z)
 {
 	struct model *m = &z->m[z->cur];
+	struct dice_die_args a = { .kind = DICE_KIND_FAIR };
 	unsigned int r = below(z, 100);
-	__u64 v;
 
 	if (r < 55)
-		v = wide_sides[below(z, ARRAY_SIZE(wide_sides))];
+		a.sides = wide_sides[below(z, ARRAY_SIZE(wide_sides))];
 	else if (r < 90)
-		v = 1 + below(z, 20);
+		a.sides = 1 + below(z, 20);
 	else
-		v = 1 + below(z, 1 << 20);
-	/* Mostly make room for the faces first, so that wide dice roll. */
-	if (fmt_check(m->format, v) && below(z, 4))
-		valid_format(z, below(z, 2) ? DICE_FMT_U64 : DICE_FMT_TEXT);
-	scalar_call(z, DICE_IOC_SET_SIDES, OP_SET_SIDES, v, PK_VALID);
+		a.sides = 1 + below(z, 1 << 20);
+	a.method = valid_method_for(z, DICE_KIND_FAIR);
+	a.format = m->format;
+	/* Mostly in a format that holds the faces, so that wide dice roll. */
+	if (fmt_check(m->format, a.sides) && below(z, 4))
+		a.format = below(z, 2) ? DICE_FMT_U64 : DICE_FMT_TEXT;
+	set_die_call(z, &a, PK_VALID, true, "SET_DIE fair");
 }
 
-/* SET_WEIGHTS of @n weights in @w, well formed. */
+/* SET_DIE of @n weights in @w, well formed but for what they hold. */
 static void weights_call(struct fz *z, const __u32 *w, __u32 n)
 {
 	struct model *m = &z->m[z->cur];
-	struct dice_weights arg = { .weights = (uintptr_t)w, .sides = n };
-	__u64 *share, sum = 0, i;
-	int expect, err;
+	struct dice_die_args a = {
+		.kind = DICE_KIND_WEIGHTS,
+		.sides = n,
+		.weights = (uintptr_t)w,
+		.format = m->format,
+	};
 
-	for (i = 0; i < n; i++)
-		sum += w[i];
-	if (n > z->max_table_sides)
-		expect = E2BIG;
-	else if (!sum)
-		expect = EINVAL;
-	else
-		expect = -(method_check(m->method, DICE_KIND_LOADED) ?:
-			   fmt_check(m->format, n));
-	logop(z, "SET_WEIGHTS %u sides (%u, %u, ...), sum %llu: model %s", n,
-	      w[0], n > 1 ? w[1] : 0, (unsigned long long)sum,
-	      errname(expect));
-	err = ioctl_errno(z->fd[z->cur], DICE_IOC_SET_WEIGHTS, &arg);
-	check_errno(z, "SET_WEIGHTS", err,
-		    BIT(EINVAL) | BIT(E2BIG) | BIT(ENOMEM) | BIT(EOVERFLOW),
-		    err == ENOMEM ? -1 : expect);
-	if (err)
-		return;
-	share = malloc(n * sizeof(*share));
-	FZ_CHECK(z, share, "out of memory");
-	for (i = 0; i < n; i++)
-		share[i] = (__u64)n * w[i];
-	install(z, m, n, share, (u128)n * sum);
+	a.method = valid_method_for(z, DICE_KIND_LOADED);
+	if (fmt_check(m->format, n) && below(z, 4))
+		a.format = n <= 255 ? DICE_FMT_U8 : DICE_FMT_U16;
+	set_die_call(z, &a, PK_VALID, true, "SET_DIE weights");
 }
 
 static void valid_weights(struct fz *z)
@@ -1552,8 +1594,6 @@ static void valid_weights(struct fz *z)
 			w[i] = below(z, 4) ? below(z, 1000) : (__u32)rnd(z);
 		w[below(z, n)] |= 1;
 	}
-	if (fmt_check(z->m[z->cur].format, n) && below(z, 4))
-		valid_format(z, n <= 255 ? DICE_FMT_U8 : DICE_FMT_U16);
 	weights_call(z, w, n);
 }
 
@@ -1566,47 +1606,172 @@ static void valid_alias(struct fz *z)
 	struct model *m = &z->m[z->cur];
 	static __u64 thr[2048];
 	static __u32 al[2048];
-	struct dice_alias arg = { 0 };
-	__u64 mass = masses[below(z, ARRAY_SIZE(masses))], *share, i;
+	struct dice_die_args a = { .kind = DICE_KIND_ALIAS };
+	__u64 mass = masses[below(z, ARRAY_SIZE(masses))], i;
 	__u32 n = 1 + (below(z, 2) ? below(z, 8) : below(z, ARRAY_SIZE(thr)));
 	unsigned int mode = below(z, 4);
-	u128 *acc;
-	bool over = false;
-	int expect, err;
 
-	acc = calloc(n, sizeof(*acc));
-	FZ_CHECK(z, acc, "out of memory");
 	for (i = 0; i < n; i++) {
 		thr[i] = mode == 0 ? mass : mode == 1 ? mass / 2 :
 			 rnd(z) % ((u128)mass + 1);
 		al[i] = below(z, n);
-		acc[i] += thr[i];
-		if (thr[i] < mass)
-			acc[al[i]] += mass - thr[i];
 	}
-	for (i = 0; i < n; i++)
-		over |= acc[i] >> 64 != 0;
-	arg.thresholds = (uintptr_t)thr;
-	arg.aliases = (uintptr_t)al;
-	arg.mass = mass;
-	arg.sides = n;
-	expect = over ? EOVERFLOW :
-		 -(method_check(m->method, DICE_KIND_LOADED) ?:
-		   fmt_check(m->format, n));
-	logop(z, "SET_ALIAS %u sides, mass %#llx, mode %u: model %s", n,
-	      (unsigned long long)mass, mode, errname(expect));
-	err = ioctl_errno(z->fd[z->cur], DICE_IOC_SET_ALIAS, &arg);
-	check_errno(z, "SET_ALIAS", err,
-		    BIT(EINVAL) | BIT(ENOMEM) | BIT(EOVERFLOW),
-		    err == ENOMEM ? -1 : expect);
-	if (!err) {
-		share = malloc(n * sizeof(*share));
-		FZ_CHECK(z, share, "out of memory");
+	a.thresholds = (uintptr_t)thr;
+	a.aliases = (uintptr_t)al;
+	a.mass = mass;
+	a.sides = n;
+	a.method = valid_method_for(z, DICE_KIND_LOADED);
+	a.format = m->format;
+	if (fmt_check(m->format, n) && below(z, 4))
+		a.format = n <= 255 ? DICE_FMT_U8 : DICE_FMT_U16;
+	set_die_call(z, &a, PK_VALID, true, "SET_DIE alias");
+}
+
+/*
+ * Another table of as many sides as the file's loaded die, in another
+ * method and format, that SET_DIE must refuse only once it reads the
+ * table: every weight 0, a weight array that runs into the guard page, a
+ * column with a threshold above the mass or an alias out of range, an
+ * alias array that runs into the guard page, or a side whose mass
+ * overflows.  The die must stay as it was: GET_DIE says so of its
+ * sides, method and format, check_distribution() of its table.
+ */
+static void bad_twin(struct fz *z)
+{
+	struct model *m = &z->m[z->cur];
+	struct arena *ar = &z->a;
+	struct dice_die_args a = { .sides = m->sides };
+	unsigned int mode = below(z, 5), i, n = m->sides;
+	__u64 thr_p, al_p;
+	__u32 type = m->format & DICE_FMT_TYPE_MASK;
+
+	a.method = m->method == DICE_METHOD_RECYCLE ? DICE_METHOD_ALIAS :
+						      DICE_METHOD_RECYCLE;
+	a.format = (type == DICE_FMT_U32 ? DICE_FMT_U16 : DICE_FMT_U32) |
+		   (below(z, 2) ? DICE_FMT_ZERO_BASED : 0);
+	if (mode == 3 && n < 2)
+		mode = 2;
+	if (mode < 2) {
+		__u32 *w;
+
+		a.kind = DICE_KIND_WEIGHTS;
+		a.weights = mode ? (__u64)ar->valid_end - 4 * n + 2 :
+				   pick_ptr(z, 4 * n, PK_VALID);
+		w = (__u32 *)(uintptr_t)a.weights;
 		for (i = 0; i < n; i++)
-			share[i] = (__u64)acc[i];
-		install(z, m, n, share, (u128)n * mass);
+			poke(ar, (__u64)(uintptr_t)&w[i], mode ? &i : &(__u32){ 0 },
+			     4);
+	} else {
+		__u64 *thr;
+		__u32 *al;
+
+		a.kind = DICE_KIND_ALIAS;
+		a.mass = mode == 3 ? ~0ULL : 1 + below(z, 1000);
+		thr_p = pick_ptr(z, 8 * n, PK_VALID);
+		al_p = mode == 4 ? (__u64)ar->valid_end - 4 * n + 2 :
+				   pick_ptr(z, 4 * n, PK_VALID);
+		/* Keep the arrays apart (the struct may still land on them). */
+		if (al_p < thr_p + 8 * n && thr_p < al_p + 4 * n)
+			thr_p = al_p >= (__u64)ar->valid + 8 * n ?
+				al_p - 8 * n : al_p + 4 * n;
+		a.thresholds = thr_p;
+		a.aliases = al_p;
+		thr = (__u64 *)(uintptr_t)thr_p;
+		al = (__u32 *)(uintptr_t)al_p;
+		for (i = 0; i < n; i++) {
+			__u64 t = mode == 3 ? 0 : a.mass;
+			__u32 s = mode == 3 ? 0 : i;
+
+			poke(ar, (__u64)(uintptr_t)&thr[i], &t, 8);
+			poke(ar, (__u64)(uintptr_t)&al[i], &s, 4);
+		}
+		if (mode == 2) {
+			/* One bad column, the last or any. */
+			__u64 t = below(z, 2) ? a.mass + 1 : 0;
+			__u32 s = n + below(z, 3);
+
+			i = below(z, 2) ? n - 1 : below(z, n);
+			poke(ar, (__u64)(uintptr_t)&thr[i], &t, 8);
+			if (!t)
+				poke(ar, (__u64)(uintptr_t)&al[i], &s, 4);
+		}
 	}
-	free(acc);
+	if (set_die_call(z, &a, PK_VALID, false, "SET_DIE bad twin"))
+		z->n_twins++;
+}
+
+/*
+ * Tens of thousands of rolls of the file's die (up to 1024 sides) from the
+ * kernel's bits in a binary format: every side within 7 standard
+ * deviations and 8 rolls of its share in the model's table, and no side
+ * without mass (check_face()).  What GET_MASSES once told exactly.
+ */
+static void check_distribution(struct fz *z)
+{
+	struct model *m = &z->m[z->cur];
+	__u64 n = m->sides, nrolls = 20000 + 40 * n, i, lo, *count;
+	unsigned int width;
+	unsigned char *buf;
+
+	if (n > 1024)
+		return;
+	if (m->source != DICE_SRC_KERNEL) {
+		source_call(z, DICE_SRC_KERNEL, PK_VALID);
+		FZ_CHECK(z, m->source == DICE_SRC_KERNEL, "SET_SOURCE kernel");
+	}
+	if (!fmt_width(m->format)) {
+		valid_format(z, DICE_FMT_U16 |
+			     (below(z, 2) ? DICE_FMT_ZERO_BASED : 0));
+		if (!fmt_width(m->format))
+			return;		/* ENOMEM */
+	}
+	check_info(z);
+	width = fmt_width(m->format);
+	lo = m->format & DICE_FMT_ZERO_BASED ? 0 : 1;
+	buf = malloc(nrolls * width);
+	count = calloc(n, sizeof(*count));
+	FZ_CHECK(z, buf && count, "out of memory");
+	logop(z, "distribution: %llu rolls of a d%llu (%s), format %#x method %u",
+	      (unsigned long long)nrolls, (unsigned long long)n,
+	      m->t ? "loaded" : "fair", m->format, m->method);
+	FZ_CHECK(z, read_full(z->fd[z->cur], buf, nrolls * width),
+		 "read of %llu rolls: %s", (unsigned long long)nrolls,
+		 strerror(errno));
+	z->n_read++;
+	z->n_bytes += nrolls * width;
+	for (i = 0; i < nrolls; i++) {
+		__u64 face = get_le(buf + i * width, width);
+
+		check_face(z, face, "distribution");
+		count[face - lo]++;
+	}
+	for (i = 0; i < n; i++) {
+		double p = m->t ? (double)m->t->share[i] / (double)m->t->total :
+				  1.0 / n;
+		double e = nrolls * p, sd = sqrt(nrolls * p * (1 - p));
+
+		FZ_CHECK(z, fabs(count[i] - e) <= 7 * sd + 8,
+			 "side %llu of %llu came up %llu times in %llu rolls; its share in the model %.6g expects %.1f +- %.1f",
+			 (unsigned long long)i, (unsigned long long)n,
+			 (unsigned long long)count[i],
+			 (unsigned long long)nrolls, p, e, sd);
+	}
+	z->n_dist++;
+	free(buf);
+	free(count);
+}
+
+static void do_distribution(struct fz *z)
+{
+	struct model *m = &z->m[z->cur];
+
+	if (m->sides > 1024)
+		return;
+	if (m->t && below(z, 2)) {
+		bad_twin(z);
+		check_info(z);
+	}
+	check_distribution(z);
 }
 
 static __u64 valid_len(struct fz *z)
@@ -1636,15 +1801,15 @@ static void do_valid(struct fz *z)
 	} else if (r < 32) {
 		valid_alias(z);
 	} else if (r < 38) {
-		scalar_call(z, DICE_IOC_SET_METHOD, OP_SET_METHOD, below(z, 5),
-			    PK_VALID);
+		valid_method(z, below(z, GONE_METHOD_REJECTION + 1));
 	} else if (r < 48) {
 		valid_format(z, below(z, 5) |
 			     (below(z, 2) ? DICE_FMT_ZERO_BASED : 0));
 	} else if (r < 52) {
-		scalar_call(z, DICE_IOC_SET_SOURCE, OP_SET_SOURCE,
-			    below(z, 4) ? DICE_SRC_KERNEL : DICE_SRC_WRITTEN,
+		source_call(z, below(z, 4) ? DICE_SRC_KERNEL : DICE_SRC_WRITTEN,
 			    PK_VALID);
+	} else if (r < 54) {
+		do_distribution(z);
 	} else if (r < 60) {
 		/* Bits for a file that takes them, else EINVAL. */
 		write_call(z, 1 + below(z, 2048), PK_VALID);
@@ -1738,7 +1903,7 @@ FIXTURE_TEARDOWN(fuzz)
 	for (i = 0; i < NFILES; i++) {
 		if (z->fd[i] >= 0)
 			close(z->fd[i]);
-		free(z->m[i].share);
+		table_free(z->m[i].t);
 	}
 	if (z->a.base)
 		munmap(z->a.base, z->a.len);
@@ -1748,18 +1913,27 @@ FIXTURE_TEARDOWN(fuzz)
 /* A d6 in text from kernel bits: the file still works. */
 static void still_rolls(struct __test_metadata *_metadata, int fd)
 {
-	__u64 six = 6;
-	__u32 text = DICE_FMT_TEXT, zero = 0;
+	struct dice_die_args d6 = {
+		.sides = 6,
+		.kind = DICE_KIND_FAIR,
+		.method = DICE_METHOD_RECYCLE,
+		.format = DICE_FMT_TEXT,
+	};
+	struct dice_die_info info;
+	__u32 zero = DICE_SRC_KERNEL;
 	char line[2];
 
-	ASSERT_EQ(0, ioctl(fd, DICE_IOC_SET_FORMAT, &text))
-		TH_LOG("SET_FORMAT: %s", strerror(errno));
 	ASSERT_EQ(0, ioctl(fd, DICE_IOC_SET_SOURCE, &zero))
 		TH_LOG("SET_SOURCE: %s", strerror(errno));
-	ASSERT_EQ(0, ioctl(fd, DICE_IOC_SET_METHOD, &zero))
-		TH_LOG("SET_METHOD: %s", strerror(errno));
-	ASSERT_EQ(0, ioctl(fd, DICE_IOC_SET_SIDES, &six))
-		TH_LOG("SET_SIDES: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(fd, DICE_IOC_SET_DIE, &d6))
+		TH_LOG("SET_DIE d6: %s", strerror(errno));
+	get_info(_metadata, fd, &info);
+	ASSERT_TRUE(info.sides == 6 && info.kind == DICE_KIND_FAIR &&
+		    info.method == DICE_METHOD_RECYCLE &&
+		    info.format == DICE_FMT_TEXT && !info.padding)
+		TH_LOG("GET_DIE: d%llu kind %u method %u format %#x padding %#x",
+		       (unsigned long long)info.sides, info.kind, info.method,
+		       info.format, info.padding);
 	ASSERT_EQ(2, read(fd, line, 2)) TH_LOG("read: %s", strerror(errno));
 	EXPECT_TRUE(line[0] >= '1' && line[0] <= '6' && line[1] == '\n')
 		TH_LOG("line %#x %#x", line[0], line[1]);
@@ -1811,12 +1985,14 @@ TEST_F_TIMEOUT(fuzz, storm, MAX_SECONDS + 100)
 	printf("# fuzz: %lu operations in %.1f s: %lu ioctls, %lu reads (%lu bytes), %lu writes, %lu readv/writev, %lu others, %lu reopens\n",
 	       z->iter, now() - start, z->n_ioctl, z->n_read, z->n_bytes,
 	       z->n_write, z->n_vec, z->n_other, z->n_reopen);
-	printf("# fuzz: %lu of them well-formed changes of the die, reads and writes; %lu sides, format, method or source changed\n",
+	printf("# fuzz: %lu of them well-formed changes of the die, reads and writes; %lu changes of the die or source\n",
 	       z->n_valid, z->n_changes);
+	printf("# fuzz: %lu SET_DIE, %lu refused; %lu calls of the old interface's numbers\n",
+	       z->n_set_die, z->n_refused, z->n_old);
 	printf("# fuzz: %lu times a grouped loaded die followed rolls of a fair die of more than 2^32 sides\n",
 	       z->n_wide_grouped);
-	printf("# fuzz: %lu loaded dice installed, %lu GET_MASSES and %lu faces checked against the model\n",
-	       z->n_tables, z->n_masses, z->n_faces);
+	printf("# fuzz: %lu loaded dice installed, %lu distributions checked against the model (%lu bad twins refused before), %lu faces checked\n",
+	       z->n_tables, z->n_dist, z->n_twins, z->n_faces);
 	printf("# fuzz: %lu results predicted exactly; errnos:", z->n_exact);
 	for (i = 0; i < ARRAY_SIZE(z->n_errno); i++)
 		if (z->n_errno[i])
@@ -1854,31 +2030,42 @@ struct hostile_seq {
 };
 
 static const char *const hostile_step[] = {
-	"SET_FORMAT U64", "SET_SIDES 2^40 + 1", "read 64 bytes",
-	"SET_WEIGHTS {1, 1}", "SET_FORMAT U8", "read 1 byte",
-	"read 32 bytes",
+	"SET_DIE d6 in U64", "SET_DIE d2^40+1 in U64", "read 64 bytes",
+	"SET_DIE weights {1, 1} in U64", "SET_DIE weights {1, 1} in U8",
+	"read 1 byte", "read 32 bytes",
 };
+
+/* SET_DIE of a fair die of @sides or, with @w, a loaded one; 0 or -1. */
+static int set_die_raw(int fd, __u64 sides, const __u32 *w, __u32 fmt)
+{
+	struct dice_die_args a = {
+		.sides = sides,
+		.kind = w ? DICE_KIND_WEIGHTS : DICE_KIND_FAIR,
+		.weights = (uintptr_t)w,
+		.method = DICE_METHOD_RECYCLE,
+		.format = fmt,
+	};
+
+	return ioctl(fd, DICE_IOC_SET_DIE, &a);
+}
 
 static bool hostile_do(int fd, struct hostile_seq *r)
 {
 	static const __u32 w[2] = { 1, 1 };
-	struct dice_weights arg = { .weights = (uintptr_t)w, .sides = 2 };
-	__u64 wide = POW2(40) + 1;
-	__u32 u64 = DICE_FMT_U64, u8 = DICE_FMT_U8;
 	bool ok;
 	double t;
 
 	switch (r->step) {
 	case 0:
-		return !ioctl(fd, DICE_IOC_SET_FORMAT, &u64);
+		return !set_die_raw(fd, 6, NULL, DICE_FMT_U64);
 	case 1:
-		return !ioctl(fd, DICE_IOC_SET_SIDES, &wide);
+		return !set_die_raw(fd, POW2(40) + 1, NULL, DICE_FMT_U64);
 	case 2:
 		return read(fd, r->wide, 64) == 64;
 	case 3:
-		return !ioctl(fd, DICE_IOC_SET_WEIGHTS, &arg);
+		return !set_die_raw(fd, 2, w, DICE_FMT_U64);
 	case 4:
-		return !ioctl(fd, DICE_IOC_SET_FORMAT, &u8);
+		return !set_die_raw(fd, 2, w, DICE_FMT_U8);
 	case 5:
 		return read(fd, r->b, 1) == 1;
 	default:
@@ -2006,22 +2193,16 @@ static bool every_size_one(int fd, __u64 wide, unsigned int j,
 			   struct every_size *r)
 {
 	static unsigned char b[8192];
-	struct dice_weights arg = {
-		.weights = (uintptr_t)grouped[j].w,
-		.sides = grouped[j].n,
-	};
-	__u32 u64 = DICE_FMT_U64, u8 = DICE_FMT_U8;
 	size_t want = 8 * (1 + j % 2);
 	unsigned int k;
 	__u64 faces[2];
 	ssize_t got;
 	double t;
 
-	if (ioctl(fd, DICE_IOC_SET_FORMAT, &u64) ||
-	    ioctl(fd, DICE_IOC_SET_SIDES, &wide) ||
+	if (set_die_raw(fd, wide, NULL, DICE_FMT_U64) ||
 	    read(fd, faces, want) != (ssize_t)want ||
-	    ioctl(fd, DICE_IOC_SET_WEIGHTS, &arg) ||
-	    ioctl(fd, DICE_IOC_SET_FORMAT, &u8)) {
+	    set_die_raw(fd, grouped[j].n, grouped[j].w, DICE_FMT_U64) ||
+	    set_die_raw(fd, grouped[j].n, grouped[j].w, DICE_FMT_U8)) {
 		snprintf(r->failed, sizeof(r->failed),
 			 "d%llu, then %u weights: %s",
 			 (unsigned long long)wide, grouped[j].n,
