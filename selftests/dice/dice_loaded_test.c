@@ -2,19 +2,24 @@
 /*
  * dice_loaded_test.c - selftests of loaded dice on /dev/dice
  *
- * A loaded die is set by DICE_IOC_SET_WEIGHTS (integer weights) or by
- * DICE_IOC_SET_ALIAS (an alias table made by the caller), and
- * DICE_IOC_GET_MASSES reports back the exact distribution in lowest terms.
- * The file is organised in sections:
+ * A loaded die is set by DICE_IOC_SET_DIE, of kind DICE_KIND_WEIGHTS
+ * (integer weights) or DICE_KIND_ALIAS (an alias table made by the caller).
+ * The device does not report the distribution back: the test computes it
+ * from what it set (weights over their gcd; for a table, what each side
+ * collects over all columns) and checks the rolls against it.  The file is
+ * organised in sections:
  *
- *  - helpers (beyond those of dice_common.h): reading rolls, GET_MASSES,
- *    lowest terms, an integer Vose alias table, the masses an alias table
- *    stands for, entropy and a pooled chi-square;
- *  - round trips: weights and alias tables in, GET_MASSES out;
- *  - errno rules of SET_WEIGHTS, SET_ALIAS and GET_MASSES, every refusal
- *    leaving the die as it was;
+ *  - helpers (beyond those of dice_common.h): reading rolls, lowest terms,
+ *    an integer Vose alias table, the masses an alias table stands for,
+ *    entropy and a pooled chi-square, the rolls checked against masses;
+ *  - round trips: weights and alias tables in, rolls that follow the
+ *    distribution they stand for out;
+ *  - errno rules of SET_DIE for loaded dice, every refusal leaving the die
+ *    as it was: GET_DIE and GET_STATS unchanged, and from written bits
+ *    (the DICE_SRC_WRITTEN test hook) the very faces of a second file set
+ *    to the die from before; the numbers of the old ioctls are ENOTTY;
  *  - goodness of fit and bits per roll over 10^6 rolls;
- *  - tables swapped while other threads read and query the same file.
+ *  - dice swapped while other threads read and query the same file.
  *
  * Every case opens its own file of /dev/dice and is skipped when the device
  * is absent.
@@ -51,23 +56,45 @@
 #define FMT_ZB		DICE_FMT_ZERO_BASED
 #define ALL_ONES	(~(__u64)0)
 
-/* The struct ioctls with a struct size other than the header's. */
-#define SET_WEIGHTS_SIZED(size) _IOC(_IOC_WRITE, DICE_IOC_MAGIC, 0x05, size)
-#define SET_ALIAS_SIZED(size)	_IOC(_IOC_WRITE, DICE_IOC_MAGIC, 0x06, size)
-#define GET_MASSES_SIZED(size)	\
-	_IOC(_IOC_READ | _IOC_WRITE, DICE_IOC_MAGIC, 0x07, size)
+/* The new ioctls with a struct size other than the header's. */
+#define SET_DIE_SIZED(size)	_IOC(_IOC_WRITE, DICE_IOC_MAGIC, 0x10, size)
+#define GET_DIE_SIZED(size)	_IOC(_IOC_READ, DICE_IOC_MAGIC, 0x11, size)
+#define GET_STATS_SIZED(size)	_IOC(_IOC_READ, DICE_IOC_MAGIC, 0x12, size)
 /* The sizes the struct-size cases are written for. */
-_Static_assert(sizeof(struct dice_weights) == 16, "dice_weights grew");
-_Static_assert(sizeof(struct dice_alias) == 32, "dice_alias grew");
-_Static_assert(sizeof(struct dice_masses) == 40, "dice_masses grew");
+_Static_assert(sizeof(struct dice_die_args) == 56, "dice_die_args changed");
+_Static_assert(sizeof(struct dice_die_info) == 24, "dice_die_info changed");
+_Static_assert(sizeof(struct dice_die_stats) == 40, "dice_die_stats changed");
+
+/*
+ * The ioctls the fixed-size ones replaced, as they were numbered (type
+ * 0xD1, numbers 0x01 to 0x09, the old structs' sizes): all ENOTTY now.
+ */
+#define OLD_SET_SIDES		_IOC(_IOC_WRITE, DICE_IOC_MAGIC, 0x01, 8)
+#define OLD_SET_FORMAT		_IOC(_IOC_WRITE, DICE_IOC_MAGIC, 0x02, 4)
+#define OLD_GET_INFO		_IOC(_IOC_READ, DICE_IOC_MAGIC, 0x03, 64)
+#define OLD_GET_STATS		_IOC(_IOC_READ, DICE_IOC_MAGIC, 0x04, 64)
+#define OLD_SET_WEIGHTS(size)	_IOC(_IOC_WRITE, DICE_IOC_MAGIC, 0x05, size)
+#define OLD_SET_ALIAS(size)	_IOC(_IOC_WRITE, DICE_IOC_MAGIC, 0x06, size)
+#define OLD_GET_MASSES(size)	\
+	_IOC(_IOC_READ | _IOC_WRITE, DICE_IOC_MAGIC, 0x07, size)
+#define OLD_SET_METHOD		_IOC(_IOC_WRITE, DICE_IOC_MAGIC, 0x08, 4)
+#define OLD_SET_SOURCE		_IOC(_IOC_WRITE, DICE_IOC_MAGIC, 0x09, 4)
+/* The old DICE_METHOD_REJECTION, gone from the device: EINVAL now. */
+#define OLD_METHOD_REJECTION	4
 
 /* Rolls per goodness-of-fit or bits test, and bytes per read() there. */
 #define FIT_ROLLS	1000000
 #define FIT_CHUNK	(1 << 20)
+/* Rolls per die of a round trip, checked against the die's masses. */
+#define ROUND_ROLLS	65536
 /* Standard normal quantile of 1 - 10^-6: a correct die fails once in 10^6. */
 #define Z_1E6		4.753
 /* Cells are pooled in order until each group expects this many rolls. */
 #define MIN_EXPECTED	10.0
+/* Bytes written to a die on DICE_SRC_WRITTEN: the written bits' buffer. */
+#define WRITTEN_BYTES	1024
+/* Room for what a die makes of WRITTEN_BYTES: 8192 rolls of 1 bit or more. */
+#define WRITTEN_ROOM	(8192 * 24)
 
 /* Marks what the kernel must not write. */
 #define POISON		0xa5a5a5a5a5a5a5a5ULL
@@ -93,7 +120,7 @@ static void *xcalloc(struct __test_metadata *_metadata, size_t n, size_t size)
 }
 
 /**
- * struct table - an alias table as DICE_IOC_SET_ALIAS takes it
+ * struct table - an alias table as DICE_IOC_SET_DIE takes it (DICE_KIND_ALIAS)
  * @sides: number of sides and of columns
  * @mass: mass D of each column
  * @thr: column c yields side c for thr[c] of its D
@@ -127,58 +154,47 @@ static int set_table(int fd, const struct table *t)
 	return set_alias(fd, t->thr, t->alias, t->mass, t->sides);
 }
 
-/*
- * get_masses_poisoned() - GET_MASSES into @masses, the out fields poisoned
- * first: what the module wrote there, even on error
- */
-static int get_masses_poisoned(int fd, __u64 *masses, __u64 capacity,
-			       __u64 *sides, __u64 *total)
+/* weights_die() - the args of a die loaded by @w */
+static struct dice_die_args weights_die(const __u32 *w, __u64 sides,
+					__u32 method, __u32 fmt)
 {
-	struct dice_masses arg = {
-		.masses = (uintptr_t)masses,
-		.capacity = capacity,
-		.sides = POISON,
-		.total = POISON,
+	struct dice_die_args d = {
+		.sides = sides,
+		.weights = (uintptr_t)w,
+		.kind = DICE_KIND_WEIGHTS,
+		.method = method,
+		.format = fmt,
 	};
-	int err = ioctl_errno(fd, DICE_IOC_GET_MASSES, &arg);
 
-	*sides = arg.sides;
-	*total = arg.total;
-	return err;
+	return d;
 }
 
-/* expect_masses() - GET_MASSES gives exactly @want, @n sides, over @total */
-static void expect_masses(struct __test_metadata *_metadata, int fd,
-			  const __u64 *want, __u64 n, __u64 total)
+/* table_die() - the args of a die loaded by table @t */
+static struct dice_die_args table_die(const struct table *t, __u32 method,
+				      __u32 fmt)
 {
-	__u64 *got = xcalloc(_metadata, n + 1, sizeof(*got));
-	__u64 sides, sum, i;
+	struct dice_die_args d = {
+		.sides = t->sides,
+		.thresholds = (uintptr_t)t->thr,
+		.aliases = (uintptr_t)t->alias,
+		.mass = t->mass,
+		.kind = DICE_KIND_ALIAS,
+		.method = method,
+		.format = fmt,
+	};
 
-	for (i = 0; i <= n; i++)
-		got[i] = POISON;
-	EXPECT_EQ(0, get_masses_poisoned(fd, got, n + 1, &sides, &sum))
-		TH_LOG("GET_MASSES: %s", strerror(errno));
-	EXPECT_EQ(n, sides);
-	EXPECT_EQ(total, sum);
-	for (i = 0; i < n; i++) {
-		if (got[i] != want[i]) {
-			EXPECT_EQ(want[i], got[i])
-				TH_LOG("mass of side %llu", i);
-			break;
-		}
-	}
-	EXPECT_EQ(POISON, got[n]) TH_LOG("GET_MASSES wrote past the sides");
-	free(got);
+	return d;
 }
 
 static void expect_loaded(struct __test_metadata *_metadata, int fd,
 			  __u64 sides)
 {
-	struct dice_info info;
+	struct dice_die_info info;
 
 	get_info(_metadata, fd, &info);
 	EXPECT_EQ(DICE_KIND_LOADED, info.kind);
 	EXPECT_EQ(sides, info.sides);
+	EXPECT_EQ(0, info.padding);
 }
 
 /*
@@ -405,6 +421,84 @@ static __u32 max_table_sides(void)
 	return DICE_TABLE_SIDES_MAX;
 }
 
+/*
+ * count_rolls() - @n rolls of the zero-based binary die on @fd (its format
+ * from GET_DIE), each below @sides, counted into @obs
+ */
+static void count_rolls(struct __test_metadata *_metadata, int fd,
+			__u64 sides, size_t n, __u64 *obs)
+{
+	const size_t chunk = 1 << 16;
+	unsigned char *buf = xcalloc(_metadata, chunk, 1);
+	struct dice_die_info info;
+	unsigned int width;
+	size_t i, k;
+
+	get_info(_metadata, fd, &info);
+	width = fmt_width(info.format);
+	ASSERT_NE(0, width) TH_LOG("format %#x is not binary", info.format);
+	ASSERT_NE(0, info.format & FMT_ZB) TH_LOG("format %#x", info.format);
+	ASSERT_EQ(sides, info.sides);
+	memset(obs, 0, sides * sizeof(*obs));
+	for (i = 0; i < n; i += k) {
+		k = chunk / width < n - i ? chunk / width : n - i;
+		ASSERT_TRUE(read_full(fd, buf, k * width))
+			TH_LOG("read %zu rolls: %s", k, strerror(errno));
+		for (size_t j = 0; j < k; j++) {
+			__u64 face = get_le(buf + j * width, width);
+
+			ASSERT_GT(sides, face) TH_LOG("roll %zu", i + j);
+			obs[face]++;
+		}
+	}
+	free(buf);
+}
+
+/*
+ * expect_dist() - @n rolls of @fd follow the masses @m of @sides faces over
+ * @total: no face of mass 0 comes up, and the pooled chi-square stays below
+ * its quantile of 1 - 10^-6 (when there are two groups or more to compare).
+ */
+static void expect_dist(struct __test_metadata *_metadata, int fd,
+			const __u64 *m, __u64 sides, __u64 total, size_t n,
+			const char *what)
+{
+	__u64 *obs = xcalloc(_metadata, sides, sizeof(*obs));
+	double chi2, critical;
+	size_t groups;
+	__u64 i;
+
+	count_rolls(_metadata, fd, sides, n, obs);
+	for (i = 0; i < sides; i++) {
+		if (!m[i] && obs[i]) {
+			EXPECT_EQ(0, obs[i])
+				TH_LOG("%s: face %llu of mass 0 came up", what,
+				       i);
+			break;
+		}
+	}
+	chi2 = chi_square_pooled(obs, m, sides, total, n, &groups);
+	if (groups > 1) {
+		critical = chi2_critical(groups - 1);
+		EXPECT_GT(critical, chi2)
+			TH_LOG("%s: chi-square %.2f over %zu groups, critical %.2f",
+			       what, chi2, groups, critical);
+	}
+	free(obs);
+}
+
+/* expect_fair() - @n rolls of @fd are those of a fair d@sides */
+static void expect_fair(struct __test_metadata *_metadata, int fd,
+			__u64 sides, size_t n, const char *what)
+{
+	__u64 *ones = xcalloc(_metadata, sides, sizeof(*ones)), i;
+
+	for (i = 0; i < sides; i++)
+		ones[i] = 1;
+	expect_dist(_metadata, fd, ones, sides, sides, n, what);
+	free(ones);
+}
+
 /* ---- round trips --------------------------------------------------------- */
 
 DIE_FIXTURE(dice, O_RDONLY)
@@ -413,7 +507,7 @@ DIE_FIXTURE(dice, O_RDONLY)
  * struct weights_case - weights and the distribution they stand for
  * @sides: number of weights
  * @w: the weights
- * @m: the masses GET_MASSES reports: @w over their gcd
+ * @m: their distribution in lowest terms, by hand: @w over their gcd
  * @total: sum of @m
  */
 struct weights_case {
@@ -437,64 +531,79 @@ static const struct weights_case weights_cases[] = {
 	  { 1, 1, 1, 1, 1, 1 }, 6 },
 };
 
-/* expect_faces() - @n rolls of a U16 zero-based die show only massive faces */
-static void expect_faces(struct __test_metadata *_metadata, int fd,
-			 const __u64 *m, __u64 sides, size_t n)
+/*
+ * expect_weights_die() - @fd rolls the die of weights @c, in U16 from 0 by
+ * RECYCLE: the masses computed from @c->w are the ones by hand, and the
+ * rolls follow them
+ */
+static void expect_weights_die(struct __test_metadata *_metadata, int fd,
+			       const struct weights_case *c, const char *what)
 {
-	__u16 *rolls = xcalloc(_metadata, n, sizeof(*rolls));
-	size_t i;
+	struct dice_die_info info;
+	__u64 m[6], total;
+	__u32 i;
 
-	read_u16(_metadata, fd, rolls, n, 65536);
-	for (i = 0; i < n; i++) {
-		ASSERT_GT(sides, rolls[i]) TH_LOG("roll %zu", i);
-		ASSERT_NE(0, m[rolls[i]])
-			TH_LOG("roll %zu: face %u has mass 0", i, rolls[i]);
+	weights_masses(_metadata, c->w, c->sides, m, &total);
+	EXPECT_EQ(c->total, total) TH_LOG("%s", what);
+	for (i = 0; i < c->sides; i++) {
+		EXPECT_EQ(c->m[i], m[i]) TH_LOG("%s: mass of side %u", what, i);
 	}
-	free(rolls);
+	get_info(_metadata, fd, &info);
+	EXPECT_EQ(DICE_KIND_LOADED, info.kind) TH_LOG("%s", what);
+	EXPECT_EQ(c->sides, info.sides) TH_LOG("%s", what);
+	EXPECT_EQ(DICE_FMT_U16 | FMT_ZB, info.format) TH_LOG("%s", what);
+	EXPECT_EQ(DICE_METHOD_RECYCLE, info.method) TH_LOG("%s", what);
+	EXPECT_EQ(0, info.padding) TH_LOG("%s", what);
+	expect_dist(_metadata, fd, m, c->sides, total, ROUND_ROLLS, what);
 }
 
-/* Weights in, weights over their gcd out; zero weights never come up. */
+/* Weights in, rolls by the weights over their gcd out; zero weights never. */
 TEST_F(dice, weights_round_trip)
 {
-	struct dice_info info;
+	char what[32];
 	size_t i;
 
 	REQUIRE_DIE(self->fd);
 	set_format(_metadata, self->fd, DICE_FMT_U16 | FMT_ZB);
 	for (i = 0; i < ARRAY_SIZE(weights_cases); i++) {
 		const struct weights_case *c = &weights_cases[i];
+		int err = set_weights(self->fd, c->w, c->sides);
 
-		ASSERT_EQ(0, set_weights(self->fd, c->w, c->sides))
-			TH_LOG("case %zu: %s", i, strerror(errno));
-		get_info(_metadata, self->fd, &info);
-		EXPECT_EQ(DICE_KIND_LOADED, info.kind) TH_LOG("case %zu", i);
-		EXPECT_EQ(c->sides, info.sides) TH_LOG("case %zu", i);
-		EXPECT_EQ(DICE_FMT_U16 | FMT_ZB, info.format);
-		EXPECT_EQ(DICE_METHOD_RECYCLE, info.method);
-		expect_masses(_metadata, self->fd, c->m, c->sides, c->total);
-		expect_faces(_metadata, self->fd, c->m, c->sides, 4096);
+		ASSERT_EQ(0, err) TH_LOG("case %zu: %s", i, strerror(err));
+		snprintf(what, sizeof(what), "weights case %zu", i);
+		expect_weights_die(_metadata, self->fd, c, what);
 	}
 }
 
 /* The same weights as an alias table built in userspace: same masses. */
 TEST_F(dice, vose_round_trip)
 {
+	char what[32];
+	__u64 m[6], total;
 	struct table t;
 	size_t i;
+	__u32 s;
 
 	REQUIRE_DIE(self->fd);
 	set_format(_metadata, self->fd, DICE_FMT_U16 | FMT_ZB);
 	for (i = 0; i < ARRAY_SIZE(weights_cases); i++) {
 		const struct weights_case *c = &weights_cases[i];
+		int err;
 
 		table_alloc(_metadata, &t, c->sides);
 		vose_table(_metadata, c->w, c->sides, &t);
-		ASSERT_EQ(0, set_table(self->fd, &t))
-			TH_LOG("case %zu: %s", i, strerror(errno));
+		table_masses(_metadata, &t, m, &total);
+		EXPECT_EQ(c->total, total) TH_LOG("case %zu", i);
+		for (s = 0; s < c->sides; s++) {
+			EXPECT_EQ(c->m[s], m[s])
+				TH_LOG("case %zu: table's mass of side %u", i,
+				       s);
+		}
+		err = set_table(self->fd, &t);
+		ASSERT_EQ(0, err) TH_LOG("case %zu: %s", i, strerror(err));
 		table_free(&t);
-		expect_loaded(_metadata, self->fd, c->sides);
-		expect_masses(_metadata, self->fd, c->m, c->sides, c->total);
-		expect_faces(_metadata, self->fd, c->m, c->sides, 4096);
+		snprintf(what, sizeof(what), "Vose table case %zu", i);
+		expect_weights_die(_metadata, self->fd, c, what);
 	}
 }
 
@@ -508,10 +617,13 @@ TEST_F(dice, vose_table_2_2_6_1_1)
 	static const __u64 thr[] = { 10, 10, 12, 5, 5 };
 	static const __u32 alias[] = { 2, 2, 2, 2, 2 };
 	static const __u64 m[] = { 2, 2, 6, 1, 1 };
+	__u64 got[5], total;
 	struct table t;
 	__u32 c;
+	int err;
 
 	REQUIRE_DIE(self->fd);
+	set_format(_metadata, self->fd, DICE_FMT_U16 | FMT_ZB);
 	table_alloc(_metadata, &t, 5);
 	vose_table(_metadata, w, 5, &t);
 	EXPECT_EQ(12, t.mass);
@@ -520,10 +632,19 @@ TEST_F(dice, vose_table_2_2_6_1_1)
 		EXPECT_EQ(alias[c], t.alias[c]) TH_LOG("column %u", c);
 	}
 	table_free(&t);
-	ASSERT_EQ(0, set_alias(self->fd, thr, alias, 12, 5))
-		TH_LOG("SET_ALIAS: %s", strerror(errno));
+	err = set_alias(self->fd, thr, alias, 12, 5);
+	ASSERT_EQ(0, err) TH_LOG("SET_DIE alias: %s", strerror(err));
 	expect_loaded(_metadata, self->fd, 5);
-	expect_masses(_metadata, self->fd, m, 5, 12);
+	t.sides = 5;
+	t.mass = 12;
+	t.thr = (__u64 *)thr;
+	t.alias = (__u32 *)alias;
+	table_masses(_metadata, &t, got, &total);
+	EXPECT_EQ(12, total);
+	for (c = 0; c < 5; c++) {
+		EXPECT_EQ(m[c], got[c]) TH_LOG("mass of side %u", c);
+	}
+	expect_dist(_metadata, self->fd, m, 5, 12, ROUND_ROLLS, "Vose table");
 }
 
 /**
@@ -533,7 +654,7 @@ TEST_F(dice, vose_table_2_2_6_1_1)
  * @mass: D
  * @thr: thresholds
  * @alias: aliases
- * @m: the masses in lowest terms
+ * @m: the masses in lowest terms, by hand
  * @total: sum of @m
  */
 struct alias_case {
@@ -569,27 +690,45 @@ static const struct alias_case alias_cases[] = {
 	  { ALL_ONES - 1, ALL_ONES - 1 }, { 1, 0 }, { 1, 1 }, 2 },
 };
 
-/* Hand-made tables: self aliases, full and empty columns, extreme masses. */
+/*
+ * Hand-made tables: self aliases, full and empty columns, extreme masses.
+ * What the columns add up to (table_masses()) is the distribution by hand,
+ * and the rolls follow it.
+ */
 TEST_F(dice, alias_round_trip)
 {
+	struct table t;
+	__u64 m[4], total;
 	size_t i;
+	__u32 s;
 
 	REQUIRE_DIE(self->fd);
 	set_format(_metadata, self->fd, DICE_FMT_U16 | FMT_ZB);
 	for (i = 0; i < ARRAY_SIZE(alias_cases); i++) {
 		const struct alias_case *c = &alias_cases[i];
+		int err;
 
-		ASSERT_EQ(0, set_alias(self->fd, c->thr, c->alias, c->mass,
-				       c->sides))
-			TH_LOG("%s: %s", c->what, strerror(errno));
+		t.sides = c->sides;
+		t.mass = c->mass;
+		t.thr = (__u64 *)c->thr;
+		t.alias = (__u32 *)c->alias;
+		table_masses(_metadata, &t, m, &total);
+		EXPECT_EQ(c->total, total) TH_LOG("%s", c->what);
+		for (s = 0; s < c->sides; s++) {
+			EXPECT_EQ(c->m[s], m[s])
+				TH_LOG("%s: mass of side %u", c->what, s);
+		}
+		err = set_alias(self->fd, c->thr, c->alias, c->mass, c->sides);
+		ASSERT_EQ(0, err) TH_LOG("%s: %s", c->what, strerror(err));
 		expect_loaded(_metadata, self->fd, c->sides);
-		expect_masses(_metadata, self->fd, c->m, c->sides, c->total);
-		expect_faces(_metadata, self->fd, c->m, c->sides, 4096);
+		expect_dist(_metadata, self->fd, c->m, c->sides, c->total,
+			    ROUND_ROLLS, c->what);
 	}
 }
 
-/* A random 1000-column table with D = 2^40-ish, self aliases, full and
- * empty columns: GET_MASSES gives what the columns add up to.
+/*
+ * A random 1000-column table with D = 2^40-ish, self aliases, full and
+ * empty columns: the rolls follow what the columns add up to.
  */
 TEST_F(dice, alias_random_round_trip)
 {
@@ -597,6 +736,7 @@ TEST_F(dice, alias_random_round_trip)
 	__u64 seed = 0xd1ceULL, total, *m;
 	struct table t;
 	__u32 c;
+	int err;
 
 	REQUIRE_DIE(self->fd);
 	set_format(_metadata, self->fd, DICE_FMT_U16 | FMT_ZB);
@@ -615,31 +755,34 @@ TEST_F(dice, alias_random_round_trip)
 		t.alias[c] = c % 13 == 0 ? c : y % n;
 	}
 	table_masses(_metadata, &t, m, &total);
-	ASSERT_EQ(0, set_table(self->fd, &t)) TH_LOG("%s", strerror(errno));
+	err = set_table(self->fd, &t);
+	ASSERT_EQ(0, err) TH_LOG("%s", strerror(err));
 	expect_loaded(_metadata, self->fd, n);
-	expect_masses(_metadata, self->fd, m, n, total);
-	expect_faces(_metadata, self->fd, m, n, 65536);
+	expect_dist(_metadata, self->fd, m, n, total, 16 * ROUND_ROLLS,
+		    "random table");
 	table_free(&t);
 	free(m);
 }
 
-/* A fair die has n masses of 1; SET_SIDES turns a loaded die fair again. */
+/*
+ * A fair die rolls n equally likely faces; a fair SET_DIE turns a loaded
+ * die fair again; the largest fair die is told by GET_DIE.
+ */
 TEST_F(dice, fair_masses)
 {
 	static const __u32 w[] = { 1, 2, 3 };
-	__u64 ones[20], m[4] = { POISON, POISON, POISON, POISON };
-	__u64 sides, total;
-	struct dice_info info;
-	size_t i;
+	struct dice_die_info info;
 
 	REQUIRE_DIE(self->fd);
-	for (i = 0; i < ARRAY_SIZE(ones); i++)
-		ones[i] = 1;
-	expect_masses(_metadata, self->fd, ones, 6, 6);
+	get_info(_metadata, self->fd, &info);
+	EXPECT_EQ(DICE_KIND_FAIR, info.kind);
+	EXPECT_EQ(6, info.sides);
+	set_format(_metadata, self->fd, DICE_FMT_U16 | FMT_ZB);
+	expect_fair(_metadata, self->fd, 6, ROUND_ROLLS, "d6");
 	set_sides(_metadata, self->fd, 20);
-	expect_masses(_metadata, self->fd, ones, 20, 20);
+	expect_fair(_metadata, self->fd, 20, ROUND_ROLLS, "d20");
 	set_sides(_metadata, self->fd, 1);
-	expect_masses(_metadata, self->fd, ones, 1, 1);
+	expect_fair(_metadata, self->fd, 1, 4096, "d1");
 
 	ASSERT_EQ(0, set_weights(self->fd, w, 3));
 	expect_loaded(_metadata, self->fd, 3);
@@ -647,34 +790,43 @@ TEST_F(dice, fair_masses)
 	get_info(_metadata, self->fd, &info);
 	EXPECT_EQ(DICE_KIND_FAIR, info.kind);
 	EXPECT_EQ(6, info.sides);
-	expect_masses(_metadata, self->fd, ones, 6, 6);
+	EXPECT_EQ(DICE_FMT_U16 | FMT_ZB, info.format);
+	EXPECT_EQ(DICE_METHOD_RECYCLE, info.method);
+	expect_fair(_metadata, self->fd, 6, ROUND_ROLLS, "d6 after {1, 2, 3}");
 
-	/* The largest fair die cannot list its masses, but tells its size. */
+	set_format(_metadata, self->fd, DICE_FMT_U64);
 	set_sides(_metadata, self->fd, DICE_MAX_FAIR_SIDES);
-	EXPECT_EQ(ENOSPC, get_masses_poisoned(self->fd, m, 4, &sides, &total));
-	EXPECT_EQ(DICE_MAX_FAIR_SIDES, sides);
-	EXPECT_EQ(DICE_MAX_FAIR_SIDES, total);
-	EXPECT_EQ(POISON, m[0]);
+	get_info(_metadata, self->fd, &info);
+	EXPECT_EQ(DICE_KIND_FAIR, info.kind);
+	EXPECT_EQ(DICE_MAX_FAIR_SIDES, info.sides);
+	EXPECT_EQ(DICE_FMT_U64, info.format);
+	EXPECT_EQ(0, info.padding);
 }
 
-/* A die of exactly DICE_TABLE_SIDES_MAX sides is fine, by weights and by table. */
-TEST_F_TIMEOUT(dice, max_sides_accepted, 60)
+/*
+ * A die of exactly DICE_TABLE_SIDES_MAX sides is fine, by weights and by
+ * table, and rolls by the masses computed from them.
+ */
+TEST_F_TIMEOUT(dice, max_sides_accepted, 120)
 {
 	__u32 n = max_table_sides(), i;
 	__u64 *m, total;
 	struct table t;
 	__u32 *w;
+	int err;
 
 	REQUIRE_DIE(self->fd);
+	set_format(_metadata, self->fd, DICE_FMT_U32 | FMT_ZB);
 	w = xcalloc(_metadata, n, sizeof(*w));
 	m = xcalloc(_metadata, n, sizeof(*m));
 	for (i = 0; i < n; i++)
 		w[i] = i % 7 * 2;	/* gcd 2; faces 0, 7, 14, ... never */
-	ASSERT_EQ(0, set_weights(self->fd, w, n))
-		TH_LOG("%u weights: %s", n, strerror(errno));
+	err = set_weights(self->fd, w, n);
+	ASSERT_EQ(0, err) TH_LOG("%u weights: %s", n, strerror(err));
 	expect_loaded(_metadata, self->fd, n);
 	weights_masses(_metadata, w, n, m, &total);
-	expect_masses(_metadata, self->fd, m, n, total);
+	expect_dist(_metadata, self->fd, m, n, total, 1 << 20,
+		    "DICE_TABLE_SIDES_MAX weights");
 
 	table_alloc(_metadata, &t, n);
 	t.mass = 3;
@@ -682,29 +834,63 @@ TEST_F_TIMEOUT(dice, max_sides_accepted, 60)
 		t.thr[i] = i % 4;
 		t.alias[i] = n - 1 - i;
 	}
-	ASSERT_EQ(0, set_table(self->fd, &t))
-		TH_LOG("%u columns: %s", n, strerror(errno));
+	err = set_table(self->fd, &t);
+	ASSERT_EQ(0, err) TH_LOG("%u columns: %s", n, strerror(err));
 	expect_loaded(_metadata, self->fd, n);
 	table_masses(_metadata, &t, m, &total);
-	expect_masses(_metadata, self->fd, m, n, total);
+	expect_dist(_metadata, self->fd, m, n, total, 1 << 20,
+		    "DICE_TABLE_SIDES_MAX columns");
 	table_free(&t);
 	free(m);
 	free(w);
+}
+
+/*
+ * A table may hold a distribution whose total in lowest terms is 2^64
+ * (side 0 collects 2^63 + 2^63 - 1 of 2^64, side 1 one): it rolls, side 1
+ * with probability 2^-64.
+ */
+TEST_F(dice, alias_total_2_64)
+{
+	static const __u64 thr[] = { POW2(63), 1 };
+	static const __u32 alias[] = { 0, 0 };
+	struct table t = {
+		.sides = 2, .mass = POW2(63),
+		.thr = (__u64 *)thr, .alias = (__u32 *)alias,
+	};
+	__u64 share[2], obs[2];
+	int err;
+
+	REQUIRE_DIE(self->fd);
+	ASSERT_TRUE(table_shares(&t, share));
+	EXPECT_EQ(ALL_ONES, share[0]);
+	EXPECT_EQ(1, share[1]);
+	set_format(_metadata, self->fd, DICE_FMT_U16 | FMT_ZB);
+	err = set_alias(self->fd, thr, alias, POW2(63), 2);
+	ASSERT_EQ(0, err) TH_LOG("%s", strerror(err));
+	expect_loaded(_metadata, self->fd, 2);
+	count_rolls(_metadata, self->fd, 2, ROUND_ROLLS, obs);
+	EXPECT_EQ(0, obs[1]);
 }
 
 /* ---- errno rules --------------------------------------------------------- */
 
 /*
  * Each case starts from a loaded die {1, 2, 3} and checks that every
- * refused ioctl leaves the die (GET_INFO and GET_MASSES) as it was.
+ * refused ioctl leaves the die as it was: GET_DIE and GET_STATS as before,
+ * and the rolls those of the die from before (expect_same_rolls()).
+ * @ref: a second file, set to the die from before to roll against
  * @map: two pages, the first read-write, the second PROT_NONE at @fault,
  * for user buffers that start readable and run into a fault.
+ * @seed: for the bytes each comparison writes
  */
 FIXTURE(dice_err) {
 	int fd;
+	int ref;
 	size_t page;
 	char *map;
 	char *fault;
+	__u64 seed;
 };
 
 static const __u32 base_w[] = { 1, 2, 3 };
@@ -712,10 +898,13 @@ static const __u32 base_w[] = { 1, 2, 3 };
 FIXTURE_SETUP(dice_err)
 {
 	self->map = MAP_FAILED;
+	self->ref = -1;
+	self->seed = 0xe440ULL;
 	self->page = getpagesize();
-	self->fd = open_die(_metadata, O_RDONLY);
+	self->fd = open_die(_metadata, O_RDWR);
 	if (self->fd < 0)
 		return;
+	self->ref = open_die(_metadata, O_RDWR);
 	self->map = mmap(NULL, 2 * self->page, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->map);
@@ -728,24 +917,20 @@ FIXTURE_TEARDOWN(dice_err)
 {
 	if (self->map != MAP_FAILED)
 		munmap(self->map, 2 * self->page);
+	if (self->ref >= 0)
+		close(self->ref);
 	if (self->fd >= 0)
 		close(self->fd);
 }
 
 /**
  * struct die_state - what a refused ioctl must leave alone
- * @info: GET_INFO
- * @err: GET_MASSES's errno
- * @sides: its sides
- * @total: its total
- * @m: its masses, if at most 8
+ * @info: GET_DIE
+ * @stats: GET_STATS
  */
 struct die_state {
-	struct dice_info info;
-	int err;
-	__u64 sides;
-	__u64 total;
-	__u64 m[8];
+	struct dice_die_info info;
+	struct dice_die_stats stats;
 };
 
 static void die_state(struct __test_metadata *_metadata, int fd,
@@ -753,182 +938,500 @@ static void die_state(struct __test_metadata *_metadata, int fd,
 {
 	memset(s, 0, sizeof(*s));
 	get_info(_metadata, fd, &s->info);
-	s->err = get_masses_poisoned(fd, s->m, ARRAY_SIZE(s->m), &s->sides,
-				     &s->total);
+	get_stats(_metadata, fd, &s->stats);
 }
 
-/* expect_refused() - @cmd on @arg fails with @err and changes nothing */
-static void expect_refused(struct __test_metadata *_metadata, int fd,
-			   unsigned long cmd, void *arg, int err,
-			   const char *what)
+/* read_written() - what @fd makes of its written bits, until EAGAIN */
+static size_t read_written(struct __test_metadata *_metadata, int fd,
+			   char *buf, size_t room)
 {
-	struct die_state before, after;
+	size_t got = 0;
 
-	die_state(_metadata, fd, &before);
-	EXPECT_EQ(err, ioctl_errno(fd, cmd, arg))
-		TH_LOG("%s: want %s, got %s", what, strerror(err),
-		       strerror(errno));
-	die_state(_metadata, fd, &after);
-	EXPECT_EQ(0, memcmp(&before, &after, sizeof(before)))
-		TH_LOG("%s changed the die", what);
+	while (got < room) {
+		ssize_t ret = read(fd, buf + got, room - got);
+
+		if (ret < 0) {
+			ASSERT_EQ(EAGAIN, errno)
+				TH_LOG("read: %s", strerror(errno));
+			break;
+		}
+		ASSERT_LT(0, ret) TH_LOG("read: EOF");
+		got += ret;
+	}
+	ASSERT_GT(room, got) TH_LOG("the written bits made no EAGAIN");
+	return got;
 }
 
 /*
- * expect_array_efault() - @cmd fails with EFAULT and changes nothing when
- * the array of @arg at @ptr is NULL, in the PROT_NONE page, or @len bytes
- * of @head (any bytes if NULL) that run into it
+ * expect_same_rolls() - the file's die is @die: from the same written
+ * bytes, self->fd makes exactly the rolls self->ref makes set to @die.
+ * Both go back to the kernel's bits after.
+ */
+static void expect_same_rolls(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(dice_err) *self,
+			      const struct dice_die_args *die,
+			      const char *what)
+{
+	unsigned char bytes[WRITTEN_BYTES];
+	char *got = xcalloc(_metadata, 2, WRITTEN_ROOM);
+	char *want = got + WRITTEN_ROOM;
+	size_t i, ngot, nwant;
+	int err;
+
+	for (i = 0; i < sizeof(bytes); i++)
+		bytes[i] = splitmix(&self->seed) >> 56;
+	err = set_die(self->ref, die);
+	ASSERT_EQ(0, err) TH_LOG("%s: reference die: %s", what, strerror(err));
+	ASSERT_EQ(0, set_u32(self->fd, DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN))
+		TH_LOG("SET_SOURCE: %s", strerror(errno));
+	ASSERT_EQ(0, set_u32(self->ref, DICE_IOC_SET_SOURCE, DICE_SRC_WRITTEN))
+		TH_LOG("SET_SOURCE: %s", strerror(errno));
+	ASSERT_EQ(sizeof(bytes), write(self->fd, bytes, sizeof(bytes)));
+	ASSERT_EQ(sizeof(bytes), write(self->ref, bytes, sizeof(bytes)));
+	ngot = read_written(_metadata, self->fd, got, WRITTEN_ROOM);
+	nwant = read_written(_metadata, self->ref, want, WRITTEN_ROOM);
+	EXPECT_LT(0, nwant) TH_LOG("%s: no rolls from %d bytes", what,
+				  WRITTEN_BYTES);
+	EXPECT_EQ(nwant, ngot) TH_LOG("%s: other rolls than the die's", what);
+	EXPECT_EQ(0, memcmp(want, got, nwant < ngot ? nwant : ngot))
+		TH_LOG("%s: other rolls than the die's", what);
+	ASSERT_EQ(0, set_u32(self->fd, DICE_IOC_SET_SOURCE, DICE_SRC_KERNEL));
+	ASSERT_EQ(0, set_u32(self->ref, DICE_IOC_SET_SOURCE, DICE_SRC_KERNEL));
+	free(got);
+}
+
+/*
+ * expect_refused() - @cmd on @arg fails with @err and changes nothing:
+ * GET_DIE and GET_STATS as before, and the rolls those of the die before
+ */
+static void expect_refused(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(dice_err) *self, unsigned long cmd,
+			   void *arg, int err, const char *what)
+{
+	struct die_state before, after;
+	struct dice_die_args die;
+	int got;
+
+	die_state(_metadata, self->fd, &before);
+	got = die_now(self->fd, &die);
+	ASSERT_EQ(0, got) TH_LOG("%s: the die before: %s", what,
+				 strerror(got));
+	got = ioctl_errno(self->fd, cmd, arg);
+	EXPECT_EQ(err, got)
+		TH_LOG("%s: want %s, got %s", what, strerror(err),
+		       got ? strerror(got) : "success");
+	die_state(_metadata, self->fd, &after);
+	EXPECT_EQ(0, memcmp(&before.info, &after.info, sizeof(before.info)))
+		TH_LOG("%s changed the die: %llu sides kind %u method %u format %#x",
+		       what, after.info.sides, after.info.kind,
+		       after.info.method, after.info.format);
+	EXPECT_EQ(0, memcmp(&before.stats, &after.stats, sizeof(before.stats)))
+		TH_LOG("%s changed the die's stats", what);
+	if (!memcmp(&before.info, &after.info, sizeof(before.info)))
+		expect_same_rolls(_metadata, self, &die, what);
+}
+
+/* set_die_refused() - SET_DIE of @arg: @err, and nothing changed */
+static void set_die_refused(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(dice_err) *self,
+			    const struct dice_die_args *arg, int err,
+			    const char *what)
+{
+	struct dice_die_args copy = *arg;
+
+	expect_refused(_metadata, self, DICE_IOC_SET_DIE, &copy, err, what);
+}
+
+/*
+ * expect_array_efault() - SET_DIE of @arg fails with EFAULT and changes
+ * nothing when its array at @ptr is NULL, in the PROT_NONE page, or @len
+ * bytes of @head (any bytes if NULL) that run into it
  */
 static void expect_array_efault(struct __test_metadata *_metadata,
 				FIXTURE_DATA(dice_err) *self,
-				unsigned long cmd, void *arg, __u64 *ptr,
+				struct dice_die_args *arg, __u64 *ptr,
 				const char *name, const void *head, size_t len)
 {
 	char what[64];
 
 	*ptr = 0;
 	snprintf(what, sizeof(what), "NULL %s", name);
-	expect_refused(_metadata, self->fd, cmd, arg, EFAULT, what);
+	set_die_refused(_metadata, self, arg, EFAULT, what);
 	*ptr = (uintptr_t)self->fault;
 	snprintf(what, sizeof(what), "PROT_NONE %s", name);
-	expect_refused(_metadata, self->fd, cmd, arg, EFAULT, what);
+	set_die_refused(_metadata, self, arg, EFAULT, what);
 	if (head)
 		memcpy(self->fault - len, head, len);
 	*ptr = (uintptr_t)(self->fault - len);
 	snprintf(what, sizeof(what), "%s running into PROT_NONE", name);
-	expect_refused(_metadata, self->fd, cmd, arg, EFAULT, what);
+	set_die_refused(_metadata, self, arg, EFAULT, what);
 }
 
-/* expect_struct_efault() - @cmd: EFAULT for a NULL or PROT_NONE struct */
+/*
+ * expect_struct_efault() - SET_DIE: EFAULT for a NULL or PROT_NONE struct,
+ * and for a good one (@good) whose last @tail bytes are in PROT_NONE
+ */
 static void expect_struct_efault(struct __test_metadata *_metadata,
 				 FIXTURE_DATA(dice_err) *self,
-				 unsigned long cmd)
+				 const struct dice_die_args *good)
 {
-	expect_refused(_metadata, self->fd, cmd, NULL, EFAULT, "NULL struct");
-	expect_refused(_metadata, self->fd, cmd, self->fault, EFAULT,
+	const size_t size = sizeof(*good);
+	static const size_t tails[] = { 1, 4, 8, 16, 24 };
+	char what[64];
+	size_t i;
+
+	expect_refused(_metadata, self, DICE_IOC_SET_DIE, NULL, EFAULT,
+		       "NULL struct");
+	expect_refused(_metadata, self, DICE_IOC_SET_DIE, self->fault, EFAULT,
 		       "PROT_NONE struct");
+	for (i = 0; i < ARRAY_SIZE(tails); i++) {
+		char *at = self->fault - (size - tails[i]);
+
+		memcpy(at, good, size - tails[i]);
+		snprintf(what, sizeof(what),
+			 "struct with its last %zu bytes in PROT_NONE",
+			 tails[i]);
+		expect_refused(_metadata, self, DICE_IOC_SET_DIE, at, EFAULT,
+			       what);
+	}
+}
+
+/* The base die and its refusals: the comparison itself holds. */
+TEST_F(dice_err, refusal_baseline)
+{
+	struct dice_die_args die;
+	struct dice_die_info info;
+
+	REQUIRE_DIE(self->fd);
+	get_info(_metadata, self->fd, &info);
+	EXPECT_EQ(DICE_KIND_LOADED, info.kind);
+	EXPECT_EQ(3, info.sides);
+	EXPECT_EQ(DICE_METHOD_RECYCLE, info.method);
+	EXPECT_EQ(DICE_FMT_TEXT, info.format);
+	ASSERT_EQ(0, die_now(self->fd, &die));
+	/* the same die on both files: the same text */
+	expect_same_rolls(_metadata, self, &die, "{1, 2, 3} against itself");
+	/* and in U16 from 0, against the masses {1, 2, 3} */
+	die.format = DICE_FMT_U16 | FMT_ZB;
+	ASSERT_EQ(0, set_die(self->fd, &die));
+	expect_same_rolls(_metadata, self, &die, "{1, 2, 3} in U16");
+	expect_dist(_metadata, self->fd, (const __u64[]){ 1, 2, 3 }, 3, 6,
+		    ROUND_ROLLS, "{1, 2, 3}");
+}
+
+/* A refused die leaves rolls by the masses of the old one, not the new. */
+TEST_F(dice_err, refused_keeps_distribution)
+{
+	static const __u32 w[] = { 6, 0, 1 };
+	struct dice_die_args die;
+
+	REQUIRE_DIE(self->fd);
+	ASSERT_EQ(0, die_set_format(self->fd, DICE_FMT_U16 | FMT_ZB));
+	ASSERT_EQ(0, die_now(self->fd, &die));
+	die.weights = (uintptr_t)w;
+	die.flags = 1;
+	set_die_refused(_metadata, self, &die, EINVAL, "{6, 0, 1}, flags 1");
+	die.flags = 0;
+	die.method = DICE_METHOD_VIGLIETTA;
+	set_die_refused(_metadata, self, &die, EINVAL,
+			"{6, 0, 1} by Viglietta");
+	expect_dist(_metadata, self->fd, (const __u64[]){ 1, 2, 3 }, 3, 6,
+		    ROUND_ROLLS, "{1, 2, 3} after refusals");
 }
 
 TEST_F(dice_err, set_weights_einval)
 {
 	static const __u32 zero[3] = { 0 };
 	static const __u32 w[] = { 5, 5, 5 };
-	struct dice_weights arg = { .weights = (uintptr_t)w };
-	const unsigned long cmd = DICE_IOC_SET_WEIGHTS;
+	static const __u64 thr[] = { 1, 1, 1 };
+	static const __u32 alias[] = { 0, 1, 2 };
+	struct dice_die_args arg = weights_die(w, 0, DICE_METHOD_RECYCLE,
+					       DICE_FMT_TEXT);
 
 	REQUIRE_DIE(self->fd);
-	expect_refused(_metadata, self->fd, cmd, &arg, EINVAL, "0 sides");
+	set_die_refused(_metadata, self, &arg, EINVAL, "0 sides");
 	arg.weights = 0;
-	expect_refused(_metadata, self->fd, cmd, &arg, EINVAL,
-		       "0 sides, NULL weights");
+	set_die_refused(_metadata, self, &arg, EINVAL, "0 sides, NULL weights");
 	arg.weights = (uintptr_t)w;
 	arg.sides = 3;
 	arg.flags = 1;
-	expect_refused(_metadata, self->fd, cmd, &arg, EINVAL, "flags 1");
+	set_die_refused(_metadata, self, &arg, EINVAL, "flags 1");
 	arg.flags = 0x80000000u;
-	expect_refused(_metadata, self->fd, cmd, &arg, EINVAL, "flags 1<<31");
+	set_die_refused(_metadata, self, &arg, EINVAL, "flags 1<<31");
 	arg.flags = 0;
 	arg.weights = (uintptr_t)zero;
-	expect_refused(_metadata, self->fd, cmd, &arg, EINVAL, "weights 0 0 0");
+	set_die_refused(_metadata, self, &arg, EINVAL, "weights 0 0 0");
 	arg.sides = 1;
-	expect_refused(_metadata, self->fd, cmd, &arg, EINVAL, "weight 0");
-	/* 8 bytes: the pointer only, sides zero-filled */
+	set_die_refused(_metadata, self, &arg, EINVAL, "weight 0");
 	arg.weights = (uintptr_t)w;
 	arg.sides = 3;
-	expect_refused(_metadata, self->fd, SET_WEIGHTS_SIZED(8), &arg, EINVAL,
-		       "8-byte struct");
+	/* what the weights kind does not use */
+	arg.thresholds = (uintptr_t)thr;
+	set_die_refused(_metadata, self, &arg, EINVAL, "weights, thresholds");
+	arg.thresholds = 0;
+	arg.aliases = (uintptr_t)alias;
+	set_die_refused(_metadata, self, &arg, EINVAL, "weights, aliases");
+	arg.aliases = 0;
+	arg.mass = 3;
+	set_die_refused(_metadata, self, &arg, EINVAL, "weights, mass 3");
+	arg.mass = 0;
+	/* kinds, methods and formats */
+	arg.kind = DICE_KIND_ALIAS + 1;
+	set_die_refused(_metadata, self, &arg, EINVAL, "kind 3");
+	arg.kind = ~(__u32)0;
+	set_die_refused(_metadata, self, &arg, EINVAL, "kind 2^32 - 1");
+	arg.kind = DICE_KIND_FAIR;
+	set_die_refused(_metadata, self, &arg, EINVAL, "fair, weights");
+	arg.kind = DICE_KIND_WEIGHTS;
+	arg.method = DICE_METHOD_VIGLIETTA;
+	set_die_refused(_metadata, self, &arg, EINVAL, "weights by Viglietta");
+	arg.method = DICE_METHOD_BATCH;
+	set_die_refused(_metadata, self, &arg, EINVAL, "weights by batch");
+	arg.method = OLD_METHOD_REJECTION;
+	set_die_refused(_metadata, self, &arg, EINVAL, "weights, method 4");
+	arg.method = ~(__u32)0;
+	set_die_refused(_metadata, self, &arg, EINVAL,
+			"weights, method 2^32 - 1");
+	arg.method = DICE_METHOD_RECYCLE;
+	arg.format = DICE_FMT_U64 + 1;
+	set_die_refused(_metadata, self, &arg, EINVAL, "format type 5");
+	arg.format = DICE_FMT_U16 | 0x200;
+	set_die_refused(_metadata, self, &arg, EINVAL, "format flag 0x200");
+	arg.format = DICE_FMT_TEXT;
+	/* the method that is gone, on a fair die too */
+	arg.kind = DICE_KIND_FAIR;
+	arg.weights = 0;
+	arg.method = OLD_METHOD_REJECTION;
+	set_die_refused(_metadata, self, &arg, EINVAL, "fair d3, method 4");
+	/* the same weights as they stand are good, by RECYCLE and by ALIAS */
+	arg = weights_die(w, 3, DICE_METHOD_ALIAS, DICE_FMT_U16 | FMT_ZB);
+	ASSERT_EQ(0, set_die(self->fd, &arg));
+	expect_loaded(_metadata, self->fd, 3);
+	expect_dist(_metadata, self->fd, (const __u64[]){ 1, 1, 1 }, 3, 3,
+		    ROUND_ROLLS, "{5, 5, 5} by ALIAS");
 }
 
-/* sides beyond DICE_TABLE_SIDES_MAX, and a longer struct with a non-zero tail */
+/* Loaded dice of more than DICE_TABLE_SIDES_MAX sides, by weights */
 TEST_F(dice_err, set_weights_e2big)
 {
-	struct {
-		struct dice_weights arg;
-		__u64 tail[6];
-	} ext = { };
-	static const __u32 w[] = { 5, 5 };
-	__u32 max = max_table_sides();
-	__u32 *many = NULL;
+	static const __u32 w[] = { 5, 5, 5 };
+	__u32 max = max_table_sides(), i;
+	struct dice_die_args arg;
+	__u32 *many;
 
 	REQUIRE_DIE(self->fd);
-	{
-		__u32 i;
-
-		many = xcalloc(_metadata, max + 1, sizeof(*many));
-		for (i = 0; i <= max; i++)
-			many[i] = 1;
-	}
-	ext.arg.weights = (uintptr_t)many;
-	ext.arg.sides = max + 1;
-	if (max != ~(__u32)0)
-		expect_refused(_metadata, self->fd, DICE_IOC_SET_WEIGHTS, &ext,
-			       E2BIG, "DICE_TABLE_SIDES_MAX + 1 sides");
+	many = xcalloc(_metadata, max + 1, sizeof(*many));
+	for (i = 0; i <= max; i++)
+		many[i] = 1;
+	arg = weights_die(many, (__u64)max + 1, DICE_METHOD_RECYCLE,
+			  DICE_FMT_TEXT);
+	set_die_refused(_metadata, self, &arg, E2BIG,
+			"DICE_TABLE_SIDES_MAX + 1 sides");
 	free(many);
-	ext.arg.weights = 0;
-	ext.arg.sides = ~(__u32)0;
-	if (max != ~(__u32)0)
-		expect_refused(_metadata, self->fd, DICE_IOC_SET_WEIGHTS, &ext,
-			       E2BIG, "2^32 - 1 sides");
-
-	ext.arg.weights = (uintptr_t)w;
-	ext.arg.sides = 2;
-	ext.tail[0] = 1;
-	expect_refused(_metadata, self->fd, SET_WEIGHTS_SIZED(24), &ext, E2BIG,
-		       "24-byte struct, tail 1");
-	ext.tail[0] = 0;
-	ext.tail[5] = POW2(63);
-	expect_refused(_metadata, self->fd, SET_WEIGHTS_SIZED(64), &ext, E2BIG,
-		       "64-byte struct, last byte 0x80");
+	arg.weights = 0;
+	arg.sides = ~(__u32)0;
+	set_die_refused(_metadata, self, &arg, E2BIG, "2^32 - 1 sides");
+	/* sides are 64 bits: none of them is cut to 32 */
+	arg.weights = (uintptr_t)w;
+	arg.sides = POW2(32) + 3;
+	set_die_refused(_metadata, self, &arg, E2BIG, "2^32 + 3 sides");
+	arg.sides = ALL_ONES;
+	set_die_refused(_metadata, self, &arg, E2BIG, "2^64 - 1 sides");
+	/* while a fair die of as many sides is good */
+	arg.weights = 0;
+	arg.kind = DICE_KIND_FAIR;
+	arg.sides = (__u64)max + 1;
+	ASSERT_EQ(0, set_die(self->fd, &arg));
+	ASSERT_EQ(0, set_weights(self->fd, base_w, 3));
 }
 
-/* A longer struct with a zero tail is as good as the short one. */
-TEST_F(dice_err, set_weights_struct_size)
+/*
+ * What SET_DIE checks first: the arguments (EINVAL), then the sides of a
+ * loaded die (E2BIG), then the format (EOVERFLOW), and only then does it
+ * read the table (EFAULT, then the table's own EINVAL and EOVERFLOW).
+ */
+TEST_F(dice_err, set_die_precedence)
 {
-	struct {
-		struct dice_weights arg;
-		__u64 tail[6];
-	} ext = { };
-	static const __u32 w[] = { 5, 5 }, w3[] = { 9, 0, 9, 0 };
-	static const __u64 m[] = { 1, 1 }, m3[] = { 1, 0, 1, 0 };
+	static const __u64 thr_bad[] = { 1, 9, 1 };
+	static const __u64 thr_over[] = { POW2(63), 0 };
+	static const __u32 alias_over[] = { 0, 0 };
+	static const __u32 alias_bad[] = { 0, 7, 0 };
+	__u32 max = max_table_sides();
+	struct dice_die_args arg;
 
 	REQUIRE_DIE(self->fd);
-	ext.arg.weights = (uintptr_t)w;
-	ext.arg.sides = 2;
-	ASSERT_EQ(0, ioctl_errno(self->fd, SET_WEIGHTS_SIZED(24), &ext))
-		TH_LOG("24-byte struct: %s", strerror(errno));
+	/* EINVAL before E2BIG */
+	arg = weights_die(NULL, (__u64)max + 1, DICE_METHOD_RECYCLE,
+			  DICE_FMT_U8);
+	arg.flags = 1;
+	set_die_refused(_metadata, self, &arg, EINVAL,
+			"flags 1, too many sides");
+	arg.flags = 0;
+	arg.method = DICE_METHOD_VIGLIETTA;
+	set_die_refused(_metadata, self, &arg, EINVAL,
+			"Viglietta, too many sides");
+	arg.method = DICE_METHOD_RECYCLE;
+	arg.mass = 1;
+	set_die_refused(_metadata, self, &arg, EINVAL,
+			"weights with a mass, too many sides");
+	arg.mass = 0;
+	/* E2BIG before EOVERFLOW and EFAULT */
+	set_die_refused(_metadata, self, &arg, E2BIG,
+			"too many sides in U8, NULL weights");
+	/* EOVERFLOW before EFAULT */
+	arg.sides = 300;
+	set_die_refused(_metadata, self, &arg, EOVERFLOW,
+			"300 sides in U8, NULL weights");
+	arg.weights = (uintptr_t)self->fault;
+	set_die_refused(_metadata, self, &arg, EOVERFLOW,
+			"300 sides in U8, PROT_NONE weights");
+	/* EINVAL of the arguments before EFAULT */
+	arg.format = DICE_FMT_TEXT;
+	arg.flags = 2;
+	set_die_refused(_metadata, self, &arg, EINVAL,
+			"flags 2, PROT_NONE weights");
+	arg.flags = 0;
+	arg.kind = DICE_KIND_ALIAS;
+	arg.mass = 1;
+	set_die_refused(_metadata, self, &arg, EINVAL,
+			"alias with PROT_NONE weights");
+	arg.weights = 0;
+	arg.mass = 0;
+	arg.thresholds = (uintptr_t)self->fault;
+	arg.aliases = (uintptr_t)self->fault;
+	set_die_refused(_metadata, self, &arg, EINVAL,
+			"alias of mass 0, PROT_NONE arrays");
+	/* a table is read whole before it is checked */
+	arg.sides = 3;
+	arg.mass = 4;
+	arg.thresholds = (uintptr_t)thr_bad;
+	set_die_refused(_metadata, self, &arg, EFAULT,
+			"threshold over the mass, PROT_NONE aliases");
+	arg.aliases = (uintptr_t)alias_bad;
+	set_die_refused(_metadata, self, &arg, EINVAL,
+			"threshold over the mass, alias out of range");
+	arg.sides = 2;
+	arg.mass = POW2(63);
+	arg.thresholds = (uintptr_t)thr_over;
+	arg.aliases = (uintptr_t)self->fault;
+	set_die_refused(_metadata, self, &arg, EFAULT,
+			"share 2^64, PROT_NONE aliases");
+	arg.aliases = (uintptr_t)alias_over;
+	set_die_refused(_metadata, self, &arg, EOVERFLOW, "share 2^64");
+}
+
+/*
+ * Any other size of the new ioctls' numbers, and every number of the old
+ * ioctls, is ENOTTY, whatever the struct holds; the die stays.
+ */
+TEST_F(dice_err, struct_sizes_enotty)
+{
+	static const __u32 w[] = { 5, 5 };
+	static const __u64 thr[] = { 1, 1 };
+	static const __u32 alias[] = { 1, 0 };
+	/* a good die in the new struct, then zeros */
+	struct {
+		struct dice_die_args arg;
+		__u64 tail[8];
+	} ext = { .arg = weights_die(w, 2, DICE_METHOD_RECYCLE,
+				     DICE_FMT_TEXT) };
+	/* what the old structs held: {5, 5}; a table; sides 2 */
+	__u64 old_weights[8] = { (uintptr_t)w, 2 };
+	__u64 old_alias[8] = { (uintptr_t)thr, (uintptr_t)alias, 2, 2 };
+	__u64 two[8] = { 2 }, buf[16];
+	static const unsigned int sizes[] = { 0, 8, 16, 24, 32, 40, 48, 52,
+					      56, 60, 64, 72, 120 };
+	char what[64];
+	size_t i;
+
+	REQUIRE_DIE(self->fd);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		snprintf(what, sizeof(what), "SET_DIE of %u bytes", sizes[i]);
+		if (SET_DIE_SIZED(sizes[i]) != DICE_IOC_SET_DIE) {
+			expect_refused(_metadata, self,
+				       SET_DIE_SIZED(sizes[i]), &ext, ENOTTY,
+				       what);
+		}
+		memset(buf, 0xa5, sizeof(buf));
+		snprintf(what, sizeof(what), "GET_DIE of %u bytes", sizes[i]);
+		if (GET_DIE_SIZED(sizes[i]) != DICE_IOC_GET_DIE) {
+			expect_refused(_metadata, self,
+				       GET_DIE_SIZED(sizes[i]), buf, ENOTTY,
+				       what);
+			EXPECT_EQ(POISON, buf[0]) TH_LOG("%s wrote", what);
+		}
+		memset(buf, 0xa5, sizeof(buf));
+		snprintf(what, sizeof(what), "GET_STATS of %u bytes",
+			 sizes[i]);
+		if (GET_STATS_SIZED(sizes[i]) != DICE_IOC_GET_STATS) {
+			expect_refused(_metadata, self,
+				       GET_STATS_SIZED(sizes[i]), buf, ENOTTY,
+				       what);
+			EXPECT_EQ(POISON, buf[0]) TH_LOG("%s wrote", what);
+		}
+	}
+	/* the right size in the wrong direction */
+	expect_refused(_metadata, self,
+		       _IOWR(DICE_IOC_MAGIC, 0x10, struct dice_die_args), &ext,
+		       ENOTTY, "SET_DIE read-write");
+	expect_refused(_metadata, self,
+		       _IOR(DICE_IOC_MAGIC, 0x10, struct dice_die_args), &ext,
+		       ENOTTY, "SET_DIE read");
+	expect_refused(_metadata, self, _IO(DICE_IOC_MAGIC, 0x10), &ext,
+		       ENOTTY, "SET_DIE without a struct");
+
+	/* the old numbers */
+	expect_refused(_metadata, self, OLD_SET_SIDES, two, ENOTTY,
+		       "old SET_SIDES 2");
+	expect_refused(_metadata, self, OLD_SET_FORMAT, two, ENOTTY,
+		       "old SET_FORMAT");
+	expect_refused(_metadata, self, OLD_SET_METHOD, two, ENOTTY,
+		       "old SET_METHOD");
+	expect_refused(_metadata, self, OLD_SET_SOURCE, two, ENOTTY,
+		       "old SET_SOURCE");
+	memset(buf, 0xa5, sizeof(buf));
+	expect_refused(_metadata, self, OLD_GET_INFO, buf, ENOTTY,
+		       "old GET_INFO");
+	expect_refused(_metadata, self, OLD_GET_STATS, buf, ENOTTY,
+		       "old GET_STATS");
+	EXPECT_EQ(POISON, buf[0]);
+	EXPECT_EQ(POISON, buf[7]);
+	for (i = 8; i <= 64; i += 8) {
+		snprintf(what, sizeof(what), "old SET_WEIGHTS of %zu bytes", i);
+		expect_refused(_metadata, self, OLD_SET_WEIGHTS(i), old_weights,
+			       ENOTTY, what);
+		snprintf(what, sizeof(what), "old SET_ALIAS of %zu bytes", i);
+		expect_refused(_metadata, self, OLD_SET_ALIAS(i), old_alias,
+			       ENOTTY, what);
+		memset(buf, 0xa5, sizeof(buf));
+		buf[0] = (uintptr_t)(buf + 8);
+		buf[1] = 8;
+		snprintf(what, sizeof(what), "old GET_MASSES of %zu bytes", i);
+		expect_refused(_metadata, self, OLD_GET_MASSES(i), buf, ENOTTY,
+			       what);
+		EXPECT_EQ(POISON, buf[2]) TH_LOG("%s wrote", what);
+		EXPECT_EQ(POISON, buf[8]) TH_LOG("%s wrote masses", what);
+	}
+
+	/* the header's size is good */
+	ASSERT_EQ(0, set_die(self->fd, &ext.arg));
 	expect_loaded(_metadata, self->fd, 2);
-	expect_masses(_metadata, self->fd, m, 2, 2);
-	ext.arg.weights = (uintptr_t)w3;
-	ext.arg.sides = 4;
-	ASSERT_EQ(0, ioctl_errno(self->fd, SET_WEIGHTS_SIZED(64), &ext))
-		TH_LOG("64-byte struct: %s", strerror(errno));
-	expect_loaded(_metadata, self->fd, 4);
-	expect_masses(_metadata, self->fd, m3, 4, 2);
 }
 
 TEST_F(dice_err, set_weights_efault)
 {
 	static const __u32 w[2] = { 1, 1 };
-	const unsigned long cmd = DICE_IOC_SET_WEIGHTS;
-	struct dice_weights arg = { .sides = 3 }, *edge;
+	struct dice_die_args arg = weights_die(NULL, 3, DICE_METHOD_RECYCLE,
+					       DICE_FMT_TEXT);
+	struct dice_die_args good = weights_die(w, 2, DICE_METHOD_RECYCLE,
+						DICE_FMT_TEXT);
 
 	REQUIRE_DIE(self->fd);
 	/* two weights readable, the third in the PROT_NONE page */
-	expect_array_efault(_metadata, self, cmd, &arg, &arg.weights,
-			    "weights", w, sizeof(w));
-
-	expect_struct_efault(_metadata, self, cmd);
-	/* the pointer readable, sides and flags not */
-	edge = (struct dice_weights *)(self->fault - 8);
-	edge->weights = (uintptr_t)base_w;
-	expect_refused(_metadata, self->fd, cmd, edge, EFAULT,
-		       "struct running into PROT_NONE");
-	/* a whole struct readable, its longer tail not */
-	edge = (struct dice_weights *)(self->fault - sizeof(*edge));
-	edge->weights = (uintptr_t)base_w;
-	edge->sides = 3;
-	edge->flags = 0;
-	expect_refused(_metadata, self->fd, SET_WEIGHTS_SIZED(24), edge,
-		       EFAULT, "tail of a 24-byte struct in PROT_NONE");
+	expect_array_efault(_metadata, self, &arg, &arg.weights, "weights", w,
+			    sizeof(w));
+	/* a good die, from a struct partly in PROT_NONE */
+	expect_struct_efault(_metadata, self, &good);
 }
 
 /**
@@ -958,17 +1461,19 @@ static const struct fit_case fit_cases[] = {
 };
 
 /*
- * SET_WEIGHTS and SET_ALIAS refuse a die the format does not fit, leaving
- * the die as it was; what they take, SET_FORMAT may not narrow.
+ * SET_DIE refuses a loaded die the format does not fit, by weights and by
+ * table, leaving the die as it was; a loaded die cannot be sent again in a
+ * narrower format either.
  */
 TEST_F(dice_err, loaded_eoverflow)
 {
 	const __u32 n = 65537;
-	struct dice_weights warg = { };
-	struct dice_alias aarg = { .mass = 1 };
+	struct dice_die_args warg, aarg;
 	__u32 *w, *alias, i;
 	char what[64], twhat[64];
+	struct table t;
 	__u64 *thr;
+	int err;
 
 	REQUIRE_DIE(self->fd);
 	w = xcalloc(_metadata, n, sizeof(*w));
@@ -979,14 +1484,16 @@ TEST_F(dice_err, loaded_eoverflow)
 		thr[i] = 1;
 		alias[i] = i;
 	}
-	warg.weights = (uintptr_t)w;
-	aarg.thresholds = (uintptr_t)thr;
-	aarg.aliases = (uintptr_t)alias;
+	t.thr = thr;
+	t.alias = alias;
+	t.mass = 1;
 	for (i = 0; i < ARRAY_SIZE(fit_cases); i++) {
 		const struct fit_case *c = &fit_cases[i];
 
-		warg.sides = c->sides;
-		aarg.sides = c->sides;
+		t.sides = c->sides;
+		warg = weights_die(w, c->sides, DICE_METHOD_RECYCLE,
+				   c->format);
+		aarg = table_die(&t, DICE_METHOD_ALIAS, c->format);
 		set_fair(_metadata, self->fd, 1, c->format);
 		ASSERT_EQ(0, set_weights(self->fd, base_w, 3));
 		snprintf(what, sizeof(what), "%u weights, format %#x",
@@ -994,28 +1501,26 @@ TEST_F(dice_err, loaded_eoverflow)
 		snprintf(twhat, sizeof(twhat), "%u columns, format %#x",
 			 c->sides, c->format);
 		if (c->err) {
-			expect_refused(_metadata, self->fd,
-				       DICE_IOC_SET_WEIGHTS, &warg, c->err,
-				       what);
-			expect_refused(_metadata, self->fd, DICE_IOC_SET_ALIAS,
-				       &aarg, c->err, twhat);
+			set_die_refused(_metadata, self, &warg, c->err, what);
+			set_die_refused(_metadata, self, &aarg, c->err, twhat);
 			continue;
 		}
-		EXPECT_EQ(0, ioctl_errno(self->fd, DICE_IOC_SET_WEIGHTS,
-					 &warg)) TH_LOG("%s", what);
+		err = set_die(self->fd, &warg);
+		EXPECT_EQ(0, err) TH_LOG("%s: %s", what, strerror(err));
 		expect_loaded(_metadata, self->fd, c->sides);
 		ASSERT_EQ(0, set_weights(self->fd, base_w, 3));
-		EXPECT_EQ(0, ioctl_errno(self->fd, DICE_IOC_SET_ALIAS, &aarg))
-			TH_LOG("%s", twhat);
+		err = set_die(self->fd, &aarg);
+		EXPECT_EQ(0, err) TH_LOG("%s: %s", twhat, strerror(err));
 		expect_loaded(_metadata, self->fd, c->sides);
 	}
 
 	/* A 300-side loaded die in text cannot go to U8, but to U16. */
 	set_fair(_metadata, self->fd, 1, DICE_FMT_TEXT);
 	ASSERT_EQ(0, set_weights(self->fd, w, 300));
-	i = DICE_FMT_U8;
-	expect_refused(_metadata, self->fd, DICE_IOC_SET_FORMAT, &i, EOVERFLOW,
-		       "U8 for a loaded d300");
+	ASSERT_EQ(0, die_now(self->fd, &warg));
+	warg.format = DICE_FMT_U8;
+	set_die_refused(_metadata, self, &warg, EOVERFLOW,
+			"U8 for a loaded d300");
 	set_format(_metadata, self->fd, DICE_FMT_U16);
 	expect_loaded(_metadata, self->fd, 300);
 	free(w);
@@ -1025,152 +1530,141 @@ TEST_F(dice_err, loaded_eoverflow)
 
 TEST_F(dice_err, set_alias_einval)
 {
+	static const __u32 w[] = { 1, 1, 1 };
 	__u64 thr[3] = { 1, 2, 3 };
 	__u32 alias[3] = { 2, 0, 1 };
-	struct dice_alias arg = {
+	struct dice_die_args arg = {
+		.sides = 3,
 		.thresholds = (uintptr_t)thr,
 		.aliases = (uintptr_t)alias,
 		.mass = 4,
-		.sides = 3,
+		.kind = DICE_KIND_ALIAS,
 	};
-	const unsigned long cmd = DICE_IOC_SET_ALIAS;
+	int err;
 
 	REQUIRE_DIE(self->fd);
 	/* the table as it stands is good */
-	ASSERT_EQ(0, ioctl_errno(self->fd, cmd, &arg));
+	err = set_die(self->fd, &arg);
+	ASSERT_EQ(0, err) TH_LOG("%s", strerror(err));
 	ASSERT_EQ(0, set_weights(self->fd, base_w, 3));
 
 	arg.sides = 0;
-	expect_refused(_metadata, self->fd, cmd, &arg, EINVAL, "0 sides");
+	set_die_refused(_metadata, self, &arg, EINVAL, "0 sides");
 	arg.sides = 3;
 	arg.flags = 1;
-	expect_refused(_metadata, self->fd, cmd, &arg, EINVAL, "flags 1");
+	set_die_refused(_metadata, self, &arg, EINVAL, "flags 1");
 	arg.flags = 0x80000000u;
-	expect_refused(_metadata, self->fd, cmd, &arg, EINVAL, "flags 1<<31");
+	set_die_refused(_metadata, self, &arg, EINVAL, "flags 1<<31");
 	arg.flags = 0;
+	arg.weights = (uintptr_t)w;
+	set_die_refused(_metadata, self, &arg, EINVAL, "alias with weights");
+	arg.weights = 0;
+	arg.method = DICE_METHOD_VIGLIETTA;
+	set_die_refused(_metadata, self, &arg, EINVAL, "alias by Viglietta");
+	arg.method = DICE_METHOD_BATCH;
+	set_die_refused(_metadata, self, &arg, EINVAL, "alias by batch");
+	arg.method = OLD_METHOD_REJECTION;
+	set_die_refused(_metadata, self, &arg, EINVAL, "alias, method 4");
+	arg.method = DICE_METHOD_RECYCLE;
+	arg.kind = DICE_KIND_WEIGHTS;
+	set_die_refused(_metadata, self, &arg, EINVAL,
+			"a table as weights kind");
+	arg.kind = DICE_KIND_FAIR;
+	set_die_refused(_metadata, self, &arg, EINVAL, "a table as fair kind");
+	arg.kind = DICE_KIND_ALIAS;
 	arg.mass = 0;
 	thr[0] = thr[1] = thr[2] = 0;
-	expect_refused(_metadata, self->fd, cmd, &arg, EINVAL, "mass 0");
+	set_die_refused(_metadata, self, &arg, EINVAL, "mass 0");
 	arg.mass = 4;
+	thr[0] = 1;
 	thr[1] = 5;
-	expect_refused(_metadata, self->fd, cmd, &arg, EINVAL,
-		       "threshold mass + 1");
+	thr[2] = 3;
+	set_die_refused(_metadata, self, &arg, EINVAL, "threshold mass + 1");
 	thr[1] = ALL_ONES;
-	expect_refused(_metadata, self->fd, cmd, &arg, EINVAL,
-		       "threshold 2^64 - 1");
+	set_die_refused(_metadata, self, &arg, EINVAL, "threshold 2^64 - 1");
 	arg.mass = ALL_ONES - 1;
-	expect_refused(_metadata, self->fd, cmd, &arg, EINVAL,
-		       "threshold 2^64 - 1 over mass 2^64 - 2");
+	set_die_refused(_metadata, self, &arg, EINVAL,
+			"threshold 2^64 - 1 over mass 2^64 - 2");
 	arg.mass = 4;
 	thr[1] = 2;
 	alias[2] = 3;
-	expect_refused(_metadata, self->fd, cmd, &arg, EINVAL, "alias 3 of 3");
+	set_die_refused(_metadata, self, &arg, EINVAL, "alias 3 of 3");
 	alias[2] = ~(__u32)0;
-	expect_refused(_metadata, self->fd, cmd, &arg, EINVAL,
-		       "alias 2^32 - 1");
+	set_die_refused(_metadata, self, &arg, EINVAL, "alias 2^32 - 1");
 	/* a full column never uses its alias, which must still be valid */
 	alias[2] = 3;
 	thr[2] = 4;
-	expect_refused(_metadata, self->fd, cmd, &arg, EINVAL,
-		       "alias 3 of 3 on a full column");
+	set_die_refused(_metadata, self, &arg, EINVAL,
+			"alias 3 of 3 on a full column");
 	alias[2] = 1;
-	/* 8 bytes: the thresholds only, the rest zero-filled */
-	expect_refused(_metadata, self->fd, SET_ALIAS_SIZED(8), &arg, EINVAL,
-		       "8-byte struct");
-	/* 24 bytes: sides and flags zero-filled */
-	expect_refused(_metadata, self->fd, SET_ALIAS_SIZED(24), &arg, EINVAL,
-		       "24-byte struct");
+	/* and by the alias method the good table rolls what it stands for */
+	thr[2] = 3;
+	arg.method = DICE_METHOD_ALIAS;
+	arg.format = DICE_FMT_U16 | FMT_ZB;
+	err = set_die(self->fd, &arg);
+	ASSERT_EQ(0, err) TH_LOG("%s", strerror(err));
+	/* side 0: 1 + 2, side 1: 2 + 1, side 2: 3 + 3 */
+	expect_dist(_metadata, self->fd, (const __u64[]){ 1, 1, 2 }, 3, 4,
+		    ROUND_ROLLS, "{1, 2, 3} of 4, aliases {2, 0, 1}");
 }
 
 TEST_F(dice_err, set_alias_e2big)
 {
-	struct {
-		struct dice_alias arg;
-		__u64 tail[4];
-	} ext = { };
 	static const __u64 thr[] = { 1, 1 };
-	static const __u32 alias[] = { 1, 0 };
-	__u32 max = max_table_sides();
-	__u32 *many_alias = NULL;
-	__u64 *many_thr = NULL;
+	__u32 max = max_table_sides(), i;
+	struct dice_die_args arg = {
+		.mass = 1,
+		.kind = DICE_KIND_ALIAS,
+	};
+	__u32 *many_alias;
+	__u64 *many_thr;
 
 	REQUIRE_DIE(self->fd);
-	{
-		__u32 i;
-
-		many_thr = xcalloc(_metadata, max + 1, sizeof(*many_thr));
-		many_alias = xcalloc(_metadata, max + 1, sizeof(*many_alias));
-		for (i = 0; i <= max; i++)
-			many_thr[i] = 1;
-	}
-	ext.arg.thresholds = (uintptr_t)many_thr;
-	ext.arg.aliases = (uintptr_t)many_alias;
-	ext.arg.mass = 1;
-	ext.arg.sides = max + 1;
-	if (max != ~(__u32)0)
-		expect_refused(_metadata, self->fd, DICE_IOC_SET_ALIAS, &ext,
-			       E2BIG, "DICE_TABLE_SIDES_MAX + 1 columns");
+	many_thr = xcalloc(_metadata, max + 1, sizeof(*many_thr));
+	many_alias = xcalloc(_metadata, max + 1, sizeof(*many_alias));
+	for (i = 0; i <= max; i++)
+		many_thr[i] = 1;
+	arg.thresholds = (uintptr_t)many_thr;
+	arg.aliases = (uintptr_t)many_alias;
+	arg.sides = (__u64)max + 1;
+	set_die_refused(_metadata, self, &arg, E2BIG,
+			"DICE_TABLE_SIDES_MAX + 1 columns");
 	free(many_thr);
 	free(many_alias);
-	ext.arg.thresholds = 0;
-	ext.arg.aliases = 0;
-	ext.arg.sides = ~(__u32)0;
-	if (max != ~(__u32)0)
-		expect_refused(_metadata, self->fd, DICE_IOC_SET_ALIAS, &ext,
-			       E2BIG, "2^32 - 1 columns");
-
-	ext.arg.thresholds = (uintptr_t)thr;
-	ext.arg.aliases = (uintptr_t)alias;
-	ext.arg.mass = 2;
-	ext.arg.sides = 2;
-	ext.tail[0] = 1;
-	expect_refused(_metadata, self->fd, SET_ALIAS_SIZED(40), &ext, E2BIG,
-		       "40-byte struct, tail 1");
-	ext.tail[0] = 0;
-	ext.tail[3] = POW2(63);
-	expect_refused(_metadata, self->fd, SET_ALIAS_SIZED(64), &ext, E2BIG,
-		       "64-byte struct, last byte 0x80");
-	/* with the tail zero, the longer struct is fine */
-	ext.tail[3] = 0;
-	ASSERT_EQ(0, ioctl_errno(self->fd, SET_ALIAS_SIZED(64), &ext))
-		TH_LOG("64-byte struct, zero tail: %s", strerror(errno));
-	expect_loaded(_metadata, self->fd, 2);
+	arg.thresholds = 0;
+	arg.aliases = 0;
+	arg.sides = ~(__u32)0;
+	set_die_refused(_metadata, self, &arg, E2BIG, "2^32 - 1 columns");
+	arg.thresholds = (uintptr_t)thr;
+	arg.aliases = (uintptr_t)thr;
+	arg.sides = POW2(32) + 2;
+	set_die_refused(_metadata, self, &arg, E2BIG, "2^32 + 2 columns");
+	arg.sides = ALL_ONES;
+	set_die_refused(_metadata, self, &arg, E2BIG, "2^64 - 1 columns");
 }
 
 TEST_F(dice_err, set_alias_efault)
 {
 	static const __u64 thr[] = { 1, 2, 3 };
 	static const __u32 alias[] = { 2, 0, 1 };
-	const unsigned long cmd = DICE_IOC_SET_ALIAS;
-	struct dice_alias arg = {
+	struct dice_die_args arg = {
+		.sides = 3,
 		.aliases = (uintptr_t)alias,
 		.mass = 4,
-		.sides = 3,
-	}, *edge;
+		.kind = DICE_KIND_ALIAS,
+	}, good;
 	static const __u64 t[2] = { 1, 2 };
 	static const __u32 a[2] = { 2, 0 };
 
 	REQUIRE_DIE(self->fd);
-	expect_array_efault(_metadata, self, cmd, &arg, &arg.thresholds,
+	expect_array_efault(_metadata, self, &arg, &arg.thresholds,
 			    "thresholds", t, sizeof(t));
 	arg.thresholds = (uintptr_t)thr;
-	expect_array_efault(_metadata, self, cmd, &arg, &arg.aliases,
-			    "aliases", a, sizeof(a));
-
-	expect_struct_efault(_metadata, self, cmd);
-	edge = (struct dice_alias *)(self->fault - 16);
-	edge->thresholds = (uintptr_t)thr;
-	edge->aliases = (uintptr_t)alias;
-	expect_refused(_metadata, self->fd, cmd, edge, EFAULT,
-		       "struct running into PROT_NONE");
-	edge = (struct dice_alias *)(self->fault - sizeof(*edge));
-	edge->thresholds = (uintptr_t)thr;
-	edge->aliases = (uintptr_t)alias;
-	edge->mass = 4;
-	edge->sides = 3;
-	edge->flags = 0;
-	expect_refused(_metadata, self->fd, SET_ALIAS_SIZED(40), edge, EFAULT,
-		       "tail of a 40-byte struct in PROT_NONE");
+	expect_array_efault(_metadata, self, &arg, &arg.aliases, "aliases", a,
+			    sizeof(a));
+	arg.aliases = (uintptr_t)alias;
+	good = arg;
+	expect_struct_efault(_metadata, self, &good);
 }
 
 /* A side whose share reaches 2^64 is refused; 2^64 - 1 is taken. */
@@ -1192,160 +1686,52 @@ TEST_F(dice_err, set_alias_eoverflow)
 	};
 	static const __u64 thr[] = { POW2(63), 1 };
 	static const __u32 alias[] = { 0, 0 };
-	struct dice_alias arg = { };
+	struct dice_die_args arg = { .kind = DICE_KIND_ALIAS };
+	struct table t;
+	__u64 share[3];
 	size_t i;
+	int err;
 
 	REQUIRE_DIE(self->fd);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		/* the oracle agrees that a share overflows */
+		t.sides = cases[i].sides;
+		t.mass = cases[i].mass;
+		t.thr = (__u64 *)cases[i].thr;
+		t.alias = (__u32 *)cases[i].alias;
+		EXPECT_FALSE(table_shares(&t, share)) TH_LOG("%s",
+							     cases[i].what);
 		arg.thresholds = (uintptr_t)cases[i].thr;
 		arg.aliases = (uintptr_t)cases[i].alias;
 		arg.mass = cases[i].mass;
 		arg.sides = cases[i].sides;
-		expect_refused(_metadata, self->fd, DICE_IOC_SET_ALIAS, &arg,
-			       EOVERFLOW, cases[i].what);
+		set_die_refused(_metadata, self, &arg, EOVERFLOW,
+				cases[i].what);
 	}
 	/* side 0: 2^63 + 2^63 - 1 */
-	EXPECT_EQ(0, set_alias(self->fd, thr, alias, POW2(63), 2))
-		TH_LOG("share 2^64 - 1: %s", strerror(errno));
+	err = set_alias(self->fd, thr, alias, POW2(63), 2);
+	EXPECT_EQ(0, err) TH_LOG("share 2^64 - 1: %s", strerror(err));
 	expect_loaded(_metadata, self->fd, 2);
 }
 
-TEST_F(dice_err, get_masses_einval)
+/* GET_DIE and GET_STATS: EFAULT for a struct they cannot write, whole. */
+TEST_F(dice_err, get_efault)
 {
-	__u64 m[3] = { POISON, POISON, POISON };
-	struct dice_masses arg = {
-		.masses = (uintptr_t)m,
-		.capacity = 3,
+	static const unsigned long cmds[] = {
+		DICE_IOC_GET_DIE, DICE_IOC_GET_STATS,
 	};
+	size_t i, size;
 
 	REQUIRE_DIE(self->fd);
-	arg.flags = 1;
-	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, DICE_IOC_GET_MASSES, &arg));
-	arg.flags = 0x80000000u;
-	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, DICE_IOC_GET_MASSES, &arg));
-	arg.flags = 0;
-	arg.padding = 1;
-	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, DICE_IOC_GET_MASSES, &arg));
-	EXPECT_EQ(POISON, m[0]);
-	arg.padding = 0;
-	EXPECT_EQ(0, ioctl_errno(self->fd, DICE_IOC_GET_MASSES, &arg));
-	EXPECT_EQ(3, arg.sides);
-	EXPECT_EQ(6, arg.total);
-	EXPECT_EQ(1, m[0]);
-	EXPECT_EQ(2, m[1]);
-	EXPECT_EQ(3, m[2]);
-}
-
-/* Too little room: ENOSPC, nothing written, sides and total told. */
-TEST_F(dice_err, get_masses_enospc)
-{
-	__u64 m[4] = { POISON, POISON, POISON, POISON }, sides, total;
-
-	REQUIRE_DIE(self->fd);
-	EXPECT_EQ(ENOSPC, get_masses_poisoned(self->fd, m, 2, &sides, &total));
-	EXPECT_EQ(3, sides);
-	EXPECT_EQ(6, total);
-	EXPECT_EQ(POISON, m[0]);
-	EXPECT_EQ(POISON, m[1]);
-	EXPECT_EQ(ENOSPC,
-		  get_masses_poisoned(self->fd, NULL, 0, &sides, &total));
-	EXPECT_EQ(3, sides);
-	EXPECT_EQ(6, total);
-	set_sides(_metadata, self->fd, 1000);
-	EXPECT_EQ(ENOSPC, get_masses_poisoned(self->fd, m, 4, &sides, &total));
-	EXPECT_EQ(1000, sides);
-	EXPECT_EQ(1000, total);
-	EXPECT_EQ(POISON, m[0]);
-}
-
-TEST_F(dice_err, get_masses_efault)
-{
-	const unsigned long cmd = DICE_IOC_GET_MASSES;
-	struct dice_masses arg = { .capacity = 3 }, *edge;
-
-	REQUIRE_DIE(self->fd);
-	/* room for two masses, the third in the PROT_NONE page */
-	expect_array_efault(_metadata, self, cmd, &arg, &arg.masses,
-			    "masses", NULL, 2 * sizeof(__u64));
-
-	expect_struct_efault(_metadata, self, cmd);
-	edge = (struct dice_masses *)(self->fault - 16);
-	edge->masses = (uintptr_t)self->map;
-	edge->capacity = 3;
-	expect_refused(_metadata, self->fd, cmd, edge, EFAULT,
-		       "struct running into PROT_NONE");
-	edge = (struct dice_masses *)(self->fault - sizeof(*edge));
-	memset(edge, 0, sizeof(*edge));
-	edge->masses = (uintptr_t)self->map;
-	edge->capacity = 3;
-	expect_refused(_metadata, self->fd, GET_MASSES_SIZED(48), edge, EFAULT,
-		       "tail of a 48-byte struct in PROT_NONE");
-}
-
-/* Longer structs need a zero tail and get it back zero; shorter ones work. */
-TEST_F(dice_err, get_masses_struct_size)
-{
-	struct {
-		struct dice_masses arg;
-		__u64 tail[2];
-	} ext = { };
-	__u64 m[3] = { POISON, POISON, POISON };
-
-	REQUIRE_DIE(self->fd);
-	ext.arg.masses = (uintptr_t)m;
-	ext.arg.capacity = 3;
-	ext.tail[0] = 1;
-	EXPECT_EQ(E2BIG, ioctl_errno(self->fd, GET_MASSES_SIZED(48), &ext));
-	EXPECT_EQ(POISON, m[0]);
-	ext.tail[0] = 0;
-	ext.tail[1] = POW2(63);
-	EXPECT_EQ(E2BIG, ioctl_errno(self->fd, GET_MASSES_SIZED(56), &ext));
-	ext.tail[1] = 0;
-	EXPECT_EQ(0, ioctl_errno(self->fd, GET_MASSES_SIZED(56), &ext))
-		TH_LOG("56-byte struct: %s", strerror(errno));
-	EXPECT_EQ(3, ext.arg.sides);
-	EXPECT_EQ(6, ext.arg.total);
-	EXPECT_EQ(0, ext.tail[0]);
-	EXPECT_EQ(0, ext.tail[1]);
-	EXPECT_EQ(3, m[2]);
-
-	/* 16 bytes: masses and capacity; nothing else comes back */
-	memset(&ext, 0, sizeof(ext));
-	ext.arg.masses = (uintptr_t)m;
-	ext.arg.capacity = 3;
-	ext.arg.sides = POISON;
-	m[0] = m[1] = m[2] = POISON;
-	EXPECT_EQ(0, ioctl_errno(self->fd, GET_MASSES_SIZED(16), &ext))
-		TH_LOG("16-byte struct: %s", strerror(errno));
-	EXPECT_EQ(1, m[0]);
-	EXPECT_EQ(2, m[1]);
-	EXPECT_EQ(3, m[2]);
-	EXPECT_EQ(POISON, ext.arg.sides);
-	/* 8 bytes: capacity 0 */
-	EXPECT_EQ(ENOSPC, ioctl_errno(self->fd, GET_MASSES_SIZED(8), &ext));
-}
-
-/*
- * A table may hold a distribution whose total in lowest terms is 2^64: it
- * rolls, but GET_MASSES cannot tell it.
- */
-TEST_F(dice_err, get_masses_eoverflow)
-{
-	static const __u64 thr[] = { POW2(63), 1 };
-	static const __u32 alias[] = { 0, 0 };
-	__u64 m[2] = { POISON, POISON }, sides, total;
-	__u16 rolls[1000];
-	size_t i;
-
-	REQUIRE_DIE(self->fd);
-	set_format(_metadata, self->fd, DICE_FMT_U16 | FMT_ZB);
-	ASSERT_EQ(0, set_alias(self->fd, thr, alias, POW2(63), 2));
-	EXPECT_EQ(EOVERFLOW,
-		  get_masses_poisoned(self->fd, m, 2, &sides, &total));
-	read_u16(_metadata, self->fd, rolls, ARRAY_SIZE(rolls), 65536);
-	/* side 1 has probability 2^-64 */
-	for (i = 0; i < ARRAY_SIZE(rolls); i++) {
-		EXPECT_EQ(0, rolls[i]);
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		size = _IOC_SIZE(cmds[i]);
+		expect_refused(_metadata, self, cmds[i], NULL, EFAULT,
+			       "NULL struct");
+		expect_refused(_metadata, self, cmds[i], self->fault, EFAULT,
+			       "PROT_NONE struct");
+		expect_refused(_metadata, self, cmds[i],
+			       self->fault - size + 8, EFAULT,
+			       "struct running into PROT_NONE");
 	}
 }
 
@@ -1386,7 +1772,10 @@ VARIANT(dice_fit, alias_random_65536, .die = FIT_RANDOM_65536, .alias = true);
 FIXTURE_SETUP(dice_fit)
 {
 	static const __u32 five[] = { 2, 2, 6, 1, 1 };
+	__u64 *tm, ttotal;
 	struct table t;
+	__u32 i;
+	int err;
 
 	self->fd = open_die(_metadata, O_RDONLY);
 	if (self->fd < 0)
@@ -1414,14 +1803,22 @@ FIXTURE_SETUP(dice_fit)
 
 	set_format(_metadata, self->fd, DICE_FMT_U16 | FMT_ZB);
 	if (!variant->alias) {
-		ASSERT_EQ(0, set_weights(self->fd, self->w, self->sides))
-			TH_LOG("SET_WEIGHTS: %s", strerror(errno));
+		err = set_weights(self->fd, self->w, self->sides);
+		ASSERT_EQ(0, err) TH_LOG("SET_DIE weights: %s", strerror(err));
 		return;
 	}
 	table_alloc(_metadata, &t, self->sides);
 	vose_table(_metadata, self->w, self->sides, &t);
-	ASSERT_EQ(0, set_table(self->fd, &t))
-		TH_LOG("SET_ALIAS: %s", strerror(errno));
+	/* what the columns add up to is what the weights stand for */
+	tm = xcalloc(_metadata, self->sides, sizeof(*tm));
+	table_masses(_metadata, &t, tm, &ttotal);
+	ASSERT_EQ(self->total, ttotal);
+	for (i = 0; i < self->sides; i++) {
+		ASSERT_EQ(self->m[i], tm[i]) TH_LOG("side %u", i);
+	}
+	free(tm);
+	err = set_table(self->fd, &t);
+	ASSERT_EQ(0, err) TH_LOG("SET_DIE alias: %s", strerror(err));
 	table_free(&t);
 }
 
@@ -1434,16 +1831,18 @@ FIXTURE_TEARDOWN(dice_fit)
 		close(self->fd);
 }
 
+/* GET_DIE tells the die set: loaded, its sides, format and method. */
 TEST_F(dice_fit, masses)
 {
-	struct dice_info info;
+	struct dice_die_info info;
 
 	REQUIRE_DIE(self->fd);
 	get_info(_metadata, self->fd, &info);
 	EXPECT_EQ(DICE_KIND_LOADED, info.kind);
 	EXPECT_EQ(self->sides, info.sides);
 	EXPECT_EQ(DICE_FMT_U16 | FMT_ZB, info.format);
-	expect_masses(_metadata, self->fd, self->m, self->sides, self->total);
+	EXPECT_EQ(DICE_METHOD_RECYCLE, info.method);
+	EXPECT_EQ(0, info.padding);
 }
 
 /* read_fit_rolls() - FIT_ROLLS rolls of a d@sides, timed, in range */
@@ -1484,7 +1883,7 @@ TEST_F_TIMEOUT(dice_fit, rolls, 120)
 {
 	double chi2, critical, h, h2 = 0, info = 0, sd, waste;
 	size_t groups, i, zero_mass = 0;
-	struct dice_stats st;
+	struct dice_die_stats st;
 	__u64 *obs;
 
 	REQUIRE_DIE(self->fd);
@@ -1540,40 +1939,31 @@ TEST_F_TIMEOUT(dice_fit, rolls, 120)
 	free(obs);
 }
 
-/* ---- tables swapped under readers ---------------------------------------- */
+/* ---- dice swapped under readers ------------------------------------------ */
 
 #define SWAP_SECONDS	3
 #define SWAP_BIG	1000
 #define SWAP_SMALL	3
 #define SWAP_CHUNK	65536
-#define SWAP_DISTS	5
+#define SWAP_DICE	7
 
 /**
- * struct swap_dist - a distribution GET_MASSES may report
- * @sides: number of sides
- * @total: sum of @m
- * @m: the masses in lowest terms
- */
-struct swap_dist {
-	__u64 sides;
-	__u64 total;
-	__u64 *m;
-};
-
-/**
- * struct swap_ctx - one file, a writer swapping tables, readers, a querier
- * @fd: the file, DICE_FMT_U16 | FMT_ZB throughout
+ * struct swap_ctx - one file, a writer swapping dice, readers, a querier
+ * @fd: the file, in DICE_FMT_U16 with or without FMT_ZB throughout
  * @w_small: SWAP_SMALL weights
  * @w_big: SWAP_BIG weights, the last one zero
  * @t_small: a SWAP_SMALL table
  * @t_big: a SWAP_BIG table, giving the last side nothing
- * @dists: what each of the above and the fair d6 stand for
+ * @dice: the dice the writer sets whole, in turn; the first one is the
+ *	file's die before the writer starts.  No two share sides, kind,
+ *	method and format but where they are the same die.
+ * @names: what each is
  * @stop: set when time is up or a thread failed
  * @failed: set by the first failure, which writes @why
  * @why: what failed
  * @reads: read() calls done
- * @swaps: tables set
- * @queries: GET_MASSES, GET_STATS and GET_INFO rounds done
+ * @swaps: dice set
+ * @queries: GET_DIE and GET_STATS rounds done
  */
 struct swap_ctx {
 	int fd;
@@ -1581,7 +1971,8 @@ struct swap_ctx {
 	__u32 w_big[SWAP_BIG];
 	struct table t_small;
 	struct table t_big;
-	struct swap_dist dists[SWAP_DISTS];
+	struct dice_die_args dice[SWAP_DICE];
+	const char *names[SWAP_DICE];
 	atomic_bool stop;
 	atomic_bool failed;
 	char why[256];
@@ -1604,7 +1995,8 @@ static void swap_fail(struct swap_ctx *ctx, const char *fmt, ...)
 
 /*
  * Every face is below SWAP_BIG - 1: no table gives the last side of the
- * big die anything, and the d6 and small dice stop below it.
+ * big dice anything, those are read from 0, and the d6 and small dice stop
+ * below it.
  */
 static void *swap_reader(void *arg)
 {
@@ -1636,47 +2028,48 @@ static void *swap_reader(void *arg)
 	return NULL;
 }
 
-/* swap_match() - is @m (@sides over @total) one of the dice set */
-static bool swap_match(const struct swap_ctx *ctx, const __u64 *m,
-		       __u64 sides, __u64 total)
+/* swap_match() - is @info one of the dice set, whole */
+static bool swap_match(const struct swap_ctx *ctx,
+		       const struct dice_die_info *info)
 {
 	int i;
 
-	for (i = 0; i < SWAP_DISTS; i++) {
-		const struct swap_dist *d = &ctx->dists[i];
+	for (i = 0; i < SWAP_DICE; i++) {
+		const struct dice_die_args *d = &ctx->dice[i];
+		__u32 kind = d->kind == DICE_KIND_FAIR ? DICE_KIND_FAIR :
+			     DICE_KIND_LOADED;
 
-		if (d->sides == sides && d->total == total &&
-		    !memcmp(d->m, m, sides * sizeof(*m)))
+		if (d->sides == info->sides && kind == info->kind &&
+		    d->method == info->method && d->format == info->format &&
+		    !info->padding)
 			return true;
 	}
 	return false;
 }
 
 /*
- * GET_MASSES reports one of the dice set, whole; GET_INFO one of their
- * sizes and the matching kind; GET_STATS counters that only grow.
+ * GET_DIE reports one of the dice set, whole: never the sides or kind of
+ * one with the method or format of another (a loaded die by a fair-only
+ * method, say); GET_STATS counters that only grow.
  */
 static void *swap_querier(void *arg)
 {
 	struct swap_ctx *ctx = arg;
-	__u64 *m = calloc(SWAP_BIG, sizeof(*m)), sides, total;
-	struct dice_stats st, prev = { };
-	struct dice_info info;
+	struct dice_die_stats st, prev = { };
+	struct dice_die_info info;
 	int err;
 
-	if (!m) {
-		swap_fail(ctx, "querier: no memory");
-		return NULL;
-	}
 	while (!atomic_load(&ctx->stop)) {
-		err = get_masses_poisoned(ctx->fd, m, SWAP_BIG, &sides, &total);
+		memset(&info, 0xa5, sizeof(info));
+		err = ioctl_errno(ctx->fd, DICE_IOC_GET_DIE, &info);
 		if (err) {
-			swap_fail(ctx, "GET_MASSES: %s", strerror(err));
+			swap_fail(ctx, "GET_DIE: %s", strerror(err));
 			break;
 		}
-		if (!swap_match(ctx, m, sides, total)) {
-			swap_fail(ctx, "GET_MASSES: no die has %llu sides, total %llu",
-				  sides, total);
+		if (!swap_match(ctx, &info)) {
+			swap_fail(ctx, "GET_DIE: no die set has %llu sides, kind %u, method %u, format %#x, padding %u",
+				  info.sides, info.kind, info.method,
+				  info.format, info.padding);
 			break;
 		}
 		err = ioctl_errno(ctx->fd, DICE_IOC_GET_STATS, &st);
@@ -1693,63 +2086,28 @@ static void *swap_querier(void *arg)
 			break;
 		}
 		prev = st;
-		err = ioctl_errno(ctx->fd, DICE_IOC_GET_INFO, &info);
-		if (err) {
-			swap_fail(ctx, "GET_INFO: %s", strerror(err));
-			break;
-		}
-		if (info.kind != (info.sides == 6 ? DICE_KIND_FAIR :
-				  DICE_KIND_LOADED) ||
-		    (info.sides != 6 && info.sides != SWAP_SMALL &&
-		     info.sides != SWAP_BIG)) {
-			swap_fail(ctx, "GET_INFO: kind %u, %llu sides",
-				  info.kind, info.sides);
-			break;
-		}
 		atomic_fetch_add(&ctx->queries, 1);
 	}
-	free(m);
 	return NULL;
 }
 
-/* swap_writer() - cycle through the five dice until time is up */
+/* swap_writer() - cycle through the dice until time is up */
 static void swap_writer(struct swap_ctx *ctx, double seconds)
 {
 	struct timespec t0, now;
-	const char *what = "";
-	__u64 six = 6, i;
-	int err = 0;
+	__u64 i;
+	int err;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (i = 0; !atomic_load(&ctx->stop); i++) {
+	for (i = 1; !atomic_load(&ctx->stop); i++) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if ((double)(now.tv_sec - t0.tv_sec) +
 		    (double)(now.tv_nsec - t0.tv_nsec) / 1e9 >= seconds)
 			break;
-		switch (i % 5) {
-		case 0:
-			what = "SET_WEIGHTS big";
-			err = set_weights(ctx->fd, ctx->w_big, SWAP_BIG);
-			break;
-		case 1:
-			what = "SET_ALIAS small";
-			err = set_table(ctx->fd, &ctx->t_small);
-			break;
-		case 2:
-			what = "SET_SIDES 6";
-			err = ioctl_errno(ctx->fd, DICE_IOC_SET_SIDES, &six);
-			break;
-		case 3:
-			what = "SET_WEIGHTS small";
-			err = set_weights(ctx->fd, ctx->w_small, SWAP_SMALL);
-			break;
-		case 4:
-			what = "SET_ALIAS big";
-			err = set_table(ctx->fd, &ctx->t_big);
-			break;
-		}
+		err = set_die(ctx->fd, &ctx->dice[i % SWAP_DICE]);
 		if (err) {
-			swap_fail(ctx, "%s: %s", what, strerror(err));
+			swap_fail(ctx, "SET_DIE %s: %s",
+				  ctx->names[i % SWAP_DICE], strerror(err));
 			break;
 		}
 		atomic_fetch_add(&ctx->swaps, 1);
@@ -1772,17 +2130,26 @@ VARIANT(dice_swap, reader, .readers = 1, .querier = false);
 VARIANT(dice_swap, reader_querier, .readers = 1, .querier = true);
 VARIANT(dice_swap, two_readers_querier, .readers = 2, .querier = true);
 
-static void swap_dist(struct __test_metadata *_metadata, struct swap_dist *d,
-		      __u64 sides)
+/* swap_fair() - the args of a fair d@sides */
+static struct dice_die_args swap_fair(__u64 sides, __u32 method, __u32 fmt)
 {
-	d->sides = sides;
-	d->m = xcalloc(_metadata, sides, sizeof(*d->m));
+	struct dice_die_args d = {
+		.sides = sides,
+		.kind = DICE_KIND_FAIR,
+		.method = method,
+		.format = fmt,
+	};
+
+	return d;
 }
 
 FIXTURE_SETUP(dice_swap)
 {
+	const __u32 zb = DICE_FMT_U16 | FMT_ZB, one = DICE_FMT_U16;
 	struct swap_ctx *ctx;
 	__u32 v[SWAP_BIG], i;
+	__u64 m[SWAP_SMALL], total;
+	int err;
 
 	self->fd = open_die(_metadata, O_RDONLY);
 	if (self->fd < 0)
@@ -1790,7 +2157,6 @@ FIXTURE_SETUP(dice_swap)
 	ctx = xcalloc(_metadata, 1, sizeof(*ctx));
 	self->ctx = ctx;
 	ctx->fd = self->fd;
-	set_format(_metadata, self->fd, DICE_FMT_U16 | FMT_ZB);
 
 	ctx->w_small[0] = 3;
 	ctx->w_small[1] = 0;
@@ -1811,37 +2177,42 @@ FIXTURE_SETUP(dice_swap)
 	v[SWAP_BIG - 1] = 0;
 	table_alloc(_metadata, &ctx->t_big, SWAP_BIG);
 	vose_table(_metadata, v, SWAP_BIG, &ctx->t_big);
+	table_masses(_metadata, &ctx->t_small, m, &total);
+	ASSERT_EQ(8, m[0]);
+	ASSERT_EQ(15, total);
 
-	swap_dist(_metadata, &ctx->dists[0], 6);
-	for (i = 0; i < 6; i++)
-		ctx->dists[0].m[i] = 1;
-	ctx->dists[0].total = 6;
-	swap_dist(_metadata, &ctx->dists[1], SWAP_SMALL);
-	weights_masses(_metadata, ctx->w_small, SWAP_SMALL, ctx->dists[1].m,
-		       &ctx->dists[1].total);
-	swap_dist(_metadata, &ctx->dists[2], SWAP_BIG);
-	weights_masses(_metadata, ctx->w_big, SWAP_BIG, ctx->dists[2].m,
-		       &ctx->dists[2].total);
-	swap_dist(_metadata, &ctx->dists[3], SWAP_SMALL);
-	table_masses(_metadata, &ctx->t_small, ctx->dists[3].m,
-		     &ctx->dists[3].total);
-	swap_dist(_metadata, &ctx->dists[4], SWAP_BIG);
-	table_masses(_metadata, &ctx->t_big, ctx->dists[4].m,
-		     &ctx->dists[4].total);
-	ASSERT_EQ(8, ctx->dists[3].m[0]);
-	ASSERT_EQ(15, ctx->dists[3].total);
+	/*
+	 * Methods and formats vary with the die: a mix of two (the d6 by
+	 * ALIAS, a small die by Viglietta, a big die from 1) is no die set.
+	 */
+	ctx->names[0] = "fair d6 by RECYCLE";
+	ctx->dice[0] = swap_fair(6, DICE_METHOD_RECYCLE, zb);
+	ctx->names[1] = "big weights by RECYCLE";
+	ctx->dice[1] = weights_die(ctx->w_big, SWAP_BIG, DICE_METHOD_RECYCLE,
+				   zb);
+	ctx->names[2] = "small table by ALIAS, from 1";
+	ctx->dice[2] = table_die(&ctx->t_small, DICE_METHOD_ALIAS, one);
+	ctx->names[3] = "fair d6 by Viglietta, from 1";
+	ctx->dice[3] = swap_fair(6, DICE_METHOD_VIGLIETTA, one);
+	ctx->names[4] = "small weights by RECYCLE";
+	ctx->dice[4] = weights_die(ctx->w_small, SWAP_SMALL,
+				   DICE_METHOD_RECYCLE, zb);
+	ctx->names[5] = "big table by ALIAS";
+	ctx->dice[5] = table_die(&ctx->t_big, DICE_METHOD_ALIAS, zb);
+	ctx->names[6] = "fair d6 by batch";
+	ctx->dice[6] = swap_fair(6, DICE_METHOD_BATCH, zb);
+	err = set_die(self->fd, &ctx->dice[0]);
+	ASSERT_EQ(0, err) TH_LOG("SET_DIE %s: %s", ctx->names[0],
+				 strerror(err));
 }
 
 FIXTURE_TEARDOWN(dice_swap)
 {
 	struct swap_ctx *ctx = self->ctx;
-	int i;
 
 	if (ctx) {
 		table_free(&ctx->t_small);
 		table_free(&ctx->t_big);
-		for (i = 0; i < SWAP_DISTS; i++)
-			free(ctx->dists[i].m);
 		free(ctx);
 	}
 	if (self->fd >= 0)
@@ -1856,9 +2227,10 @@ static bool read_tainted(__u64 *flags)
 
 /*
  * For SWAP_SECONDS a writer cycles the file through weights and tables of 3
- * and 1000 sides and a fair d6, while readers read and a querier queries
- * the same file: no call fails, no face is impossible, every snapshot is
- * one whole die, and the kernel does not warn.
+ * and 1000 sides and fair d6s, each by its own method and format, while
+ * readers read and a querier queries the same file: no call fails, no face
+ * is impossible, every GET_DIE is one whole die set, and the kernel does
+ * not warn.
  */
 TEST_F_TIMEOUT(dice_swap, swap_tables, 60)
 {
