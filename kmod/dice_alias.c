@@ -249,8 +249,13 @@ static struct dice_table *dice_table_repack(const struct dice_table *table,
  * (2^20 sides with 16-bit weights, for one) into that; the
  * 28-bytes-a-side arrays are then freed.
  *
+ * The loops yield, and stop for a signal (the module packs a table a user
+ * gave before it takes the file's lock): packing is an economy, so a
+ * table not packed is still a valid one, and the caller that sees the
+ * signal fails the call.
+ *
  * Return: the table to use from now on: the packed copy (@table is freed),
- * or @table itself when it does not fit or memory is short.
+ * or @table itself when it does not fit, memory is short or a signal came.
  */
 struct dice_table *dice_table_pack(struct dice_table *table)
 {
@@ -262,7 +267,8 @@ struct dice_table *dice_table_pack(struct dice_table *table)
 	if (table->col || table->packed)
 		return table;
 	for (c = 0; c < n; c++) {
-		dice_yield(c);
+		if (dice_yield_or_stop(c))
+			return table;
 		if (table->share[c] > most)
 			most = table->share[c];
 	}
@@ -272,7 +278,8 @@ struct dice_table *dice_table_pack(struct dice_table *table)
 			return table;
 		copy->col = (struct dice_column *)(copy + 1);
 		for (c = 0; c < n; c++) {
-			dice_yield(c);
+			if (dice_yield_or_stop(c))
+				goto stopped;
 			copy->col[c].thr = (u32)table->thr[c];
 			copy->col[c].adj = (u32)table->adj[c];
 			copy->col[c].alias = table->alias[c];
@@ -295,7 +302,8 @@ struct dice_table *dice_table_pack(struct dice_table *table)
 	for (c = 0; c < n; c++) {
 		u64 mask = U64_MAX >> (64 - s);
 
-		dice_yield(c);
+		if (dice_yield_or_stop(c))
+			goto stopped;
 		copy->packed[c] = table->thr[c] |
 				  (u128)(table->adj[c] & mask) << t |
 				  (u128)table->share[c] << (t + s) |
@@ -303,4 +311,8 @@ struct dice_table *dice_table_pack(struct dice_table *table)
 	}
 	dice_table_free(table);
 	return copy;
+
+stopped:
+	dice_table_free(copy);
+	return table;
 }

@@ -105,7 +105,6 @@ struct dice_table *dice_table_alloc(u32 sides);
 void dice_table_free(struct dice_table *table);
 int dice_table_from_weights(struct dice_table *table, const u32 *weights);
 int dice_table_from_alias(struct dice_table *table, u64 mass);
-struct dice_table *dice_table_pack(struct dice_table *table);
 
 /* Field @i of a packed table's word @w: thr, adj, share or alias. */
 static inline u64 dice_packed_field(const struct dice_table *table, u128 w,

@@ -84,6 +84,7 @@ u32 *dice_table_aliases(struct dice_table *table);
 u64 dice_table_mass(const struct dice_table *table);
 int dice_table_from_weights(struct dice_table *table, const u32 *weights);
 int dice_table_from_alias(struct dice_table *table, u64 mass);
+struct dice_table *dice_table_pack(struct dice_table *table);
 size_t dice_table_bytes(u32 sides, bool packed);
 
 /* ---- the die (dice_die.c, dice_roll.c) ---------------------------------- */

@@ -689,8 +689,8 @@ static int dice_copy_table_in(void *dst, u64 src, size_t len)
 }
 
 /*
- * Build the table of a loaded die from its weights or its alias table,
- * under a reserve of the budget of what the build may hold at most
+ * Build the table of a loaded die from its weights or its alias table, and
+ * pack it, under a reserve of the budget of what the build may hold at most
  * (dice_build_cost()): the table and the weights, or the table and its
  * packed copy.  On success *@reserve is charged; on error nothing is.
  *
@@ -730,6 +730,15 @@ static struct dice_table *dice_table_read(const struct dice_die_args *arg,
 						 sides * sizeof(u32));
 		if (!err)
 			err = dice_table_from_alias(table, arg->mass);
+	}
+	if (!err) {
+		/*
+		 * Packed here, outside the file's lock, where a signal stops
+		 * it (dice_table_pack()); the die would pack it under the lock.
+		 */
+		table = dice_table_pack(table);
+		if (signal_pending(current))
+			err = -ERESTARTSYS;
 	}
 	if (!err)
 		return table;

@@ -134,8 +134,8 @@ struct dice_die_stats {
 /*
  * Make the file's die the die *arg describes, atomically: on success rolls
  * of the old die still waiting are dropped (but the rest of a text line a
- * read has begun), the random bits it holds carry over; on failure
- * nothing changes.
+ * read has begun, if the format stays), the random bits it holds carry
+ * over; on failure nothing changes.
  * Errors: EINVAL (flags, kind, method or format unknown, 0 sides, a
  * pointer or mass given that the kind does not use, a method that cannot
  * roll that kind, every weight 0, a mass of 0, a threshold above the
