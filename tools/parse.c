@@ -316,7 +316,8 @@ static struct node *parse_brace(struct parser *ps, size_t start,
 			goto bad;
 		}
 		if (c == 'k' || c == 'd' ||
-		    (c == 'p' && (lex_peek(ps, 1) == 'h' || lex_peek(ps, 1) == 'l'))) {
+		    (c == 'p' && (lex_peek(ps, 1) == 'h' ||
+				       lex_peek(ps, 1) == 'l'))) {
 			uint64_t pool = br->pooled ? br->ndice : n->nkids;
 
 			if (!mod_keep_drop(ps, &br->keep, pool, true, "grouped roll",
@@ -562,8 +563,8 @@ static struct node *parse_factor(struct parser *ps)
 		if (!n)
 			return NULL;
 		lex_skip_space(ps);
-		if (lex_cur(ps) == ',')
-			return parse_brace(ps, start, n);	/* Avrae's set */
+		if (lex_cur(ps) == ',')	/* Avrae's set */
+			return parse_brace(ps, start, n);
 		n = parse_comparison(ps, n);
 		if (!n)
 			return NULL;
