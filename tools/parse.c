@@ -69,8 +69,8 @@ static void parse_unexpected(struct parser *ps, const char *expected)
 
 	if (c == 'x')
 		hint = " (a repeat, as in 6x3d6, goes only at the start)";
-	else if (c == '/')
-		hint = " (division must be rounded: write floor(A/B), ceil(A/B) or round(A/B))";
+	else if (c == '/')	/* rolldice(6) documents no '/' either */
+		hint = " (division must be rounded: write floor(A/B), ceil(A/B) or round(A/B), as in floor(3d6/2))";
 	else if (c == '}')
 		hint = " (no '{' opens this '}')";
 	else if (c == '[' && ps->s[at + 1] == '[')
@@ -506,7 +506,7 @@ static struct node *parse_func(struct parser *ps, unsigned int which)
 
 		node_add_kid(n, k, 0);
 		if (n->func == FUNC_ABS) {
-			lex_fail(ps, slash, "division must be rounded: write floor(A/B), ceil(A/B) or round(A/B)");
+			lex_fail(ps, slash, "division must be rounded: write floor(A/B), ceil(A/B) or round(A/B), as in floor(3d6/2)");
 			goto bad;
 		}
 		ps->p++;

@@ -364,6 +364,9 @@ t_parse "x after a constant" 4 "a repeat, as in 6x3d6, goes only at the start" "
 t_parse "a second repeat" 4 "a repeat, as in 6x3d6, goes only at the start" "2x3x3d6"
 t_parse "repeat without an expression" 3 "expected an expression after 'x'" "6x"
 t_parse "division must be rounded" 4 "division must be rounded: write floor(A/B), ceil(A/B) or round(A/B)" "3d6/2"
+# rolldice(6) 1.16 documents *N, +N, -N and sN but no '/': refused, with
+# what to write instead
+t_parse "rolldice's 3d6/2: the message cites floor(3d6/2)" 4 "or round(A/B), as in floor(3d6/2)" "3d6/2"
 t_parse "missing )" 1 "missing ')' for this '('" "(3d6"
 t_parse "stray )" 4 "unexpected ')' without a matching '('" "3d6)"
 t_parse "trailing operator" 5 "expression ends too early" "3d6+"
