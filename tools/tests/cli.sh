@@ -328,6 +328,20 @@ t_out "--histogram counts repeats" "300 rolls" --seed=42 -H 100 3x2d6
 t_out "--dist of a repeat says so" "repeat: 6 independent rolls" --dist 6x3d6
 t_range "a million dice" 1 1000000 6000000 --seed=42 1000000d6
 t_out "--help" "Usage: dice" --help
+# Every example of --help's notation summary gives an exact distribution:
+# the examples are the text before column 49, two spaces apart.
+"$DICE" --help | sed -n '/^Notation/,/^Options:/p' | grep '^  ' |
+	cut -c3-48 | sed 's/   */\n/g; s/ *$//' | grep . >"$T/help_examples"
+bad=
+while IFS= read -r x; do
+	"$DICE" --dist "$x" >/dev/null 2>&1 </dev/null || bad="$bad '$x'"
+done <"$T/help_examples"
+n=$(wc -l <"$T/help_examples")
+if [ -z "$bad" ] && [ "$n" -ge 60 ]; then
+	ok "--help: each notation example has a --dist"
+else
+	not_ok "--help: each notation example has a --dist" "failed:$bad ($n examples)"
+fi
 t_out "--version" "dice " --version
 
 # ---- notation errors --------------------------------------------------------
