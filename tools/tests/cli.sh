@@ -1200,7 +1200,7 @@ fi
 # ---- the grammar fuzzer -------------------------------------------------------
 tap_section "the grammar fuzzer"
 
-FUZZ_NAME="fuzz_grammar: parse, --dist and roll of random expressions on 512 KiB stacks"
+FUZZ_NAME="fuzz_grammar: parse, --dist, --versus, --count and roll of random expressions on 512 KiB stacks"
 if [ -n "${FUZZ_GRAMMAR:-}" ] && [ -x "$FUZZ_GRAMMAR" ] &&
 	tap_wanted "$FUZZ_NAME"; then
 	ASAN_OPTIONS=detect_leaks=0:hard_rss_limit_mb=2048 \
