@@ -1209,6 +1209,7 @@ if [ -n "${FUZZ_GRAMMAR:-}" ] && [ -x "$FUZZ_GRAMMAR" ] &&
 	line=$(grep '^ok 1 - \|^not ok 1 - ' "$T/fuzz" | head -n 1)
 	if [ "$RC" -eq 0 ] && [ -n "$line" ]; then
 		tap_ok "$FUZZ_NAME"
+		echo "# ${line#ok 1 - }"	# what it checked, and how often
 		grep '^#' "$T/fuzz"
 	else
 		not_ok "$FUZZ_NAME" "exit $RC"
