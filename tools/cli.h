@@ -107,8 +107,6 @@ int engine_roll(void *ctx, const struct die *d, uint64_t *out, size_t count);
 
 /* ---- show.c, show_dist.c ---------------------------------------------- */
 
-
-void json_string(const char *s);
 /* A JSON number when a double holds it exactly, else a decimal string. */
 void json_val(val_t v);
 bool want_bars(const struct options *o);
@@ -133,6 +131,13 @@ struct shown {
 
 /* ---- versus.c ---------------------------------------------------------- */
 
+/*
+ * The counts of A > B, A = B and A < B over *@den (added to @gt, @eq and
+ * @lt, which start at zero), for independent A of law @a and B of law @b.
+ */
+void versus_counts(const struct dist *a, const struct dist *b,
+		   struct big *gt, struct big *eq, struct big *lt,
+		   struct big *den);
 /* --versus: P(A > B), P(A = B), P(A < B), exactly. */
 int versus_show(const struct shown *a, const struct shown *b,
 		const struct options *o);

@@ -106,3 +106,20 @@ int parse_i64(const char *s, int64_t *out)
 	*out = neg ? (int64_t)(0 - u) : (int64_t)u;
 	return 0;
 }
+
+/* @s as a JSON string, quotes included, on standard output. */
+void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}

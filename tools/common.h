@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * common.h - what the parts of the dice CLI share: allocation that never
- * returns NULL, the Ctrl-C flag, 128-bit values and their printing.
+ * returns NULL, the Ctrl-C flag, 128-bit values and their printing, JSON
+ * strings.
  */
 #ifndef _DICE_TOOLS_COMMON_H
 #define _DICE_TOOLS_COMMON_H
@@ -37,5 +38,8 @@ void val_print(FILE *f, val_t v);
 int parse_u64(const char *s, uint64_t *out);
 /* Strict signed decimal: optional '-', then digits.  0 or -1. */
 int parse_i64(const char *s, int64_t *out);
+
+/* @s as a JSON string on standard output (versus.c, show*.c, fair.c). */
+void json_string(const char *s);
 
 #endif /* _DICE_TOOLS_COMMON_H */

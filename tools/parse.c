@@ -69,8 +69,8 @@ static void parse_unexpected(struct parser *ps, const char *expected)
 
 	if (c == 'x')
 		hint = " (a repeat, as in 6x3d6, goes only at the start)";
-	else if (c == '/')
-		hint = " (division must be rounded: write floor(A/B), ceil(A/B) or round(A/B))";
+	else if (c == '/')	/* rolldice(6) documents no '/' either */
+		hint = " (division must be rounded: write floor(A/B), ceil(A/B) or round(A/B), as in floor(3d6/2))";
 	else if (c == '}')
 		hint = " (no '{' opens this '}')";
 	else if (c == '[' && ps->s[at + 1] == '[')
@@ -316,7 +316,8 @@ static struct node *parse_brace(struct parser *ps, size_t start,
 			goto bad;
 		}
 		if (c == 'k' || c == 'd' ||
-		    (c == 'p' && (lex_peek(ps, 1) == 'h' || lex_peek(ps, 1) == 'l'))) {
+		    (c == 'p' && (lex_peek(ps, 1) == 'h' ||
+				       lex_peek(ps, 1) == 'l'))) {
 			uint64_t pool = br->pooled ? br->ndice : n->nkids;
 
 			if (!mod_keep_drop(ps, &br->keep, pool, true, "grouped roll",
@@ -505,7 +506,7 @@ static struct node *parse_func(struct parser *ps, unsigned int which)
 
 		node_add_kid(n, k, 0);
 		if (n->func == FUNC_ABS) {
-			lex_fail(ps, slash, "division must be rounded: write floor(A/B), ceil(A/B) or round(A/B)");
+			lex_fail(ps, slash, "division must be rounded: write floor(A/B), ceil(A/B) or round(A/B), as in floor(3d6/2)");
 			goto bad;
 		}
 		ps->p++;
@@ -562,8 +563,8 @@ static struct node *parse_factor(struct parser *ps)
 		if (!n)
 			return NULL;
 		lex_skip_space(ps);
-		if (lex_cur(ps) == ',')
-			return parse_brace(ps, start, n);	/* Avrae's set */
+		if (lex_cur(ps) == ',')	/* Avrae's set */
+			return parse_brace(ps, start, n);
 		n = parse_comparison(ps, n);
 		if (!n)
 			return NULL;

@@ -938,21 +938,25 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 			ok = mod_keep_by(ps, g);
 		else if (g->keep_by.op != CMP_NONE &&
 			 (c == 'k' || c == 'd' || c == 'p' ||
-			  (c == 's' && isdigit((unsigned char)lex_peek(ps, 1))))) {
+			  (c == 's' &&
+			   isdigit((unsigned char)lex_peek(ps, 1))))) {
 			lex_fail(ps, ps->p, "more than one keep/drop modifier in a dice group");
 			goto bad;
 		} else if (c == 'k' || c == 'd' ||
 			   (c == 'p' && (lex_peek(ps, 1) == 'h' ||
 					 lex_peek(ps, 1) == 'l')) ||
-			   (c == 's' && isdigit((unsigned char)lex_peek(ps, 1)))) {
+			   (c == 's' &&
+			    isdigit((unsigned char)lex_peek(ps, 1)))) {
 			/* Avrae's k3 keeps the dice that show 3 */
-			if (c == 'k' && isdigit((unsigned char)lex_peek(ps, 1)) &&
+			if (c == 'k' &&
+			    isdigit((unsigned char)lex_peek(ps, 1)) &&
 			    notation_default(ps->o))
 				lex_warn(ps, "'k' and a number keep the highest dice (k3 is kh3) as on Roll20 and Foundry; Avrae's k3 keeps the dice that show 3: use --avrae, or write k=3 for that");
 			ok = mod_keep_drop(ps, &g->keep, g->count, !count_node,
 					   "dice group", "dice",
 					   " (rolldice: 4d6s1 drops the lowest die)");
-		} else if (c == 's' && (lex_peek(ps, 1) == 'a' || lex_peek(ps, 1) == 'd'))
+		} else if (c == 's' && (lex_peek(ps, 1) == 'a' ||
+					lex_peek(ps, 1) == 'd'))
 			ok = mod_sort(ps, g);
 		else if (c == 's')
 			ok = mod_keep_drop(ps, &g->keep, g->count, !count_node,

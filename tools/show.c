@@ -14,22 +14,6 @@
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 #define JSON_SAFE	(((val_t)1 << 53) - 1)
 
 void json_val(val_t v)

@@ -42,11 +42,11 @@ static void versus_fraction(const struct big *num, const struct big *den,
 	big_free(&d);
 }
 
-int versus_show(const struct shown *a, const struct shown *b,
-		const struct options *o)
+void versus_counts(const struct dist *da, const struct dist *db,
+		   struct big *gt, struct big *eq, struct big *lt,
+		   struct big *den)
 {
-	const struct dist *da = &a->d, *db = &b->d;
-	struct big gt = { 0 }, eq = { 0 }, lt = { 0 }, below = { 0 }, den = { 0 };
+	struct big below = { 0 };
 	struct big *cum = xcalloc(db->n + 1, sizeof(*cum));
 	size_t i;
 
@@ -64,20 +64,32 @@ int versus_show(const struct shown *a, const struct shown *b,
 			continue;
 		/* Below B's lowest value; at it, the general case ties. */
 		if (j < 0) {
-			big_addmul(&lt, &da->c[i], all);
+			big_addmul(lt, &da->c[i], all);
 			continue;
 		}
 		if (j >= (__int128)db->n) {
-			big_addmul(&gt, &da->c[i], all);
+			big_addmul(gt, &da->c[i], all);
 			continue;
 		}
-		big_addmul(&gt, &da->c[i], &cum[j]);
-		big_addmul(&eq, &da->c[i], &db->c[j]);
+		big_addmul(gt, &da->c[i], &cum[j]);
+		big_addmul(eq, &da->c[i], &db->c[j]);
 		big_copy(&below, all);
 		big_sub(&below, &cum[j + 1]);
-		big_addmul(&lt, &da->c[i], &below);
+		big_addmul(lt, &da->c[i], &below);
 	}
-	big_mul(&den, &da->den, &db->den);
+	big_mul(den, &da->den, &db->den);
+	for (i = 0; i <= db->n; i++)
+		big_free(&cum[i]);
+	free(cum);
+	big_free(&below);
+}
+
+int versus_show(const struct shown *a, const struct shown *b,
+		const struct options *o)
+{
+	struct big gt = { 0 }, eq = { 0 }, lt = { 0 }, den = { 0 };
+
+	versus_counts(&a->d, &b->d, &gt, &eq, &lt, &den);
 	if (o->json) {
 		fputs("{\"a\":", stdout);
 		json_string(a->e->text);
@@ -99,13 +111,9 @@ int versus_show(const struct shown *a, const struct shown *b,
 		versus_fraction(&lt, &den, false);
 		putchar('\n');
 	}
-	for (i = 0; i <= db->n; i++)
-		big_free(&cum[i]);
-	free(cum);
 	big_free(&gt);
 	big_free(&eq);
 	big_free(&lt);
-	big_free(&below);
 	big_free(&den);
 	return 0;
 }

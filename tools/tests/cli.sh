@@ -328,6 +328,20 @@ t_out "--histogram counts repeats" "300 rolls" --seed=42 -H 100 3x2d6
 t_out "--dist of a repeat says so" "repeat: 6 independent rolls" --dist 6x3d6
 t_range "a million dice" 1 1000000 6000000 --seed=42 1000000d6
 t_out "--help" "Usage: dice" --help
+# Every example of --help's notation summary gives an exact distribution:
+# the examples are the text before column 49, two spaces apart.
+"$DICE" --help | sed -n '/^Notation/,/^Options:/p' | grep '^  ' |
+	cut -c3-48 | sed 's/   */\n/g; s/ *$//' | grep . >"$T/help_examples"
+bad=
+while IFS= read -r x; do
+	"$DICE" --dist "$x" >/dev/null 2>&1 </dev/null || bad="$bad '$x'"
+done <"$T/help_examples"
+n=$(wc -l <"$T/help_examples")
+if [ -z "$bad" ] && [ "$n" -ge 60 ]; then
+	ok "--help: each notation example has a --dist"
+else
+	not_ok "--help: each notation example has a --dist" "failed:$bad ($n examples)"
+fi
 t_out "--version" "dice " --version
 
 # ---- notation errors --------------------------------------------------------
@@ -364,6 +378,9 @@ t_parse "x after a constant" 4 "a repeat, as in 6x3d6, goes only at the start" "
 t_parse "a second repeat" 4 "a repeat, as in 6x3d6, goes only at the start" "2x3x3d6"
 t_parse "repeat without an expression" 3 "expected an expression after 'x'" "6x"
 t_parse "division must be rounded" 4 "division must be rounded: write floor(A/B), ceil(A/B) or round(A/B)" "3d6/2"
+# rolldice(6) 1.16 documents *N, +N, -N and sN but no '/': refused, with
+# what to write instead
+t_parse "rolldice's 3d6/2: the message cites floor(3d6/2)" 4 "or round(A/B), as in floor(3d6/2)" "3d6/2"
 t_parse "missing )" 1 "missing ')' for this '('" "(3d6"
 t_parse "stray )" 4 "unexpected ')' without a matching '('" "3d6)"
 t_parse "trailing operator" 5 "expression ends too early" "3d6+"
@@ -1183,7 +1200,7 @@ fi
 # ---- the grammar fuzzer -------------------------------------------------------
 tap_section "the grammar fuzzer"
 
-FUZZ_NAME="fuzz_grammar: parse, --dist and roll of random expressions on 512 KiB stacks"
+FUZZ_NAME="fuzz_grammar: parse, --dist, --versus, --count and roll of random expressions on 512 KiB stacks"
 if [ -n "${FUZZ_GRAMMAR:-}" ] && [ -x "$FUZZ_GRAMMAR" ] &&
 	tap_wanted "$FUZZ_NAME"; then
 	ASAN_OPTIONS=detect_leaks=0:hard_rss_limit_mb=2048 \
@@ -1192,6 +1209,7 @@ if [ -n "${FUZZ_GRAMMAR:-}" ] && [ -x "$FUZZ_GRAMMAR" ] &&
 	line=$(grep '^ok 1 - \|^not ok 1 - ' "$T/fuzz" | head -n 1)
 	if [ "$RC" -eq 0 ] && [ -n "$line" ]; then
 		tap_ok "$FUZZ_NAME"
+		echo "# ${line#ok 1 - }"	# what it checked, and how often
 		grep '^#' "$T/fuzz"
 	else
 		not_ok "$FUZZ_NAME" "exit $RC"

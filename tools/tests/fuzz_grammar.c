@@ -26,7 +26,15 @@
  *  - roll_expr() with a pseudo-random source succeeds, or reports an
  *    overflow, a division by zero or its budget of sides running out;
  *    when the distribution is known, the total has positive probability
- *    in it, and neither overflow nor division by zero can happen.
+ *    in it, and neither overflow nor division by zero can happen;
+ *  - --versus (versus_counts()) of the distribution against the previous
+ *    case's, against itself and against a constant at or past either end,
+ *    and --count (count_dist()) for N rolls (the repeat NxEXPR, or 1 to 8)
+ *    and a target around the range: each equal, fraction for fraction, to
+ *    brute force written here (every pair of values; every sequence of
+ *    hits and misses), at least MIN_VERSUS pairs and MIN_COUNT counts in a
+ *    run (it goes on past SECONDS, up to four times, to reach them).
+ * A case is read as dice(1) says, or with --roll20, --foundry or --avrae.
  * Built with ASan and UBSan by tools/Makefile when the compiler has them.
  * Prints one TAP line, then counts; exit 1 on the first failure, with the
  * expression that failed.
@@ -41,13 +49,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "dist.h"
-#include "notation.h"
-#include "roll.h"
+#include "cli.h"
 
 #define STACK_SIZE	(512 * 1024)
 #define CASE_LIMIT	10.0
 #define SIDES_BUDGET	200000
+#define MIN_VERSUS	1000
+#define MIN_COUNT	200
+#define MAX_PAIRS	200000	/* brute force: most pairs of values */
 
 static uint64_t rng_state;
 
@@ -161,16 +170,40 @@ static void modifiers(struct buf *b, int sides, unsigned int count)
 				compare(b, 0, sides);
 				break;
 			}
+			if (below(6) == 0) {	/* Foundry's kh: one die */
+				put(b, "%s", below(2) ? "kh" : "kl");
+				break;
+			}
 			put(b, "%s%u", below(2) ? "kh" : below(2) ? "kl" : "k",
 			    1 + below(count));
 			break;
 		case 1:
+			if (below(6) == 0) {	/* Foundry's dl: one die */
+				put(b, "%s", below(2) ? "dh" : "dl");
+				break;
+			}
+			if (below(5) == 0) {	/* Avrae's ph, pl */
+				put(b, "%s%u", below(2) ? "ph" : "pl",
+				    below(count));
+				break;
+			}
 			put(b, "%s%u", below(2) ? "dh" : below(2) ? "dl" : "s",
 			    below(count));
 			break;
 		case 2:
 			if (below(6) == 0) {	/* Avrae's reroll and add */
 				put(b, "ra");
+				compare(b, 1, sides);
+				break;
+			}
+			if (below(6) == 0) {	/* Foundry's x, xo */
+				put(b, "x%s", below(2) ? "" : "o");
+				if (below(2))
+					compare(b, 1, sides);
+				break;
+			}
+			if (below(8) == 0) {	/* Avrae's e, with faces */
+				put(b, "e");
 				compare(b, 1, sides);
 				break;
 			}
@@ -266,6 +299,19 @@ static void factor(struct buf *b, int depth)
 		break;
 	case 6:
 	case 7:
+		if (below(3) == 0) {	/* Avrae's set (a,b)kh1 */
+			n = 2 + below(2);
+			put(b, "(");
+			for (i = 0; i < n; i++) {
+				put(b, "%s", i ? (below(2) ? ", " : ",") : "");
+				expr(b, depth - 1);
+			}
+			put(b, ")");
+			if (below(3))
+				put(b, "%s%u", below(2) ? "kh" : "dl",
+				    below(n));
+			break;
+		}
 		n = 1 + below(3);
 		put(b, "{");
 		for (i = 0; i < n; i++) {
@@ -351,7 +397,7 @@ static void expr(struct buf *b, int depth)
 static char *make_case(void)
 {
 	struct buf b = { 0 };
-	unsigned int i, n;
+	unsigned int i, n, chat;
 
 	put(&b, "%s", "");
 	switch (below(100)) {
@@ -378,10 +424,22 @@ static char *make_case(void)
 		put(&b, "1");
 		break;
 	default:
+		chat = below(12);	/* pasted: /r, /roll, !r, [[...]] */
+		if (chat < 4)
+			put(&b, "%s", chat == 0 ? "/r " : chat == 1 ?
+			    "/roll " : chat == 2 ? "!r " : "[[");
 		if (below(6) == 0)
 			put(&b, "%ux", 1 + below(3));
 		expr(&b, 1 + (int)below(3));
-		if (below(8) == 0)
+		if (below(10) == 0) {	/* Avrae's comparison: 1 or 0 */
+			static const char *const ops[] = { "=", "<", "<=",
+							   ">", ">=" };
+
+			put(&b, "%s%d", ops[below(5)], (int)below(25) - 2);
+		}
+		if (chat == 3)
+			put(&b, "]]");
+		if (below(8) == 0 && chat != 3)
 			put(&b, " # %s", below(2) ? "advantage" : "");
 	}
 	/* what players paste: capitals, a Unicode minus (paste.c) */
@@ -421,6 +479,171 @@ static char *make_case(void)
 	return b.s;
 }
 
+/* ---- --versus and --count against brute force -------------------------- */
+
+static struct dist prev;	/* the previous case's law, for --versus */
+
+static void law_copy(struct dist *to, const struct dist *from)
+{
+	size_t k;
+
+	memset(to, 0, sizeof(*to));
+	to->lo = from->lo;
+	to->n = from->n;
+	to->c = calloc(from->n, sizeof(*to->c));
+	if (!to->c)
+		abort();
+	for (k = 0; k < from->n; k++)
+		big_copy(&to->c[k], &from->c[k]);
+	big_copy(&to->den, &from->den);
+}
+
+/* The law of the constant @v. */
+static void law_const(struct dist *d, int64_t v)
+{
+	memset(d, 0, sizeof(*d));
+	d->lo = v;
+	d->n = 1;
+	d->c = calloc(1, sizeof(*d->c));
+	if (!d->c)
+		abort();
+	big_set_u64(&d->c[0], 1);
+	big_set_u64(&d->den, 1);
+}
+
+/* a/b == c/d */
+static bool frac_eq(const struct big *a, const struct big *b,
+		    const struct big *c, const struct big *d)
+{
+	struct big x = { 0 }, y = { 0 };
+	bool eq;
+
+	big_mul(&x, a, d);
+	big_mul(&y, c, b);
+	eq = !big_cmp(&x, &y);
+	big_free(&x);
+	big_free(&y);
+	return eq;
+}
+
+/*
+ * versus_counts() of @a and @b against a sum over every pair of values:
+ * NULL, or the probability that differs.  Too many pairs: "" (skipped).
+ */
+static const char *versus_check(const struct dist *a, const struct dist *b)
+{
+	struct big gt = { 0 }, eq = { 0 }, lt = { 0 }, den = { 0 };
+	struct big bf[3] = { { 0 } }, bden = { 0 }, t = { 0 };
+	const char *bad = NULL;
+	size_t i, k;
+
+	if ((uint64_t)a->n * b->n > MAX_PAIRS)
+		return "";
+	versus_counts(a, b, &gt, &eq, &lt, &den);
+	for (i = 0; i < a->n; i++) {
+		for (k = 0; k < b->n; k++) {
+			__int128 va = (__int128)a->lo + i;
+			__int128 vb = (__int128)b->lo + k;
+
+			big_mul(&t, &a->c[i], &b->c[k]);
+			big_add(&bf[va > vb ? 0 : va == vb ? 1 : 2], &t);
+		}
+	}
+	big_mul(&bden, &a->den, &b->den);
+	if (!frac_eq(&gt, &den, &bf[0], &bden))
+		bad = "P(A > B)";
+	else if (!frac_eq(&eq, &den, &bf[1], &bden))
+		bad = "P(A = B)";
+	else if (!frac_eq(&lt, &den, &bf[2], &bden))
+		bad = "P(A < B)";
+	for (i = 0; i < 3; i++)
+		big_free(&bf[i]);
+	big_free(&gt);
+	big_free(&eq);
+	big_free(&lt);
+	big_free(&den);
+	big_free(&bden);
+	big_free(&t);
+	return bad;
+}
+
+/* @v meets the target @op @t: written here, not cmp_match() */
+static bool meets(enum cmp_op op, int64_t t, __int128 v)
+{
+	switch (op) {
+	case CMP_EQ:
+		return v == t;
+	case CMP_LT:
+		return v < t;
+	case CMP_LE:
+		return v <= t;
+	case CMP_GT:
+		return v > t;
+	case CMP_GE:
+		return v >= t;
+	default:
+		abort();
+	}
+}
+
+/*
+ * count_dist() of @n rolls of law @d and the target @op @t against a sum
+ * over every sequence of @n hits and misses: true when they agree.
+ */
+static bool count_check(const struct dist *d, enum cmp_op op, int64_t t,
+			unsigned int n)
+{
+	struct cmp c = { .op = op, .n = t };
+	struct big hit = { 0 }, miss = { 0 }, den = { 0 }, p = { 0 };
+	struct big q = { 0 }, zero = { 0 };
+	struct big *want = calloc(n + 1, sizeof(*want));
+	struct dist out;
+	unsigned int mask, i, k;
+	bool same = true;
+
+	if (!want)
+		abort();
+	for (k = 0; k < d->n; k++) {
+		if (meets(op, t, (__int128)d->lo + k))
+			big_add(&hit, &d->c[k]);
+	}
+	big_copy(&miss, &d->den);
+	big_sub(&miss, &hit);
+	for (mask = 0; mask < 1U << n; mask++) {
+		big_set_u64(&p, 1);
+		for (i = 0; i < n; i++) {
+			big_mul(&q, &p, mask >> i & 1 ? &hit : &miss);
+			big_swap(&p, &q);
+		}
+		big_add(&want[__builtin_popcount(mask)], &p);
+	}
+	big_set_u64(&den, 1);
+	for (i = 0; i < n; i++) {
+		big_mul(&q, &den, &d->den);
+		big_swap(&q, &den);
+	}
+	count_dist(d, &c, n, &out);
+	if (out.lo < 0 || out.lo + (int64_t)out.n > (int64_t)n + 1)
+		same = false;
+	for (k = 0; same && k <= n; k++) {
+		int64_t at = (int64_t)k - out.lo;
+		bool in = at >= 0 && at < (int64_t)out.n;
+
+		same = frac_eq(in ? &out.c[at] : &zero, &out.den, &want[k],
+			       &den);
+	}
+	dist_free(&out);
+	for (k = 0; k <= n; k++)
+		big_free(&want[k]);
+	free(want);
+	big_free(&hit);
+	big_free(&miss);
+	big_free(&den);
+	big_free(&p);
+	big_free(&q);
+	return same;
+}
+
 /* ---- one case ------------------------------------------------------------- */
 
 struct prng {
@@ -451,10 +674,15 @@ static int prng_roll(void *ctx, const struct die *d, uint64_t *out,
 struct job {
 	const char *text;
 	unsigned int explode;
+	unsigned int dialect;	/* 1: --roll20, 2: --foundry, 3: --avrae */
 	char fail[512];
 	char why[300];
 	bool parsed, have_dist, rolled, compared;
+	unsigned int versus, counted;
 };
+
+static const char *const dialects[] = { "", " --roll20", " --foundry",
+					" --avrae" };
 
 #define FAIL(j, ...) do {						\
 	snprintf((j)->fail, sizeof((j)->fail), __VA_ARGS__);		\
@@ -465,7 +693,11 @@ static void *one_case(void *arg)
 {
 	struct job *j = arg;
 	size_t len = strlen(j->text), k;
-	struct notation_opts o = { .max_dice = 1000, .explode_limit = j->explode };
+	struct notation_opts o = { .max_dice = 1000,
+				   .explode_limit = j->explode,
+				   .roll20 = j->dialect == 1,
+				   .foundry = j->dialect == 2,
+				   .avrae = j->dialect == 3 };
 	const struct dist_limits lim = { .max_values = 4096, .max_work = 2000000,
 					 .max_leaves = 20000 };
 	struct notation_error err;
@@ -524,6 +756,44 @@ static void *one_case(void *arg)
 			j->compared = true;
 		}
 	}
+	if (j->have_dist) {
+		/* --versus: the previous case, itself, a constant at an end */
+		int64_t hi = d.lo + (int64_t)d.n - 1, ends[] = { d.lo - 1,
+			d.lo, hi, hi + 1, 0 };
+		struct dist cd;
+		const char *bad;
+		enum cmp_op op = CMP_EQ + below(5);
+		unsigned int n = e->repeat > 1 && e->repeat <= 10 ?
+				 (unsigned int)e->repeat : 1 + below(8);
+
+		if (prev.n) {
+			bad = versus_check(&d, &prev);
+			if (bad && *bad)
+				FAIL(j, "--versus against the previous case: %s differs from brute force",
+				     bad);
+			j->versus += !bad;
+		}
+		bad = versus_check(&d, &d);
+		if (bad && *bad)
+			FAIL(j, "--versus against itself: %s differs from brute force",
+			     bad);
+		j->versus += !bad;
+		law_const(&cd, ends[below(5)]);
+		bad = below(2) ? versus_check(&d, &cd) : versus_check(&cd, &d);
+		if (bad && *bad)
+			FAIL(j, "--versus against %lld: %s differs from brute force",
+			     (long long)cd.lo, bad);
+		j->versus += !bad;
+		dist_free(&cd);
+		/* --count: N rolls, a target at, past or inside the range */
+		ends[4] = d.lo + (int64_t)below((unsigned int)d.n);
+		if (!count_check(&d, op, ends[below(5)], n))
+			FAIL(j, "--count of %u rolls differs from brute force",
+			     n);
+		j->counted++;
+		dist_free(&prev);
+		law_copy(&prev, &d);
+	}
 	for (k = 0; k < len; k++)
 		p.s = p.s * 131 + (unsigned char)j->text[k];
 	p.budget = SIDES_BUDGET;
@@ -564,6 +834,7 @@ int main(int argc, char **argv)
 	double seconds = argc > 1 ? atof(argv[1]) : 5, start = now(), worst = 0;
 	bool verbose = argc > 3 && !strcmp(argv[3], "-v");
 	unsigned long cases = 0, parsed = 0, dists = 0, rolls = 0, compared = 0;
+	unsigned long versus = 0, counted = 0;
 	char slowest[160] = "";
 	pthread_attr_t attr;
 
@@ -575,8 +846,12 @@ int main(int argc, char **argv)
 		printf("not ok 1 - fuzz_grammar: cannot set the stack size\n");
 		return 1;
 	}
-	while (now() - start < seconds) {
-		struct job j = { .explode = 1 + below(6) };
+	/* past SECONDS until the least --versus and --count, for a minute */
+	while (now() - start < seconds ||
+	       ((versus < MIN_VERSUS || counted < MIN_COUNT) &&
+		now() - start < seconds + 60)) {
+		struct job j = { .explode = 1 + below(6),
+				 .dialect = below(8) < 3 ? 1 + below(3) : 0 };
 		char *text = make_case();
 		double t0 = now(), took;
 		pthread_t th;
@@ -603,18 +878,27 @@ int main(int argc, char **argv)
 		dists += j.have_dist;
 		rolls += j.rolled;
 		compared += j.compared;
+		versus += j.versus;
+		counted += j.counted;
 		if (j.fail[0] || took > CASE_LIMIT) {
 			printf("not ok 1 - fuzz_grammar: %s\n",
 			       j.fail[0] ? j.fail : "a case took too long");
-			printf("#   took %.2f s, explode limit %u, expression (%zu bytes): %.2000s\n",
-			       took, j.explode, strlen(text), text);
+			printf("#   took %.2f s, explode limit %u%s, expression (%zu bytes): %.2000s\n",
+			       took, j.explode, dialects[j.dialect],
+			       strlen(text), text);
 			free(text);
 			return 1;
 		}
 		free(text);
 	}
-	printf("ok 1 - fuzz_grammar: %lu cases (%lu parsed, %lu distributions, %lu checked by enumeration, %lu rolls), slowest %.3f s\n",
-	       cases, parsed, dists, compared, rolls, worst);
+	dist_free(&prev);
+	if (versus < MIN_VERSUS || counted < MIN_COUNT) {
+		printf("not ok 1 - fuzz_grammar: only %lu --versus pairs and %lu --count cases against brute force (want %d and %d)\n",
+		       versus, counted, MIN_VERSUS, MIN_COUNT);
+		return 1;
+	}
+	printf("ok 1 - fuzz_grammar: %lu cases (%lu parsed, %lu distributions, %lu checked by enumeration, %lu rolls; %lu --versus pairs and %lu --count cases checked by brute force), slowest %.3f s\n",
+	       cases, parsed, dists, compared, rolls, versus, counted, worst);
 	printf("# slowest: %s\n", slowest);
 	return 0;
 }
