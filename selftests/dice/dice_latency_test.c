@@ -19,11 +19,15 @@
  *
  * The second case is one user against another: an unprivileged process
  * pinned to the same CPU builds tables of DICE_TABLE_SIDES_MAX (2^20)
- * sides from weights, checks alias tables of as many sides or computes the
- * masses of a die of as many sides (GET_MASSES) without pause, while root
- * reads 64 bytes of its own die every
- * millisecond.  Those loops yield every 4096 sides (dice_yield()); before
- * they did, the reader waited 0.2 to 3 s under TCG behind each.  The
+ * sides from weights, checks alias tables of as many sides, or installs
+ * the largest table and a fair die in turn while a second thread asks
+ * GET_DIE and GET_STATS of the same file (SET_DIE holds the file's lock
+ * while it installs, packing the new table and freeing the old), without
+ * pause, while root reads 64 bytes of its own die every millisecond.
+ * (The third attack was GET_MASSES, the masses of a die of as many
+ * sides, gone with the old uapi.)  Those loops yield every 4096 sides
+ * (dice_yield()); before they did, the reader waited 0.2 to 3 s under TCG
+ * behind each.  The
  * reader's wait is its read time plus how late its wake-up comes; the case
  * takes the worst wait of each of DICE_CROSS_SECONDS (default 4) one-second
  * windows and asserts that the smallest of them is below DICE_CROSS_MAX_US
@@ -69,7 +73,10 @@ static void pin_to_cpu0(void)
 static void *reader(void *arg)
 {
 	struct latency_run *r = arg;
-	__u32 fmt = DICE_FMT_U8;
+	struct dice_die_args d6 = {
+		.sides = 6, .kind = DICE_KIND_FAIR,
+		.method = DICE_METHOD_RECYCLE, .format = DICE_FMT_U8,
+	};
 	__u64 left = r->bytes;
 	double t0 = now();
 	char *buf = malloc(CHUNK);
@@ -81,7 +88,7 @@ static void *reader(void *arg)
 		goto out;
 	}
 	if (!strcmp(r->path, DICE_PATH) &&
-	    ioctl(fd, DICE_IOC_SET_FORMAT, &fmt)) {
+	    ioctl(fd, DICE_IOC_SET_DIE, &d6)) {
 		r->read_err = errno;
 		goto out;
 	}
@@ -212,13 +219,31 @@ TEST_F_TIMEOUT(latency, long_read_stays_preemptible, 600)
 #define NOBODY		65534
 #define ATTACK_SIDES_MAX	DICE_TABLE_SIDES_MAX
 
-enum attack { ATTACK_WEIGHTS, ATTACK_ALIAS, ATTACK_MASSES };
+enum attack { ATTACK_WEIGHTS, ATTACK_ALIAS, ATTACK_INSTALL };
 
 /* Sides of the attacks' tables: the most a table may have. */
 static __u32 attack_sides(enum attack kind)
 {
 	(void)kind;
 	return ATTACK_SIDES_MAX;
+}
+
+/*
+ * ATTACK_INSTALL's second thread: GET_DIE and GET_STATS of the attacker's
+ * file without pause, each waiting for the lock SET_DIE holds.
+ */
+static void *asker(void *arg)
+{
+	int fd = *(int *)arg;
+	struct dice_die_stats st;
+	struct dice_die_info in;
+
+	for (;;) {
+		if (ioctl(fd, DICE_IOC_GET_DIE, &in) ||
+		    ioctl(fd, DICE_IOC_GET_STATS, &st))
+			_exit(8);
+	}
+	return NULL;
 }
 
 /* The attacker: as nobody, on CPU 0, the O(sides) ioctl @kind for ever. */
@@ -228,7 +253,12 @@ static void __attribute__((noreturn)) attacker(enum attack kind, int ready)
 	__u32 *w = malloc(n * sizeof(*w));
 	__u32 *alias = malloc(n * sizeof(*alias));
 	__u64 *thr = malloc(n * sizeof(*thr)), seed = 42, i;
-	struct dice_masses m;
+	struct dice_die_args table = {
+		.sides = n, .weights = (uintptr_t)w,
+		.kind = DICE_KIND_WEIGHTS, .format = DICE_FMT_U32,
+	};
+	struct dice_die_args d6 = { .sides = 6, .kind = DICE_KIND_FAIR };
+	pthread_t tid;
 	int fd;
 
 	pin_to_cpu0();
@@ -236,20 +266,18 @@ static void __attribute__((noreturn)) attacker(enum attack kind, int ready)
 		_exit(2);
 	fd = open(DICE_PATH, O_RDONLY | O_CLOEXEC);
 	/*
-	 * For GET_MASSES, weights with a large common factor keep the gcd
-	 * of its reduction at 2^16 and every step of it long (the table does
-	 * not pack); the builds take small weights, whose tables pack, so
-	 * that the one installed and the next one's reserve stay within the
-	 * user's budget.
+	 * Small weights, whose tables pack (under the file's lock, when
+	 * installed), so that the one installed and the next one's reserve
+	 * stay within the user's budget.
 	 */
 	for (i = 0; i < n; i++) {
-		w[i] = kind == ATTACK_MASSES ?
-		       (1 + splitmix(&seed) % 65535) << 16 :
-		       1 + splitmix(&seed) % 1000;
+		w[i] = 1 + splitmix(&seed) % 1000;
 		thr[i] = splitmix(&seed) % 1001;
 		alias[i] = splitmix(&seed) % n;
 	}
 	if (fd < 0 || set_weights(fd, w, n))
+		_exit(3);
+	if (kind == ATTACK_INSTALL && pthread_create(&tid, NULL, asker, &fd))
 		_exit(3);
 	if (write(ready, "", 1) != 1)
 		_exit(4);
@@ -265,7 +293,9 @@ static void __attribute__((noreturn)) attacker(enum attack kind, int ready)
 				_exit(6);
 			break;
 		default:
-			if (get_masses(fd, thr, n, &m))
+			/* The table installed, then freed by a fair die. */
+			if (ioctl(fd, DICE_IOC_SET_DIE, &table) ||
+			    ioctl(fd, DICE_IOC_SET_DIE, &d6))
 				_exit(7);
 		}
 	}
@@ -280,7 +310,7 @@ FIXTURE_VARIANT(cross_user) {
 
 FIXTURE_VARIANT_ADD(cross_user, set_weights) { .kind = ATTACK_WEIGHTS, };
 FIXTURE_VARIANT_ADD(cross_user, set_alias) { .kind = ATTACK_ALIAS, };
-FIXTURE_VARIANT_ADD(cross_user, get_masses) { .kind = ATTACK_MASSES, };
+FIXTURE_VARIANT_ADD(cross_user, set_die_install) { .kind = ATTACK_INSTALL, };
 
 FIXTURE_SETUP(cross_user)
 {
@@ -347,8 +377,9 @@ TEST_F_TIMEOUT(cross_user, reads_stay_prompt, 120)
 	ASSERT_TRUE(WIFSIGNALED(status))
 		TH_LOG("the attacker stopped early: exit %d", WEXITSTATUS(status));
 	printf("# cross-user: %s attack, worst wait %.1f ms in every second, %.1f ms at most (idle %.1f and %.1f ms)\n",
-	       variant->kind == ATTACK_WEIGHTS ? "SET_WEIGHTS" :
-	       variant->kind == ATTACK_ALIAS ? "SET_ALIAS" : "GET_MASSES",
+	       variant->kind == ATTACK_WEIGHTS ? "SET_DIE of weights" :
+	       variant->kind == ATTACK_ALIAS ? "SET_DIE of alias tables" :
+	       "SET_DIE install, GET_DIE and GET_STATS",
 	       least[1] * 1e3, most[1] * 1e3, least[0] * 1e3, most[0] * 1e3);
 	fflush(stdout);
 	EXPECT_GT(max_us / 1e6, least[1])
