@@ -63,7 +63,7 @@ static int dice_failing_fill(void *ctx, u64 *words, unsigned int nwords)
 	unsigned int *left = ctx;
 
 	if (!*left)
-		return -EIO;
+		return -ENODATA;
 	(*left)--;
 	return dice_random_fill(NULL, words, nwords);
 }
@@ -334,7 +334,10 @@ static void dice_test_source_error(struct kunit *test)
 	int err = 0;
 
 	KUNIT_ASSERT_EQ(test, dice_die_set_sides(die, 1000003), 0);
-	/* One fill is DICE_POOL_BITS bits: about 200 rolls, then -EIO. */
+	/*
+	 * One fill is DICE_POOL_BITS bits: about 200 rolls, then the source's
+	 * -ENODATA (not -EIO, which the core makes of a broken state).
+	 */
 	for (i = 0; i < DICE_POOL_BITS; i++) {
 		x = die->rec.x;
 		m = die->rec.m;
@@ -345,7 +348,7 @@ static void dice_test_source_error(struct kunit *test)
 			break;
 		KUNIT_ASSERT_LT(test, face, 1000003ULL);
 	}
-	KUNIT_EXPECT_EQ(test, err, -EIO);
+	KUNIT_EXPECT_EQ(test, err, -ENODATA);
 	KUNIT_EXPECT_TRUE(test, die->rec.x == x && die->rec.m == m);
 	KUNIT_EXPECT_EQ(test, die->pool.head, head);
 	KUNIT_EXPECT_EQ(test, die->rolls, rolls);

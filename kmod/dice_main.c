@@ -78,6 +78,8 @@ struct dice_counters {
  *	readable or writable (has its own lock)
  * @forks: dice_vm_forks when the file last rolled from the CRNG
  * @crng_words: words the next CRNG fill may draw (dice_fill_crng())
+ * @changes: SET_DIE and SET_SOURCE calls done, so that a read that
+ *	dropped the lock can tell that its die is no more
  */
 struct dice_file {
 	struct mutex lock;	/* protects all of the below but @wait */
@@ -88,6 +90,7 @@ struct dice_file {
 	wait_queue_head_t wait;
 	unsigned int forks;
 	unsigned int crng_words;
+	unsigned int changes;
 };
 
 /* ---- global counters ------------------------------------------------------ */
@@ -483,7 +486,9 @@ static __poll_t dice_file_poll(struct file *file, poll_table *wait)
 	/* Pairs with wq_has_sleeper() in dice_unlock() and the CRNG work. */
 	smp_mb();
 	crng_in = rng_is_initialized() ? DICE_POLL_IN : 0;
-	if (READ_ONCE(df->source) == DICE_SRC_KERNEL)
+	/* Only the test hook makes another source: dead code without it. */
+	if (!IS_ENABLED(CONFIG_RANDOM_DICE_TEST_HOOKS) ||
+	    READ_ONCE(df->source) == DICE_SRC_KERNEL)
 		return crng_in;
 	if (!mutex_trylock(&df->lock))
 		return DICE_POLL_IN | DICE_POLL_OUT;
@@ -554,6 +559,7 @@ static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		.copy = dice_copy_to_iter,
 		.ctx = to,
 	};
+	unsigned int changes;
 	ssize_t err;
 
 	if (!read.len)
@@ -568,6 +574,7 @@ static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	}
 	stream = df->stream;
 	dice_check_fork(df);
+	changes = df->changes;
 	err = dice_stream_read_size(stream, &read.len);
 	while (!err && read.done < read.len) {
 		dice_check_fork(df);
@@ -596,9 +603,17 @@ static ssize_t dice_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 			cond_resched();
 			if (mutex_lock_interruptible(&df->lock))
 				return read.done ? read.done : -ERESTARTSYS;
-			/* The format may have changed while we slept. */
-			read.len = read.done + dice_stream_whole(stream,
-						read.len - read.done);
+			/*
+			 * A new die or source while the lock was dropped:
+			 * one read serves the rolls of one die, in one format.
+			 */
+			if (df->changes != changes) {
+				if (read.done)
+					break;
+				changes = df->changes;
+				read.len = iov_iter_count(to);
+				err = dice_stream_read_size(stream, &read.len);
+			}
 		}
 	}
 	dice_crng_settle(df);
@@ -780,11 +795,12 @@ static long dice_ioctl_set_die(struct dice_file *df, void __user *uarg)
 	err = dice_stream_set_die(df->stream, arg.sides, table, arg.method,
 				  arg.format);
 	if (!err) {
+		df->changes++;
 		reserve += df->table_cost;
 		df->table_cost = dice_held_cost(dice_stream_die(df->stream));
 		reserve -= df->table_cost;
 	}
-	dice_unlock(df, DICE_POLL_ANY);
+	dice_unlock(df, err ? 0 : DICE_POLL_ANY);
 out_uncharge:
 	dice_budget_uncharge(reserve);
 	return err;
@@ -835,10 +851,11 @@ static long dice_ioctl_set_source(struct dice_file *df, u32 __user *uarg)
 	err = dice_stream_set_source(df->stream, source == DICE_SRC_KERNEL ?
 				     dice_fill_crng : NULL, df);
 	if (!err) {
+		df->changes++;
 		WRITE_ONCE(df->source, source);
 		dice_report(df);
 	}
-	dice_unlock(df, DICE_POLL_ANY);
+	dice_unlock(df, err ? 0 : DICE_POLL_ANY);
 	return err;
 }
 

@@ -111,6 +111,9 @@ static void dice_stream_drop_rolls(struct dice_stream *stream)
 	stream->out_end = end;
 }
 
+#ifndef __KERNEL__
+/* The setters of one thing each: libdice's userspace engine's. */
+
 /**
  * dice_stream_set_format() - encode the rolls read from now on in @format
  * @stream: the stream
@@ -131,6 +134,7 @@ int dice_stream_set_format(struct dice_stream *stream, u32 format)
 	dice_stream_drop_bytes(stream);
 	return 0;
 }
+#endif /* !__KERNEL__ */
 
 /**
  * dice_die_args_check() - what DICE_IOC_SET_DIE refuses before any table
@@ -202,6 +206,7 @@ int dice_stream_set_die(struct dice_stream *stream, u64 sides,
 	return 0;
 }
 
+#ifndef __KERNEL__
 /* dice_stream_set_die(), a fair die in the same method and format. */
 int dice_stream_set_sides(struct dice_stream *stream, u64 sides)
 {
@@ -225,7 +230,10 @@ int dice_stream_set_method(struct dice_stream *stream, u32 method)
 	return dice_stream_set_die(stream, stream->die.sides, stream->die.table,
 				   method, stream->format);
 }
+#endif /* !__KERNEL__ */
 
+/* Written bits: the module's test hook (CONFIG_RANDOM_DICE_TEST_HOOKS). */
+#if !defined(__KERNEL__) || defined(CONFIG_RANDOM_DICE_TEST_HOOKS)
 /**
  * dice_stream_set_source() - take bits from elsewhere from now on
  * @stream: the stream
@@ -252,6 +260,7 @@ int dice_stream_set_source(struct dice_stream *stream, dice_fill_fn fill,
 	dice_stream_drop_rolls(stream);
 	return 0;
 }
+#endif
 
 /**
  * dice_stream_drop_random() - forget every random bit the stream holds
@@ -556,6 +565,9 @@ int dice_stream_read(struct dice_stream *stream, u8 *buf, size_t len,
 
 /* ---- writing: bits for DICE_SRC_WRITTEN ---------------------------------- */
 
+/* The module's test hook only (CONFIG_RANDOM_DICE_TEST_HOOKS). */
+#if !defined(__KERNEL__) || defined(CONFIG_RANDOM_DICE_TEST_HOOKS)
+
 /**
  * dice_stream_room() - whole bytes the bit buffer takes now
  * @stream: the stream
@@ -635,3 +647,4 @@ int dice_stream_probe(struct dice_stream *stream, bool *wedged)
 	memzero_explicit(&face, sizeof(face));
 	return got < 0 ? got : 0;
 }
+#endif

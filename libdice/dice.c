@@ -9,7 +9,6 @@
  *
  * Sections: open/close, configuration, queries, bits and rolls.
  */
-#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -473,15 +472,50 @@ static long dice_file_read(struct dice *d, void *buf, size_t len)
 	return n < 0 ? -errno : n;
 }
 
+/* Bytes a roll takes in @format, 0 for text. */
+static unsigned int dice_format_bytes(uint32_t format)
+{
+	switch (format & DICE_FMT_TYPE_MASK) {
+	case DICE_FMT_U8:
+		return 1;
+	case DICE_FMT_U16:
+		return 2;
+	case DICE_FMT_U32:
+		return 4;
+	case DICE_FMT_U64:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Rolls as 1..n.  A device file in a binary format is read in it and
+ * widened here: a format is sent with the whole die (DICE_IOC_SET_DIE), so
+ * a switch to U64 and back would send a loaded die's table twice.  Text
+ * and the engine read in U64.  The rolls of width @w are read into the
+ * end of @faces and widened from the front: roll i comes from byte
+ * count * (8 - w) + i * w, never before byte 8 * i, where it goes.
+ */
 static int dice_file_roll(struct dice *d, uint64_t *faces, size_t count,
 			    size_t *done)
 {
-	size_t want = count * sizeof(*faces), got = 0, i;
-	int err;
+	unsigned int w = d->eng ? 0 : dice_format_bytes(d->file_format);
+	uint64_t base = 0;
+	size_t want, got = 0, i;
+	unsigned char *in;
+	int err = 0;
 
-	err = dice_file_format(d, DICE_FMT_U64);
+	if (!w) {
+		err = dice_file_format(d, DICE_FMT_U64);
+		w = 8;
+	}
+	if (d->file_format & DICE_FMT_ZERO_BASED)
+		base = 1;
+	want = count * w;
+	in = (unsigned char *)faces + count * (8 - w);
 	while (!err && got < want) {
-		long n = dice_file_read(d, (char *)faces + got, want - got);
+		long n = dice_file_read(d, in + got, want - got);
 
 		if (n > 0)
 			got += n;
@@ -491,11 +525,17 @@ static int dice_file_roll(struct dice *d, uint64_t *faces, size_t count,
 			err = (int)n;
 	}
 	/* Whole rolls only: the module never splits a binary roll. */
-	if (got % sizeof(*faces) && !err)
+	if (got % w && !err)
 		err = -EIO;
-	for (i = 0; i < got / sizeof(*faces); i++)
-		faces[i] = le64toh(faces[i]);
-	*done = got / sizeof(*faces);
+	for (i = 0; i < got / w; i++) {
+		uint64_t face = 0;
+		unsigned int b;
+
+		for (b = 0; b < w; b++)
+			face |= (uint64_t)in[i * w + b] << (8 * b);
+		faces[i] = face + base;
+	}
+	*done = got / w;
 	return err;
 }
 

@@ -14,7 +14,8 @@
 #     CONFIG_RANDOM_DICE=m (and CONFIG_RANDOM_DICE_KUNIT_TEST=m, CONFIG_RANDOM_DICE_TEST_HOOKS=y once they exist), without
 #     a warning; make headers, and the uapi header compiles alone;
 #   - scripts/checkpatch.pl --strict (in-tree mode) on every patch: nothing;
-#   - make htmldocs SPHINXDIRS=userspace-api: no warning that names dice;
+#   - make htmldocs SPHINXDIRS="userspace-api misc-devices" (the uapi page
+#     and the proofs): no warning that names dice;
 #     no Documentation/ABI file (no sysfs ABI, no module parameter);
 #   - tools/testing/kunit/kunit.py run --kunitconfig=drivers/misc/dice;
 #   - make -C tools/testing/selftests TARGETS=drivers/dice builds;
@@ -41,7 +42,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--src) SRC=${2:?}; shift ;;
 	--src=*) SRC=${1#*=} ;;
-	-h | --help) sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$ME: unknown argument: $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -253,12 +254,13 @@ for p in $PATCHES; do
 		grep -qF "$3" <<<"$out"' _ "$T" "$p" "$entry"
 done
 
-# htmldocs of userspace-api: no warning that names dice.  Sphinx keeps its
+# htmldocs of userspace-api and misc-devices (the uapi page and the proofs,
+# misc-devices/dice.rst): no warning that names dice, and both pages built.  Sphinx keeps its
 # environment in $DOCS, so a warm run reads only what changed.
 docs() {
 	local out warn rc
 	mkdir -p "$DOCS"
-	out=$(make --no-print-directory -C "$T" O="$DOCS" SPHINXDIRS=userspace-api \
+	out=$(make --no-print-directory -C "$T" O="$DOCS" SPHINXDIRS="userspace-api misc-devices" \
 		SPHINXOPTS=-q htmldocs 2>&1)
 	rc=$?
 	# the tree's own path out, so that only dice's files name dice
@@ -266,10 +268,14 @@ docs() {
 	echo "$warn" | grep -i dice
 	echo "htmldocs: $(grep -c . <<<"$warn") warning or error lines in all (the tree's own), $(grep -ci dice <<<"$warn") naming dice"
 	[ $rc -eq 0 ] || { echo "$out" | tail -n 20; return 1; }
+	local p
+	for p in userspace-api/dice misc-devices/dice; do
+		[ -f "$DOCS/Documentation/output/$p.html" ] || { echo "no $p.html"; return 1; }
+	done
 	! grep -qi dice <<<"$warn"
 }
 if command -v sphinx-build >/dev/null; then
-	check "make htmldocs SPHINXDIRS=userspace-api: no warning for dice" docs
+	check "make htmldocs SPHINXDIRS=\"userspace-api misc-devices\": no warning for dice" docs
 else
 	not_ok "make htmldocs: no sphinx-build (python3-sphinx: make deps)"
 fi

@@ -22,7 +22,8 @@
 #      and its KUnit suite (CONFIG_RANDOM_DICE_KUNIT_TEST, .kunitconfig): a
 #      patch of its own would add files without touching MAINTAINERS (the suite
 #      lies in drivers/misc/dice/ already), which checkpatch warns about
-#   3. the documentation: userspace-api/dice.rst
+#   3. the documentation: userspace-api/dice.rst, and misc-devices/dice.rst
+#      (why the rolls are exact: the proofs)
 #   4. the kselftests, tools/testing/selftests/drivers/dice/
 # The MAINTAINERS entry (this tree's MAINTAINERS) comes with the first patch
 # and every later patch adds its files to it, so that checkpatch's "does
@@ -85,6 +86,7 @@ export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 
 # The kernel files the series changes, as the tree has them.
 BASE_FILES="MAINTAINERS Documentation/userspace-api/index.rst
+Documentation/misc-devices/index.rst
 Documentation/userspace-api/ioctl/ioctl-number.rst drivers/misc/Kconfig
 drivers/misc/Makefile tools/testing/selftests/Makefile"
 
@@ -293,8 +295,18 @@ the core through EXPORT_SYMBOL_IF_KUNIT():
 
 # ---- 3. documentation ----
 copy Documentation/userspace-api/dice.rst Documentation/userspace-api/dice.rst
-# The project's own pages are not in the kernel: plain text for their links.
+# The proofs go as misc-devices/dice.rst: the uapi page's links to the
+# project's recycling.rst and alias.rst name it instead (once where they
+# named both), as a path, which the kernel's automarkup links and which
+# builds with SPHINXDIRS=userspace-api alone (a :doc: link out of its
+# folder would not); the project's other pages are not in the kernel:
+# plain text for their links.
 sed -i \
+	-e '/(see :doc:`\.\.\/dice\/recycling` and$/{N;s|(see :doc:`\.\./dice/recycling` and\n:doc:`\.\./dice/alias`)|(see\nDocumentation/misc-devices/dice.rst)|}' \
+	-e 's|(:doc:`\.\./dice/recycling`, :doc:`\.\./dice/alias`)|(Documentation/misc-devices/dice.rst)|g' \
+	-e 's|^\* :doc:`\.\./dice/recycling`:.*|* Documentation/misc-devices/dice.rst: why every roll is exact, fair or\n  loaded, and what it costs.|' \
+	-e '/^\* :doc:`\.\.\/dice\/alias`:/d' \
+	-e 's#:doc:`\.\./dice/\(recycling\|alias\)`#Documentation/misc-devices/dice.rst#g' \
 	-e 's|``Documentation/dice/\([a-z-]*\.rst\)``|the dice project'"'"'s ``\1``|g' \
 	-e 's|``kmod/`` in this tree|``drivers/misc/dice/``|g' \
 	-e 's|:doc:`\.\./dice/\([a-z-]*\)`|the dice project'"'"'s ``\1.rst``|g' \
@@ -312,14 +324,49 @@ END {
 }' "$G/Documentation/userspace-api/index.rst" >"$W/idx" ||
 	{ echo "$ME: no \"Everything else\" toctree in userspace-api/index.rst" >&2; exit 1; }
 mv "$W/idx" "$G/Documentation/userspace-api/index.rst"
+# The proofs: written for the kernel tree already (no project paths).
+copy Documentation/misc-devices/dice.rst Documentation/misc-devices/dice.rst
+if grep -nE 'kmod/|Documentation/dice/|:doc:`\.\./dice/' \
+	"$G/Documentation/misc-devices/dice.rst" >&2; then
+	echo "$ME: misc-devices/dice.rst names the project's own files" >&2
+	exit 1
+fi
+LC_ALL=C awk '{ l[NR] = $0 }
+END {
+	# misc-devices/index.rst: one toctree of the drivers, in alphabetical
+	# order; dice before the first entry after it, or after the last.
+	for (i = 1; i <= NR; i++) {
+		if (l[i] ~ /^\.\. toctree::/) t = 1
+		else if (t && l[i] ~ /^   [a-z0-9]/) {
+			last = i
+			if (!at && l[i] > "   dice") at = i
+		} else if (t && last && l[i] !~ /^ *$/ && l[i] !~ /^   :/) t = 0
+	}
+	if (!last) exit 1
+	for (i = 1; i <= NR; i++) {
+		if (i == at) print "   dice"
+		print l[i]
+		if (!at && i == last) print "   dice"
+	}
+}' "$G/Documentation/misc-devices/index.rst" >"$W/idx" ||
+	{ echo "$ME: no toctree in misc-devices/index.rst" >&2; exit 1; }
+mv "$W/idx" "$G/Documentation/misc-devices/index.rst"
 maintainers
-commit "docs: dice: document the /dev/dice uapi" \
+commit "docs: dice: document the /dev/dice uapi and why its rolls are exact" \
 "Documentation/userspace-api/dice.rst describes the device: reading
 rolls, every ioctl with its direction, argument and errors (the same
 errors as <linux/dice.h>), the output formats and sampling methods, the
 limits, what a file holds and what timing reveals, what an unprivileged
 user can do and observe, and VM forks and hibernation.  The driver has
-no sysfs files and no module parameters: nothing for Documentation/ABI."
+no sysfs files and no module parameters: nothing for Documentation/ABI.
+
+Documentation/misc-devices/dice.rst proves what the driver promises of
+every roll: the invariant of the recycled state and why it makes every
+face of a fair die exactly uniform and independent of earlier rolls, at
+about log2 n bits a roll; the construction of an alias table from
+integer weights and why it is exact; how a loaded die is rolled through
+the same state, exactly and at about its Shannon entropy; and the exact
+biased coin of the other methods."
 
 # ---- 4. kselftests ----
 K=tools/testing/selftests/drivers/dice
@@ -421,8 +468,8 @@ Kept, each for a reason a reviewer may still overrule:
    side-effect free.
 
 Not done yet, and asked for: the series split by concern (device with
-the fair recycler, loaded dice, each further method), and the proofs in
-this tree's Documentation.
+the fair recycler, loaded dice, each further method).  The proofs are
+in the series: Documentation/misc-devices/dice.rst.
 
 The series
 ==========
@@ -431,7 +478,9 @@ The series
  2. the driver, drivers/misc/dice/ (the die core is plain C, in its own
     files beside dice_main.c), with its KUnit suite (kunit.py run
     --kunitconfig=drivers/misc/dice)
- 3. documentation: Documentation/userspace-api/dice.rst
+ 3. documentation: Documentation/userspace-api/dice.rst, and
+    Documentation/misc-devices/dice.rst, why the rolls are exact (the
+    proofs of the recycler and of the integer alias tables)
  4. kselftests, tools/testing/selftests/drivers/dice/
 
 Each patch builds (W=1, CONFIG_RANDOM_DICE=m); checkpatch --strict reports

@@ -88,10 +88,19 @@ static inline int set_u32(int fd, unsigned long cmd, __u32 val)
  * changed, as the model below says.  The model keeps the pointers of the
  * table last set on each file (the case keeps those arrays while it rolls
  * the die); GET_DIE tells whether the kernel's die is still the model's,
- * and a fair die is taken from GET_DIE alone.
+ * and a fair die is taken from GET_DIE alone.  The model is this
+ * process's: a file shared with another process, or changed by other
+ * threads, is set whole with set_die() instead.
  */
 #define DIE_MODEL_FDS	65536
-static struct dice_die_args die_models[DIE_MODEL_FDS] __attribute__((unused));
+
+/* die_model() - the model of @fd's die, NULL for an fd out of range */
+static inline struct dice_die_args *die_model(int fd)
+{
+	static struct dice_die_args models[DIE_MODEL_FDS];
+
+	return fd >= 0 && fd < DIE_MODEL_FDS ? &models[fd] : NULL;
+}
 
 /* die_now() - the die @fd rolls, as SET_DIE would set it again; its errno */
 static inline int die_now(int fd, struct dice_die_args *args)
@@ -102,13 +111,13 @@ static inline int die_now(int fd, struct dice_die_args *args)
 
 	if (err)
 		return err;
-	if (fd < 0 || fd >= DIE_MODEL_FDS)
-		return EBADF;
-	m = &die_models[fd];
+	m = die_model(fd);
 	if (info.kind == DICE_KIND_LOADED) {
 		/* Only a table this process set can be sent again. */
-		if (m->kind == DICE_KIND_FAIR || m->sides != info.sides)
-			return ENOTRECOVERABLE;
+		if (!m || m->kind == DICE_KIND_FAIR || m->sides != info.sides) {
+			errno = ENOTRECOVERABLE;
+			return errno;
+		}
 		*args = *m;
 	} else {
 		memset(args, 0, sizeof(*args));
@@ -123,11 +132,11 @@ static inline int die_now(int fd, struct dice_die_args *args)
 /* set_die() - SET_DIE of @args; its errno.  The model follows success. */
 static inline int set_die(int fd, const struct dice_die_args *args)
 {
-	struct dice_die_args arg = *args;
+	struct dice_die_args arg = *args, *m = die_model(fd);
 	int err = ioctl_errno(fd, DICE_IOC_SET_DIE, &arg);
 
-	if (!err && fd >= 0 && fd < DIE_MODEL_FDS)
-		die_models[fd] = *args;
+	if (!err && m)
+		*m = *args;
 	return err;
 }
 
@@ -139,9 +148,12 @@ static inline int die_set_sides(int fd, __u64 sides)
 
 	if (err)
 		return err;
-	d.kind = DICE_KIND_FAIR;
-	d.sides = sides;
-	d.weights = d.thresholds = d.aliases = d.mass = 0;
+	d = (struct dice_die_args){
+		.kind = DICE_KIND_FAIR,
+		.sides = sides,
+		.method = d.method,
+		.format = d.format,
+	};
 	return set_die(fd, &d);
 }
 
@@ -209,10 +221,13 @@ static inline int set_weights(int fd, const __u32 *weights, __u32 sides)
 
 	if (err)
 		return err;
-	d.kind = DICE_KIND_WEIGHTS;
-	d.sides = sides;
-	d.weights = (uintptr_t)weights;
-	d.thresholds = d.aliases = d.mass = 0;
+	d = (struct dice_die_args){
+		.kind = DICE_KIND_WEIGHTS,
+		.sides = sides,
+		.weights = (uintptr_t)weights,
+		.method = d.method,
+		.format = d.format,
+	};
 	return set_die(fd, &d);
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * <kunit/visibility.h> for Linux 6.1, which predates it (6.2 added it):
- * searched after the kernel's own headers (kmod/Kbuild), so that newer
- * kernels use theirs.  Out-of-tree only, as kmod/compat.h.
+ * <kunit/visibility.h> for kernels before 6.2 that lack it (early 6.1.y;
+ * later 6.1.y have a backport): searched after the kernel's own headers
+ * (kmod/Kbuild), so that a kernel that has it uses its own.  Out-of-tree
+ * only, as kmod/compat.h.
  */
 #ifndef _KUNIT_VISIBILITY_H
 #define _KUNIT_VISIBILITY_H

@@ -58,6 +58,7 @@
 #define DICE_METHOD_VIGLIETTA	1	/* (1/n)-coin + 3*floor(log2 n)+1 flips */
 #define DICE_METHOD_BATCH	2	/* k rolls as one uniform on [0, n^k) */
 #define DICE_METHOD_ALIAS	3	/* fresh column + biased coin per roll */
+/* 4: reserved, libdice's userspace-only DICE_METHOD_REJECTION baseline */
 
 /**
  * struct dice_die_args - a whole die, for DICE_IOC_SET_DIE
@@ -144,7 +145,8 @@ struct dice_die_stats {
  * width: the largest face in the format, or a side's mass over all
  * columns in 64 bits), ENOMEM (no memory, or the tables of all files
  * would hold more than an eighth of RAM), EINTR (a signal while a table
- * was read or built).
+ * was read or built; restarted from scratch under SA_RESTART).  A read()
+ * in progress serves the rolls of one die: it ends where the die changes.
  */
 #define DICE_IOC_SET_DIE	_IOW(DICE_IOC_MAGIC, 0x10, struct dice_die_args)
 
@@ -160,9 +162,10 @@ struct dice_die_stats {
  * from *arg, DICE_SRC_KERNEL (the CRNG) or DICE_SRC_WRITTEN (bytes
  * write()n to the file, most significant bit first), so that known-answer
  * tests can run end to end.  Every bit and roll of the old source is
- * dropped.  write() fails with EINVAL unless the source is DICE_SRC_WRITTEN;
- * with it, read() fails with EAGAIN when the written bits cannot make the
- * next roll.
+ * dropped, but the rest of a text line a read has begun.  write() fails
+ * with EINVAL unless the source is DICE_SRC_WRITTEN; with it, write()
+ * fails with EAGAIN when the bit buffer is full and read() when the
+ * written bits cannot make the next roll, blocking or not.
  * Errors: EINVAL (unknown source), ENOMEM (no memory for the copy of the
  * die that poll() tries written bits on).
  */
