@@ -10,6 +10,16 @@
 #   scripts/tiers.sh --names         the names, one a line
 #   scripts/tiers.sh --check-docs    exit 1 unless both tables name every
 #                                    tier and no other, in this order
+#   scripts/tiers.sh --packages [NAME...]
+#                                    the Debian packages those tiers (or
+#                                    demo, bench) need, one a line; every
+#                                    tier's without NAME (packages() below)
+#   scripts/tiers.sh --check-packages
+#                                    exit 1 unless packages() has a line
+#                                    for every tier and none other, and
+#                                    no line's install (apt-get -s, on an
+#                                    empty dpkg database) would install a
+#                                    linux-image-* package
 #
 # NEEDS: make targets a tier needs built before it runs ("-": none), built
 # quietly by check.sh before the tier (so make check-vm works alone).
@@ -53,6 +63,115 @@ vm-debug selftests "$VMTEST" --kernel debug
 EOF
 }
 
+# The one list of what each tier needs from Debian, kept beside the tiers:
+# "NAME PACKAGE..." a line, one line per tier of list() (kernel-* stands
+# for every kernel-NAME tier), "demo" (make demo) and "bench" (make bench);
+# the "all" line goes with every one.  scripts/deps.sh installs the
+# packages of the tiers it is asked for (make check: every tier's; make
+# check-TIER: that tier's; make demo: demo's).  No line names a kernel
+# image: the kernels the tiers boot and build against come from their
+# .deb into DICE_CACHE (scripts/bookworm.sh, scripts/trixie.sh), their
+# headers and compilers in cached roots that debootstrap makes.  The
+# static tier checks this list against list() and simulates each line's
+# install (--check-packages).
+packages() {
+	cat <<'EOF'
+all gcc make libc6-dev kmod xz-utils python3
+module-w1 debootstrap
+sparse debootstrap
+checkpatch linux-source
+checkpatch-newest debootstrap
+static linux-source cppcheck
+docs python3-sphinx
+core valgrind
+libdice pkg-config liburing-dev libsodium-dev
+cli pkg-config liburing-dev libsodium-dev
+fuzz clang llvm lld libclang-rt-dev pkg-config liburing-dev libsodium-dev
+install debootstrap pkg-config liburing-dev libsodium-dev
+dkms debootstrap
+deb debootstrap debhelper dh-dkms dpkg-dev lintian pkg-config liburing-dev libsodium-dev
+kunit linux-source flex bison bc libelf-dev libssl-dev
+upstream debootstrap rsync flex bison bc libelf-dev libssl-dev python3-ply python3-git
+selftests-build debootstrap gcc-multilib
+vm debootstrap gcc-multilib qemu-system-x86 busybox-static cpio pkg-config liburing-dev libsodium-dev dieharder ent
+vmfork debootstrap qemu-system-x86 busybox-static cpio
+kernel-* debootstrap gcc-multilib qemu-system-x86 busybox-static cpio
+debug-kernel linux-source flex bison bc libelf-dev libssl-dev
+vm-debug debootstrap linux-source flex bison bc libelf-dev libssl-dev gcc-multilib qemu-system-x86 busybox-static cpio pkg-config liburing-dev libsodium-dev dieharder ent
+demo debootstrap qemu-system-x86 busybox-static cpio
+bench debootstrap valgrind libgsl-dev pkg-config liburing-dev libsodium-dev qemu-system-x86 busybox-static cpio
+EOF
+}
+
+# packages_of NAME...: the packages of those tiers (or demo, bench) and
+# of the "all" line, one a line, each once.
+packages_of() {
+	local want=" $* " name rest w
+	packages | while read -r name rest; do
+		case $name in
+		all) printf '%s\n' $rest ;;
+		'kernel-*')
+			for w in $want; do
+				case $w in kernel-*) printf '%s\n' $rest; break ;; esac
+			done ;;
+		*) case $want in *" $name "*) printf '%s\n' $rest ;; esac ;;
+		esac
+	done | awk '!seen[$0]++'
+}
+
+# check_packages: every tier has its line in packages() and no line names
+# what is no tier; and no line's packages, installed with apt-get -s
+# (a simulation: nothing changes) against an empty dpkg database (a
+# machine with nothing installed yet), bring a linux-image-* package along.
+# Prints the faults; exit 1 on any.
+check_packages() {
+	local rc=0 names lines n pkgs sim img sim_dir
+	names=$(list | cut -d' ' -f1)
+	lines=$(packages | cut -d' ' -f1)
+	for n in $names; do
+		case $n in kernel-*) n='kernel-*' ;; esac
+		grep -qxF -- "$n" <<<"$lines" ||
+			{ echo "tiers.sh: tier $n has no line in packages()"; rc=1; }
+	done
+	for n in $lines; do
+		case $n in
+		all | demo | bench) continue ;;
+		'kernel-*') grep -q '^kernel-' <<<"$names" && continue ;;
+		*) grep -qxF -- "$n" <<<"$names" && continue ;;
+		esac
+		echo "tiers.sh: packages() names $n, which is no tier"
+		rc=1
+	done
+	# An empty status and a private package cache, built once for all.
+	sim_dir=$(mktemp -d)
+	: >"$sim_dir/status"
+	for n in $lines; do
+		[ "$n" = all ] && continue
+		[ "$n" = 'kernel-*' ] && n=kernel-any
+		pkgs=$(packages_of "$n" | paste -sd' ')
+		# shellcheck disable=SC2086
+		if ! sim=$(apt-get -s -q -o Debug::NoLocking=1 \
+			-o Dir::State::status="$sim_dir/status" \
+			-o Dir::Cache::pkgcache="$sim_dir/pkgcache.bin" \
+			-o Dir::Cache::srcpkgcache="$sim_dir/srcpkgcache.bin" \
+			install --no-install-recommends $pkgs 2>&1); then
+			echo "tiers.sh: $n: apt-get -s install failed:"
+			printf '%s\n' "$sim" | tail -n 5
+			rc=1
+			continue
+		fi
+		img=$(printf '%s\n' "$sim" | sed -n 's/^Inst \(linux-image-[^ ]*\).*/\1/p' | paste -sd' ')
+		if [ -n "$img" ]; then
+			echo "tiers.sh: $n: installing its packages would install $img"
+			rc=1
+		else
+			echo "# $n: apt-get -s install of $(wc -w <<<"$pkgs") packages: $(grep -c '^Inst ' <<<"$sim") to install on an empty system, no linux-image-*"
+		fi
+	done
+	rm -rf "$sim_dir"
+	return $rc
+}
+
 # doc_names FILE: the tier names of FILE's tier table, in order: README's
 # rows "| `NAME`[, `NAME`...] |", testing.rst's rows "``NAME``  ...".
 doc_names() {
@@ -71,6 +190,13 @@ doc_names() {
 case ${1:-} in
 '') list ;;
 --names) list | cut -d' ' -f1 ;;
+--packages)
+	shift
+	# shellcheck disable=SC2046
+	[ $# -gt 0 ] || set -- $(list | cut -d' ' -f1)
+	packages_of "$@"
+	;;
+--check-packages) check_packages ;;
 --check-docs)
 	want=$(list | cut -d' ' -f1)
 	rc=0
@@ -84,5 +210,5 @@ case ${1:-} in
 	done
 	exit $rc
 	;;
-*) echo "usage: tiers.sh [--names|--check-docs]" >&2; exit 2 ;;
+*) echo "usage: tiers.sh [--names|--check-docs|--packages [NAME...]|--check-packages]" >&2; exit 2 ;;
 esac

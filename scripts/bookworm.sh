@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Debian 12 ("bookworm") kernels for the tests and the demo, without
+# installing any of them on the host (the host's /boot, /vmlinuz, GRUB menu
+# and /lib/modules stay as they are):
+#
+#   scripts/bookworm.sh            find the kernels, make what is missing
+#                                  (root, network); print the state file
+#   scripts/bookworm.sh --offline  the same from the index already here
+#
+# The same way scripts/trixie.sh does it for Debian 13:
+#
+# 1. The index: bookworm, bookworm-updates and bookworm-security package
+#    lists, fetched by the host's apt into a private directory
+#    ($DICE_CACHE/bookworm/apt: its own sources, lists, cache and an empty
+#    dpkg status), refreshed at every run.  Private rather than the host's
+#    own lists so that the versions found are the ones the root below
+#    installs, whatever the host's sources say.
+# 2. The kernels, from the meta-packages, never from this file:
+#      6.1      linux-image-amd64          (the default kernel)
+#      6.12     linux-image-6.12-amd64
+#      6.1-rt   linux-image-rt-amd64       (PREEMPT_RT)
+#      6.12-rt  linux-image-6.12-rt-amd64  (PREEMPT_RT)
+#    each as the ABI name its meta-package depends on (linux-image-KVER).
+# 3. The root: scripts/deb-root.sh --suite bookworm with the headers of the
+#    four kernels, gcc (the headers' compiler, gcc-12, comes with them) and
+#    sparse: every module build and sparse run for these kernels happens in
+#    it (scripts/in-root.sh).  A root with its own dpkg database rather than
+#    headers unpacked beside the host: the headers' dependencies (their
+#    compiler, linux-kbuild's libraries) are resolved by dpkg, not by
+#    whatever the host has, and the same mechanism serves Debian 13.
+# 4. The images: vmlinuz and config of each kernel, taken out of the
+#    linux-image-KVER .deb with dpkg-deb -x into
+#    $DICE_CACHE/bookworm/kernels/KVER/, never installed.  The VM needs no
+#    module of the kernel's own: the serial console, initramfs (gzip),
+#    devtmpfs and ACPI power-off are built in, and the initramfs carries
+#    busybox and dice.ko only (selftests/qemu/mkinitramfs.sh).
+#
+# The state file, $DICE_CACHE/bookworm/current, one "NAME VALUE" a line:
+# each kernel's name and KVER, and "root DIR"; scripts/kernels.sh reads it.
+set -euo pipefail
+cache=${DICE_CACHE:-/var/tmp/dice}
+D=$cache/bookworm
+suite=bookworm
+mirror=${DEB_MIRROR:-http://deb.debian.org/debian}
+security=${DEB_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+HERE=$(cd "$(dirname "$0")" && pwd)
+offline=
+[ "${1:-}" = --offline ] && offline=1
+say() { echo "bookworm: $*" >&2; }
+
+mkdir -p "$D/apt/lists/partial" "$D/apt/archives/partial" "$D/kernels"
+exec 8>"$D/.lock"
+flock 8
+cat >"$D/apt/sources.list" <<EOF
+deb $mirror $suite main
+deb $mirror $suite-updates main
+deb $security $suite-security main
+EOF
+: >"$D/apt/status"
+APT=(-o "Dir::Etc::SourceList=$D/apt/sources.list"
+	-o Dir::Etc::SourceParts=/dev/null/none
+	-o Dir::Etc::Preferences=/dev/null
+	-o Dir::Etc::PreferencesParts=/dev/null/none
+	-o "Dir::State=$D/apt" -o "Dir::State::Lists=$D/apt/lists"
+	-o "Dir::State::status=$D/apt/status"
+	-o "Dir::Cache=$D/apt" -o "Dir::Cache::Archives=$D/apt/archives"
+	-o Acquire::Languages=none -o APT::Architecture=amd64
+	-o APT::Architectures::=amd64 -o Debug::NoLocking=1
+	-o APT::Sandbox::User=root)
+acache() { apt-cache "${APT[@]}" "$@" 2>/dev/null; }
+
+# 1. the index
+if [ -z "$offline" ]; then
+	if ! apt-get "${APT[@]}" -q update >"$D/update.log" 2>&1; then
+		if ls "$D"/apt/lists/*_Packages* >/dev/null 2>&1; then
+			say "index not refreshed (network?), using the one of $(date -r "$D/apt/lists" '+%F %R')"
+		else
+			cat "$D/update.log" >&2
+			exit 1
+		fi
+	fi
+fi
+
+# 2. the kernels: the ABI name META's candidate depends on
+kver() {
+	local v
+	v=$(acache policy "$1" | sed -n 's/^  Candidate: //p')
+	[ -n "$v" ] && [ "$v" != "(none)" ] || return 1
+	acache show "$1=$v" | sed -n 's/^Depends:.*linux-image-\([0-9][^ ,]*\).*/\1/p' |
+		head -n 1 | grep .
+}
+names="6.1 6.12 6.1-rt 6.12-rt"
+declare -A K
+for n in $names; do
+	case $n in
+	6.1) K[$n]=$(kver linux-image-amd64) ;;
+	6.12) K[$n]=$(kver linux-image-6.12-amd64) ;;
+	6.1-rt) K[$n]=$(kver linux-image-rt-amd64) ;;
+	6.12-rt) K[$n]=$(kver linux-image-6.12-rt-amd64) ;;
+	esac || { say "no version for $n in the index"; exit 1; }
+done
+kvers=$(for n in $names; do echo "${K[$n]}"; done)
+
+# 3. the root
+# shellcheck disable=SC2086
+root=$("$HERE"/deb-root.sh --suite "$suite" --packages "sparse bc" $kvers)
+
+# 4. the images
+tmp=
+trap 'rm -rf "$tmp"' EXIT
+for n in $names; do
+	k=${K[$n]}
+	d=$D/kernels/$k
+	[ -f "$d/vmlinuz" ] && [ -f "$d/config" ] && continue
+	say "$n: kernel $k, from its .deb (once)"
+	tmp=$(mktemp -d "$D/.new.XXXXXX")
+	mkdir "$tmp/debs" "$tmp/x"
+	(cd "$tmp/debs" && apt-get "${APT[@]}" -q download "linux-image-$k" >/dev/null) &&
+		ls "$tmp"/debs/*.deb >/dev/null ||
+		{ say "cannot download linux-image-$k"; exit 1; }
+	for f in "$tmp"/debs/*.deb; do dpkg-deb -x "$f" "$tmp/x"; done
+	[ -f "$tmp/x/boot/vmlinuz-$k" ] && [ -f "$tmp/x/boot/config-$k" ] ||
+		{ say "no vmlinuz or config in linux-image-$k"; exit 1; }
+	mkdir -p "$tmp/k"
+	cp "$tmp/x/boot/vmlinuz-$k" "$tmp/k/vmlinuz"
+	cp "$tmp/x/boot/config-$k" "$tmp/k/config"
+	(cd "$tmp/debs" && ls -- *.deb) >"$tmp/k/from"
+	rm -rf "$d"
+	mv "$tmp/k" "$d"
+	rm -rf "$tmp"
+	tmp=
+done
+
+{
+	for n in $names; do echo "$n ${K[$n]}"; done
+	echo "root $root"
+} >"$D/current.new"
+mv "$D/current.new" "$D/current"
+cat "$D/current"
