@@ -6,18 +6,22 @@
 #   make demo       install what is missing, boot a VM, roll real dice
 #   make check      install what is missing, run every test tier
 #   make check-TIER one tier of scripts/tiers.sh (make tiers lists them)
-#   make deps       install the Debian packages (root)
+#   make deps       install the Debian packages of every tier (root)
 #   make bench      benchmarks: the core in userspace, callgrind, /dev/dice in a VM
 #   make deb        Debian packages in build/deb/ (dice-dkms, libdice1,
 #                   libdice-dev, dice) and the source package
 #
-# The kernel is Debian's linux-image-amd64, found at build time.
+# make, make install and DKMS build for this machine's running kernel, with
+# its installed headers.  The tests and the demo never do: they build for
+# and boot Debian's kernels taken out of their .deb into DICE_CACHE, with
+# their headers in cached Debian roots (scripts/kernels.sh), and install
+# no kernel on this machine.
 
 TOP := $(CURDIR)
-# The default kernel: the one Debian's linux-image-amd64 points to
-# (scripts/kernels.sh 6.1), or else the newest installed headers; "make
-# kver" prints it.
-KVER ?= $(or $(shell $(TOP)/scripts/kernels.sh 6.1 2>/dev/null),$(lastword \
+# The kernel make builds for: the running one when its headers are
+# installed (linux-headers-$(uname -r)), or else the newest installed
+# headers; "make kver" prints it.
+KVER ?= $(or $(shell k=$$(uname -r); test -d /lib/modules/$$k/build && echo $$k),$(lastword \
 	$(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | \
 		sed 's|/lib/modules/||;s|/build||')))
 KDIR ?= /lib/modules/$(KVER)/build
@@ -53,8 +57,17 @@ kmod-files:
 kver:
 	@echo $(KVER)
 
+# The packages of every tier (scripts/tiers.sh lists which serve which);
+# make demo, make bench and make check-TIER install only their own.
 deps:
 	@$(TOP)/scripts/deps.sh
+
+# Debian 12's kernels (scripts/bookworm.sh; root and the network): images
+# taken out of their .deb into the cache, headers in a cached Debian 12
+# root; the index refreshed, anything missing made.  Never installed here.
+# make bookworm BOOKWORM_KERNELS=6.1: that one alone (make demo).
+bookworm:
+	@$(TOP)/scripts/bookworm.sh $(BOOKWORM_KERNELS) >/dev/null
 
 # Debian 13's kernels and the newest source (scripts/trixie.sh; root and
 # the network): the index refreshed, anything missing made.
@@ -74,6 +87,7 @@ $(LINUX_SRC)/Makefile:
 	touch $@
 
 module:
+	@test -d $(KDIR) || { echo "no headers in $(KDIR): apt-get install linux-headers-$(KVER), or KVER=..."; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) W=1 modules
 
 core:
@@ -138,7 +152,9 @@ checkpatch-newest:
 
 # kernel-doc on the module's C reports nothing, and cppcheck is clean on
 # the core as userspace builds it, libdice and the CLI; the tier tables of
-# the docs name the tiers of scripts/tiers.sh.  TAP.  cppcheck
+# the docs name the tiers of scripts/tiers.sh; every tier's packages are
+# listed, and no tier's (nor make demo's, make bench's) would install a
+# kernel image (scripts/tiers.sh --check-packages).  TAP.  cppcheck
 # cannot evaluate the __has_include_next() of userspace/include's headers;
 # the system headers it would pull in are ones cppcheck does not read.
 static: linux-src
@@ -158,6 +174,8 @@ static: linux-src
 	$(TOP)/scripts/errno-check.py kmod/include/uapi/linux/dice.h \
 		Documentation/userspace-api/dice.rst || { fail=1; printf 'not '; }; \
 	echo "ok 4 - static: <linux/dice.h> and dice.rst list the same errors for each ioctl"; \
+	$(TOP)/scripts/tiers.sh --check-packages || { fail=1; printf 'not '; }; \
+	echo "ok 5 - static: scripts/tiers.sh has each tier's packages, and installing them (apt-get -s, on an empty system) installs no linux-image-*"; \
 	exit $$fail
 
 # This tree's documentation, every .rst under Documentation/ (its conf.py),
@@ -206,21 +224,24 @@ kunit-newest:
 
 # The VM harness, one runner for every VM tier (selftests/qemu/vmtest.sh):
 # make vmtest [VM_KERNEL=debug|6.12|6.1-rt|...] [VM_TESTS="dice_test quality"]
-# builds the module for that kernel (in a private copy but for the default
-# kernel), boots it in QEMU with the tests and prints TAP.
+# builds the module for that kernel in a private copy, boots it in QEMU
+# with the tests and prints TAP.  The default, 6.1, is Debian 12's default
+# kernel from the cache (make bookworm), as the vm tier runs it.
 VMTEST = $(TOP)/selftests/qemu/vmtest.sh
-VM_KERNEL ?= default
-vmtest: module selftests
-	$(VMTEST) --kernel $(VM_KERNEL) $(VM_TESTS)
+VM_KERNEL ?= 6.1
+VM_ARGS = --kernel $(VM_KERNEL) $(if $(filter 6.1,$(VM_KERNEL)),--name vm)
+vmtest: selftests
+	$(VMTEST) $(VM_ARGS) $(or $(VM_TESTS),$(if $(filter 6.1 debug,$(VM_KERNEL)),all))
 
 # Two clones of one saved VM must roll different dice (the vmfork tier).
-vmfork: module
-	$(VMTEST) --kernel $(VM_KERNEL) vmfork
+vmfork:
+	$(VMTEST) --kernel $(VM_KERNEL) $(if $(filter 6.1,$(VM_KERNEL)),--name vmfork) vmfork
 
 # The kernels the module is built and tested for: the set is written once,
 # in scripts/kernels.sh (Debian 12's 6.1 and 6.12, Debian 13's 6.12 and
-# trixie-backports' newest, each also PREEMPT_RT).  make check runs a VM
-# tier on each; "make check KERNELS=6.1" keeps to the default kernel.
+# trixie-backports' newest, each also PREEMPT_RT), all from the cache
+# (make bookworm, make trixie).  make check runs a VM tier on each; "make
+# check KERNELS=6.1" keeps to the default kernel.
 kernels:
 	@for k in $$($(TOP)/scripts/kernels.sh --names); do \
 		set -- $$($(TOP)/scripts/kernels.sh --info $$k) || exit 1; \
@@ -241,33 +262,43 @@ vmtest-debug: linux-src selftests
 	$(VMTEST) --kernel debug $(VM_TESTS)
 
 # Targets that install packages first go on in a fresh make: on a new
-# machine the kernel version, headers and source tarball only exist after
-# make deps, and the values computed above would be empty.
+# machine the source tarball only exists after make deps, and the values
+# computed above would be empty.  Each installs what it needs alone
+# (scripts/deps.sh; the list: scripts/tiers.sh), the tiers their cached
+# kernels (their NEEDS: make bookworm, make trixie).
 AFTER_DEPS = env -u KVER -u KDIR -u KIMAGE -u LINUX_SRC $(MAKE) --no-print-directory
 
-check: deps trixie
+check: deps
 	@$(AFTER_DEPS) check-tiers
 check-tiers:
 	@$(TOP)/scripts/check.sh
 
 # One tier: make check-vm, make check-kernel-trixie-bpo, make check-cli
-# TAP_ONLY='*pattern*' (Documentation/dice/testing.rst).  No make deps:
-# for a machine that ran make check once.
+# TAP_ONLY='*pattern*' (Documentation/dice/testing.rst).  The packages that
+# tier needs first (make deps for that tier alone, quiet when none is
+# missing).
 check-%:
-	@$(TOP)/scripts/check.sh $*
+	@$(TOP)/scripts/deps.sh -q '$*' && $(AFTER_DEPS) check-tiers TIERS='$*'
 # The tiers, in order (scripts/tiers.sh: the one list).
 tiers:
 	@$(TOP)/scripts/tiers.sh --names
 
-bench: deps
+bench:
+	@$(TOP)/scripts/deps.sh -q bench
 	@$(AFTER_DEPS) bench-run
-bench-run: module libdice
+bench-run: bookworm libdice
 	$(TOP)/scripts/bench.sh
 
-demo: deps
+# Only what the demo needs (scripts/tiers.sh's "demo" line) and Debian 12's
+# default kernel from the cache: nothing installed beyond that.
+demo:
+	@$(TOP)/scripts/deps.sh -q demo
 	@$(AFTER_DEPS) demo-run
-demo-run: module
+demo-run: demo-kernel
 	$(TOP)/scripts/demo.sh
+demo-kernel:
+	@$(MAKE) -s --no-print-directory $(if $(filter trixie-%,$(VM_KERNEL)),trixie,bookworm \
+		BOOKWORM_KERNELS=$(VM_KERNEL))
 
 # Everything a user needs; DESTDIR and PREFIX as usual.
 PREFIX ?= /usr/local
@@ -319,7 +350,7 @@ deb-check:
 
 # An interactive VM with the module loaded and the CLI at hand (^A x
 # quits), on VM_KERNEL.
-shell: module cli
+shell: cli
 	rm -rf $(B)/shell-extra && mkdir -p $(B)/shell-extra
 	cp $(B)/tools/dice $(B)/shell-extra/
 	cc -static -O2 -I$(TOP)/kmod/include/uapi -o $(B)/shell-extra/dicectl \
@@ -331,7 +362,7 @@ clean:
 	rm -rf $(B)
 
 export TOP KVER KDIR KIMAGE B LINUX_SRC DICE_CACHE
-.PHONY: all deps trixie linux-src linux-src-newest checkpatch-newest docs upstream \
+.PHONY: all deps bookworm demo-kernel trixie linux-src linux-src-newest checkpatch-newest docs upstream \
 	kunit-newest tiers module core libdice cli sparse checkpatch \
 	selftests fuzz kunit vmtest vmfork kmod-files kver static kernels vmtest-kernels debug-kernel vmtest-debug check check-tiers demo demo-run bench bench-run install uninstall dkms \
 	dkms-source dkms-install dkms-uninstall deb deb-check shell clean

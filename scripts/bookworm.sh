@@ -5,9 +5,13 @@
 # installing any of them on the host (the host's /boot, /vmlinuz, GRUB menu
 # and /lib/modules stay as they are):
 #
-#   scripts/bookworm.sh            find the kernels, make what is missing
-#                                  (root, network); print the state file
-#   scripts/bookworm.sh --offline  the same from the index already here
+#   scripts/bookworm.sh [--offline] [NAME...]
+#
+# finds the kernels, makes what is missing (root, network) and prints the
+# state file; --offline: from the index already here.  NAME: only those
+# kernels (make demo asks for 6.1 alone: its root has 6.1's headers only
+# and is made sooner; the 6.12 headers depend on their image, which the
+# root then installs, initramfs and all); default all four.
 #
 # The same way scripts/trixie.sh does it for Debian 13:
 #
@@ -37,8 +41,8 @@
 #    devtmpfs and ACPI power-off are built in, and the initramfs carries
 #    busybox and dice.ko only (selftests/qemu/mkinitramfs.sh).
 #
-# The state file, $DICE_CACHE/bookworm/current, one "NAME VALUE" a line:
-# each kernel's name and KVER, and "root DIR"; scripts/kernels.sh reads it.
+# The state file, $DICE_CACHE/bookworm/current, one "NAME KVER ROOT" a
+# line, ROOT the root its headers are in; scripts/kernels.sh reads it.
 set -euo pipefail
 cache=${DICE_CACHE:-/var/tmp/dice}
 D=$cache/bookworm
@@ -47,7 +51,12 @@ mirror=${DEB_MIRROR:-http://deb.debian.org/debian}
 security=${DEB_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 HERE=$(cd "$(dirname "$0")" && pwd)
 offline=
-[ "${1:-}" = --offline ] && offline=1
+[ "${1:-}" = --offline ] && { offline=1; shift; }
+all="6.1 6.12 6.1-rt 6.12-rt"
+names=${*:-$all}
+for n in $names; do
+	case " $all " in *" $n "*) ;; *) echo "bookworm: no kernel $n ($all)" >&2; exit 2 ;; esac
+done
 say() { echo "bookworm: $*" >&2; }
 
 mkdir -p "$D/apt/lists/partial" "$D/apt/archives/partial" "$D/kernels"
@@ -91,7 +100,6 @@ kver() {
 	acache show "$1=$v" | sed -n 's/^Depends:.*linux-image-\([0-9][^ ,]*\).*/\1/p' |
 		head -n 1 | grep .
 }
-names="6.1 6.12 6.1-rt 6.12-rt"
 declare -A K
 for n in $names; do
 	case $n in
@@ -103,9 +111,19 @@ for n in $names; do
 done
 kvers=$(for n in $names; do echo "${K[$n]}"; done)
 
-# 3. the root
+# 3. the root: the one the state file names for these kernels, when it
+# names one for all of them at these versions and it is still there (so
+# that make demo after make check reuses the root of all four); else
+# deb-root.sh's, made if needed
+root=
+if [ -r "$D/current" ]; then
+	root=$(for n in $names; do
+		awk -v n="$n" -v k="${K[$n]}" '$1 == n && $2 == k { print $3 }' "$D/current"
+	done | sort | uniq -c | awk -v c="$(echo $names | wc -w)" '$1 == c { print $2 }')
+	[ -n "$root" ] && [ -f "$root/../done" ] && touch "$root/../used" || root=
+fi
 # shellcheck disable=SC2086
-root=$("$HERE"/deb-root.sh --suite "$suite" --packages "sparse bc" $kvers)
+[ -n "$root" ] || root=$("$HERE"/deb-root.sh --suite "$suite" --packages "sparse bc" $kvers)
 
 # 4. the images
 tmp=
@@ -133,9 +151,15 @@ for n in $names; do
 	tmp=
 done
 
+# The kernels asked for with their root; the others of the state file, if
+# their root is still there, with theirs.
 {
-	for n in $names; do echo "$n ${K[$n]}"; done
-	echo "root $root"
+	for n in $names; do echo "$n ${K[$n]} $root"; done
+	[ -r "$D/current" ] && for n in $all; do
+		case " $names " in *" $n "*) continue ;; esac
+		awk -v n="$n" '$1 == n && NF == 3' "$D/current" |
+			while read -r _ _ r; do [ -d "$r/usr" ] && awk -v n="$n" '$1 == n' "$D/current"; done
+	done
 } >"$D/current.new"
 mv "$D/current.new" "$D/current"
 cat "$D/current"

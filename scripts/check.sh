@@ -79,6 +79,18 @@ tier() {
 	echo "$name $p $f $s $(( $(date +%s) - start ))" >>"$NOTES/times"
 }
 
+# kbuild NAME ARGS...: make -C the headers of kernel NAME of
+# scripts/kernels.sh M=$TOP ARGS, in the cached Debian root its headers and
+# compiler are in (scripts/in-root.sh): module-w1 and sparse build the
+# module in the tree for the tests' default kernel, never the host's.
+kbuild() {
+	local kv root
+	read -r kv _ _ root < <("$TOP"/scripts/kernels.sh --info "$1") || return 1
+	shift
+	"$TOP"/scripts/in-root.sh "$root" env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		make -C "/lib/modules/$kv/build" M="$TOP" "$@"
+}
+
 # no_warnings CMD...: run CMD; fail if it fails or prints a warning.
 no_warnings() {
 	local out rc
@@ -97,9 +109,10 @@ for w in $WANT; do
 	cut -d' ' -f1 <<<"$TIER_LIST" | paste -sd' '
 	exit 2
 done
-make -s linux-src >/dev/null || { echo "cannot unpack linux-source"; exit 1; }
-# Cleaned first, so that every file is compiled at W=1.
-selected module-w1 && make -s -C "$KDIR" M="$TOP" clean >/dev/null 2>&1
+# Cleaned first, so that every file is compiled at W=1 (the tier's own
+# NEEDS make the cached kernel first where it is missing).
+selected module-w1 && make -s --no-print-directory bookworm >/dev/null 2>&1 &&
+	kbuild 6.1 clean >/dev/null 2>&1
 # This run's own notes (several runs may share build/logs).
 NOTES=$(mktemp -d "$LOGS/.run.XXXXXX") || exit 1
 trap 'rm -rf "$NOTES"' EXIT
@@ -119,7 +132,7 @@ for log in "$LOGS"/vm.log "$LOGS"/kernel-*.log; do
 	[ -f "$log" ] && [ "$(stat -c %Y "$log")" -ge "$RUN_START" ] || continue
 	name=$(basename "$log" .log)
 	name=${name#kernel-}
-	[ "$name" = vm ] && name="default ($(make -s --no-print-directory kver))"
+	[ "$name" = vm ] && name="default ($("$TOP"/scripts/kernels.sh 6.1))"
 	grep -qE '^ok [0-9]+ - [^ ]+: kernel log clean' "$log" &&
 		! grep -qE '^not ok' "$log" && kernels+=("$name")
 done

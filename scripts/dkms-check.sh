@@ -1,8 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Prove dkms.conf builds the module for every kernel of scripts/kernels.sh
-# (KERNELS picks the set): dkms add, then dkms build -k KVER for each.
+# Prove dkms.conf builds the module for every Debian 12 kernel of
+# scripts/kernels.sh (KERNELS picks the set): dkms add, then dkms build -k
+# KVER for each.
+#
+# The kernels are the cached ones (make bookworm): DKMS runs in their
+# cached Debian 12 root, where their headers and compiler are
+# (scripts/in-root.sh: an overlay thrown away after each command), with
+# its trees under the build directory, which the root sees.  No kernel or
+# headers package of the host is used or needed.
 #
 # DKMS runs in private trees (--dkmstree, --sourcetree, --installtree in a
 # temporary directory), never in /var/lib/dkms or /usr/src: nothing is
@@ -17,12 +24,20 @@
 # /var/lib/dkms changed.
 set -uo pipefail
 : "${TOP:?run from make}"
+B=${B:-$TOP/build}
 ver=$(cat "$TOP/VERSION")
-T=$(mktemp -d "${TMPDIR:-/tmp}/dice-dkms.XXXXXX")
+mkdir -p "$B"
+T=$(mktemp -d "$B/dkms-check.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
-DKMS=(env mok_signing_key="$T/mok.key" mok_certificate="$T/mok.pub"
-	dkms --dkmstree "$T/dkms" --sourcetree "$T/root/usr/src" --installtree "$T/install")
+# dkms ROOT ARGS...: DKMS in ROOT, its trees and key pair in $T.
+dkms() {
+	local root=$1
+	shift
+	"$TOP"/scripts/in-root.sh "$root" env mok_signing_key="$T/mok.key" \
+		mok_certificate="$T/mok.pub" dkms --dkmstree "$T/dkms" \
+		--sourcetree "$T/root/usr/src" --installtree "$T/install" "$@"
+}
 state_before=$(ls -A --full-time /var/lib/dkms 2>/dev/null)
 # shellcheck source=../testlib/tap.sh
 . "$TOP/testlib/tap.sh"
@@ -44,20 +59,26 @@ if make -s --no-print-directory -C "$TOP" dkms-source DESTDIR="$T/root" \
 else
 	tap fail "make dkms-source: dkms.conf and the module's files" "$T/source.log"
 fi
-if "${DKMS[@]}" add -m dice -v "$ver" >"$T/add.log" 2>&1; then
-	tap ok "add dice/$ver (private tree)"
+# Debian 12's kernels, in their cached root; Debian 13's are built by DKMS
+# in the deb tier's trixie root (scripts/deb-check.sh).
+if ! kernels=$("$TOP"/scripts/kernels.sh --debian12); then
+	tap fail "Debian 12 kernels of the set in the cache (make bookworm)"
+fi
+root=
+while read -r name _; do
+	[ -n "$name" ] || continue
+	read -r _ _ _ root < <("$TOP"/scripts/kernels.sh --info "$name") && break
+done <<<"$kernels"
+if [ -n "$root" ] && dkms "$root" add -m dice -v "$ver" >"$T/add.log" 2>&1; then
+	tap ok "add dice/$ver (private tree, in the cached Debian 12 root)"
 else
 	tap fail "add dice/$ver" "$T/add.log"
-fi
-# Debian 12's kernels, on this host; Debian 13's are built by DKMS in the
-# deb tier's trixie root (scripts/deb-check.sh).
-if ! kernels=$("$TOP"/scripts/kernels.sh --host); then
-	tap fail "kernels of the set installed (make deps)"
 fi
 while read -r name kver; do
 	[ -n "$kver" ] || continue
 	log=$T/build-$kver.log
-	if "${DKMS[@]}" build -m dice -v "$ver" -k "$kver" >"$log" 2>&1 &&
+	read -r _ _ _ root < <("$TOP"/scripts/kernels.sh --info "$name")
+	if dkms "$root" build -m dice -v "$ver" -k "$kver" >"$log" 2>&1 &&
 		ko=$(find "$T/dkms/dice/$ver/$kver" -name 'dice.ko*' | head -n 1) &&
 		[ -n "$ko" ] &&
 		modinfo -F vermagic "$ko" | grep -q "^$kver "; then

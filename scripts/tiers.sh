@@ -22,44 +22,47 @@
 #                                    linux-image-* package
 #
 # NEEDS: make targets a tier needs built before it runs ("-": none), built
-# quietly by check.sh before the tier (so make check-vm works alone).
+# quietly by check.sh before the tier (so make check-vm works alone):
+# "bookworm" and "trixie" make the cached Debian 12 and 13 kernels
+# (scripts/bookworm.sh, scripts/trixie.sh) where they are missing.
 # COMMAND: run by check.sh from the top of the tree (bash, eval'd there:
-# $KDIR, $B, $VMTEST, no_warnings come from it).  kernel-NAME: one tier per
-# kernel of scripts/kernels.sh --names but the default (6.1, which the vm
-# tier boots).
+# $B, $VMTEST, no_warnings, kbuild come from it).  kernel-NAME: one tier
+# per kernel of scripts/kernels.sh --names but the default (6.1, which the
+# vm tier boots and module-w1, sparse build against, in its cached root).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=${TOP:-$(cd "$HERE/.." && pwd)}
 
 list() {
 	cat <<'EOF'
-module-w1 - no_warnings make -C "$KDIR" M="$TOP" W=1 modules
-sparse - scripts/sparse.sh "$KDIR" "$TOP" sparse / "$B/logs/sparse-make.log"
+module-w1 bookworm no_warnings kbuild 6.1 W=1 modules
+sparse bookworm read -r kv _ _ root < <(scripts/kernels.sh --info 6.1) && scripts/sparse.sh "/lib/modules/$kv/build" "$TOP" sparse "$root" "$B/logs/sparse-make.log"
 checkpatch - make -s checkpatch
-checkpatch-newest - make -s checkpatch-newest
+checkpatch-newest trixie make -s checkpatch-newest
 static - make -s static
 docs - make -s docs
 core - make -s -C kmod/tests O="$B/core" check
 libdice - make -s -C libdice O="$B/libdice" check
 cli - make -s -C tools O="$B/tools" check
 fuzz - make -s -C fuzz O="$B/fuzz" check FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
-install - scripts/install-check.sh
-dkms - scripts/dkms-check.sh
-deb - scripts/deb-check.sh
+install bookworm scripts/install-check.sh
+dkms bookworm scripts/dkms-check.sh
+deb bookworm,trixie scripts/deb-check.sh
 kunit - make -s kunit
-upstream - scripts/upstream-check.sh
+upstream trixie scripts/upstream-check.sh
 selftests-build - make -s selftests
-vm module,selftests "$VMTEST" --kernel default
-vmfork module "$VMTEST" --kernel default vmfork
+vm bookworm,selftests "$VMTEST" --kernel 6.1 --name vm all
+vmfork bookworm "$VMTEST" --kernel 6.1 --name vmfork vmfork
 EOF
 	local k
 	for k in $("$HERE"/kernels.sh --names); do
 		[ "$k" = 6.1 ] && continue
-		echo "kernel-$k selftests \"\$VMTEST\" --kernel $k"
+		case $k in trixie-*) rel=trixie ;; *) rel=bookworm ;; esac
+		echo "kernel-$k $rel,selftests \"\$VMTEST\" --kernel $k"
 	done
 	cat <<'EOF'
-debug-kernel - selftests/qemu/debug-kernel.sh
-vm-debug selftests "$VMTEST" --kernel debug
+debug-kernel linux-src selftests/qemu/debug-kernel.sh
+vm-debug linux-src,selftests "$VMTEST" --kernel debug
 EOF
 }
 
