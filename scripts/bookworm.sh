@@ -35,7 +35,7 @@
 #    compiler, linux-kbuild's libraries) are resolved by dpkg, not by
 #    whatever the host has, and the same mechanism serves Debian 13.
 # 4. The images: vmlinuz and config of each kernel, taken out of the
-#    linux-image-KVER .deb with dpkg-deb -x into
+#    linux-image-KVER .deb (dpkg-deb --fsys-tarfile, its /boot alone) into
 #    $DICE_CACHE/bookworm/kernels/KVER/, never installed.  The VM needs no
 #    module of the kernel's own: the serial console, initramfs (gzip),
 #    devtmpfs and ACPI power-off are built in, and the initramfs carries
@@ -138,7 +138,10 @@ for n in $names; do
 	(cd "$tmp/debs" && apt-get "${APT[@]}" -q download "linux-image-$k" >/dev/null) &&
 		ls "$tmp"/debs/*.deb >/dev/null ||
 		{ say "cannot download linux-image-$k"; exit 1; }
-	for f in "$tmp"/debs/*.deb; do dpkg-deb -x "$f" "$tmp/x"; done
+	# /boot alone: the modules, most of the package, are not needed.
+	for f in "$tmp"/debs/*.deb; do
+		dpkg-deb --fsys-tarfile "$f" | tar -C "$tmp/x" -x --wildcards './boot/*'
+	done
 	[ -f "$tmp/x/boot/vmlinuz-$k" ] && [ -f "$tmp/x/boot/config-$k" ] ||
 		{ say "no vmlinuz or config in linux-image-$k"; exit 1; }
 	mkdir -p "$tmp/k"
