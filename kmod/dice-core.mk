@@ -32,5 +32,5 @@ DICE_CORE_CPPFLAGS := -I$(DICE_USERSPACE_INC) -I$(DICE_KMOD) \
 DICE_CORE_CFLAGS := -Wno-unused-parameter
 
 DICE_KMOD_FILES := Kbuild Kconfig dice-core.mk compat.h compat/kunit/visibility.h \
-	compat/kunit-import.h dice_main.c dice_kunit.c \
+	compat/kunit-import.h dice_main.c dice_kunit.c dice_test_hooks.h \
 		   $(DICE_CORE:%=%.c) $(DICE_CORE_HDR_NAMES)

@@ -41,6 +41,7 @@
 #include <linux/workqueue.h>
 
 #include "dice_core.h"
+#include "dice_test_hooks.h"
 
 /*
  * Alias tables are the only memory a file makes the kernel hold that grows

@@ -30,6 +30,10 @@ struct dice_ring;
 #define DICE_METHOD_REJECTION	4
 #endif
 
+/* Sources of bits, for dice_set_source(): a userspace engine's choice. */
+#define DICE_SRC_KERNEL		0	/* the CRNG (getrandom()) */
+#define DICE_SRC_WRITTEN	1	/* bits given with dice_write_bits() */
+
 /*
  * What dice_get_info() reports.  libdice's own since the device reports
  * less (DICE_IOC_GET_DIE): the layout of LIBDICE_1, which stays.

@@ -106,6 +106,7 @@ git -C "$G" commit -q -m "Linux $VER (linux-source, only the files the series ch
 # rewrite FILE...: this tree's paths as the kernel's, in place (copies).
 rewrite() {
 	sed -i \
+		-e 's|"\.\./\.\./kmod/\(dice_[a-z_]*\.h\)"|"../../../../../drivers/misc/dice/\1"|g' \
 		-e 's|kmod/include/uapi/linux/dice\.h|include/uapi/linux/dice.h|g' \
 		-e 's|kmod/dice_\*\.c|drivers/misc/dice/dice_*.c|g' \
 		-e 's|kmod/\(dice_[a-z_]*\.[ch]\)|drivers/misc/dice/\1|g' \
@@ -230,6 +231,7 @@ for o in $CORE; do copy "kmod/$o.c" "$D/$o.c"; done
 for h in $HDRS; do copy "kmod/$h" "$D/$h"; done
 copy kmod/Kconfig $D/Kconfig
 copy kmod/dice_kunit.c $D/dice_kunit.c
+copy kmod/dice_test_hooks.h $D/dice_test_hooks.h
 cp "$TOP/selftests/kunit/.kunitconfig" "$G/$D/.kunitconfig"
 # makefile [KUNIT]: the in-tree Makefile; the objects from dice-core.mk.
 makefile() {
@@ -259,9 +261,10 @@ printf 'obj-$(CONFIG_RANDOM_DICE)\t\t+= dice/\n' >>"$G/drivers/misc/Makefile"
 maintainers
 commit "misc: dice: add the /dev/dice driver" \
 "The driver, in drivers/misc/dice/: dice_main.c is the misc device (open,
-read_iter, write_iter, splice, poll, the ioctls, sysfs counters, module
-parameters, per-user table budget); the die core beside it is plain C
-without any device code, built into dice.o:
+read_iter, splice, poll, the three ioctls, debugfs counters, the table
+budget); dice_test_hooks.h is the selftests' hook, written bits as a
+source (CONFIG_RANDOM_DICE_TEST_HOOKS only, not uapi); the die core
+beside it is plain C without any device code, built into dice.o:
 
   dice_pool.c     the bit pool the random bits are drawn from
   dice_uniform.c  fair faces by randomness recycling (close to log2 n

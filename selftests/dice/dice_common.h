@@ -45,6 +45,9 @@
 #include <linux/const.h>
 #include <linux/dice.h>
 
+/* The test hook: not uapi, in the driver's folder (kmod/ in this tree). */
+#include "../../kmod/dice_test_hooks.h"
+
 #define DICE_PATH	"/dev/dice"
 #define DICE_DEBUGFS	"/sys/kernel/debug/dice"
 #define MODULE_SYSFS	"/sys/module/dice"

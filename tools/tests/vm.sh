@@ -99,7 +99,8 @@ range "dice 100xd%" 100 1 100 100xd%
 range "dice 100x4dF" 100 -4 4 100x4dF
 range "dice 2d20kh1+5" 1 6 25 2d20kh1+5
 range "dice 100x1d6! (bounded explosions)" 100 1 606 '100x1d6!'
-range "dice 100x2d6r1" 100 4 12 100x2d6r1
+# --roll20: its r is dice's (reroll until none matches), so no warning
+range "dice --roll20 100x2d6r1" 100 4 12 --roll20 100x2d6r1
 range "dice 100x10d10>=8f1" 100 -10 10 '100x10d10>=8f1'
 range "dice --weights 2,2,6,1,1 300xdW" 300 1 5 --weights 2,2,6,1,1 300xdW
 range "dice --faces 1,1,2,3,5,8 100xdW" 100 1 8 --faces 1,1,2,3,5,8 100xdW

@@ -156,21 +156,6 @@ struct dice_die_stats {
 /* Report what the file's rolls cost since open.  Errors: the common ones. */
 #define DICE_IOC_GET_STATS	_IOR(DICE_IOC_MAGIC, 0x12, struct dice_die_stats)
 
-/*
- * Test hook, only in kernels built with CONFIG_RANDOM_DICE_TEST_HOOKS (the
- * selftests' config lists it; ENOTTY elsewhere): take the file's bits
- * from *arg, DICE_SRC_KERNEL (the CRNG) or DICE_SRC_WRITTEN (bytes
- * write()n to the file, most significant bit first), so that known-answer
- * tests can run end to end.  Every bit and roll of the old source is
- * dropped, but the rest of a text line a read has begun.  write() fails
- * with EINVAL unless the source is DICE_SRC_WRITTEN; with it, write()
- * fails with EAGAIN when the bit buffer is full and read() when the
- * written bits cannot make the next roll, blocking or not.
- * Errors: EINVAL (unknown source), ENOMEM (no memory for the copy of the
- * die that poll() tries written bits on).
- */
-#define DICE_SRC_KERNEL		0
-#define DICE_SRC_WRITTEN	1
-#define DICE_IOC_SET_SOURCE	_IOW(DICE_IOC_MAGIC, 0x1f, __u32)
+/* 0x1f: the selftests' test hook, not ABI (dice_test_hooks.h of the driver) */
 
 #endif /* _UAPI_LINUX_DICE_H */
