@@ -1063,7 +1063,13 @@ if [ "$n_examples" -ge 15 ]; then ok "dice(1) has its examples ($n_examples run)
 t_out "dice(1) example: --dist 4d6kh3 has denominator 1296" "denominator: 1296" --dist 4d6kh3
 t_out "dice(1) example: ... and mean 15869/1296" "mean: 15869/1296" --dist 4d6kh3
 t_out "dice(1) example: 1d20+5>=15 --avrae has mean 11/20" "mean: 11/20" --avrae --dist '1d20+5>=15'
-t_out "dice(1): 4d6r is 4d6r1" "$("$DICE" --dist 4d6r1 | sed -n 2p)" --dist 4d6r
+t_out "dice(1): 4d6r is 4d6r1" "$("$DICE" --dist 4d6r1 2>/dev/null | sed -n 2p)" --dist 4d6r
+# The examples written inline in OPTIONS and NOTATION, with what they show.
+t_out "dice(1) example: --versus 1d20+5 1d20+3 prints 229/400" "P(A > B) = 229/400" --versus '1d20+5' '1d20+3'
+t_out "dice(1) example: ... 9/200" "P(A = B) = 9/200" --versus '1d20+5' '1d20+3'
+t_out "dice(1) example: ... and 153/400" "P(A < B) = 153/400" --versus '1d20+5' '1d20+3'
+t_out "dice(1) example: --count '>=15' 6x1d20+5 gives 0.441518 for at least 4" "$(printf '4\t17788815\t0.27795\t0.441518\t')" -d --count '>=15' 6x1d20+5
+t_range "dice(1) example: dice -- -d4 rolls a negative d4" 1 -4 -1 --seed=1 -- -d4
 
 # ---- dialects: never another number without a word ------------------------
 tap_section "dialects"
