@@ -89,7 +89,7 @@ size_t dice_table_bytes(u32 sides, bool packed);
 
 /* ---- the die (dice_die.c, dice_roll.c) ---------------------------------- */
 
-int dice_die_check(u64 sides, const struct dice_table *table, u32 method);
+int dice_die_check(u64 sides, bool loaded, u32 method);
 int dice_die_set(struct dice_die *die, u64 sides, struct dice_table *table,
 		 u32 method);
 int dice_die_set_sides(struct dice_die *die, u64 sides);

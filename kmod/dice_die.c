@@ -218,19 +218,19 @@ static void dice_die_drop_table(struct dice_die *die)
 
 /**
  * dice_die_check() - could the die become this die?
- * @sides: sides of a fair die (unused when @table is given)
- * @table: the table of a loaded die, or NULL
+ * @sides: sides of a fair die (unused for a loaded one, whose table says)
+ * @loaded: the die is loaded
  * @method: DICE_METHOD_*
  *
  * Return: 0, or -EINVAL for no sides, an unknown method or one that cannot
  * roll this kind of die.
  */
-int dice_die_check(u64 sides, const struct dice_table *table, u32 method)
+int dice_die_check(u64 sides, bool loaded, u32 method)
 {
-	if (!table && !sides)
+	if (!loaded && !sides)
 		return -EINVAL;
-	return dice_method_check(method, table ? DICE_KIND_LOADED :
-						 DICE_KIND_FAIR);
+	return dice_method_check(method, loaded ? DICE_KIND_LOADED :
+						  DICE_KIND_FAIR);
 }
 
 /**
@@ -255,7 +255,7 @@ int dice_die_set(struct dice_die *die, u64 sides, struct dice_table *table,
 {
 	bool new_table = table && table != die->table;
 	struct dice_batch *batch = die->batch;
-	int err = dice_die_check(sides, table, method);
+	int err = dice_die_check(sides, !!table, method);
 
 	if (!err && method == DICE_METHOD_BATCH && !batch) {
 		batch = kzalloc_obj(*batch, GFP_KERNEL_ACCOUNT);

@@ -151,6 +151,7 @@ int dice_die_args_check(const struct dice_die_args *arg)
 	bool fair = arg->kind == DICE_KIND_FAIR;
 	bool alias = arg->kind == DICE_KIND_ALIAS;
 
+	/* > DICE_METHOD_ALIAS: userspace's REJECTION is no uapi method. */
 	if (arg->flags || arg->kind > DICE_KIND_ALIAS || !arg->sides ||
 	    arg->method > DICE_METHOD_ALIAS)
 		return -EINVAL;
@@ -158,8 +159,7 @@ int dice_die_args_check(const struct dice_die_args *arg)
 	    (!alias && (arg->thresholds || arg->aliases || arg->mass)) ||
 	    (alias && !arg->mass))
 		return -EINVAL;
-	if (dice_method_check(arg->method, fair ? DICE_KIND_FAIR :
-						  DICE_KIND_LOADED))
+	if (dice_die_check(arg->sides, !fair, arg->method))
 		return -EINVAL;
 	if (!fair && arg->sides > DICE_TABLE_SIDES_MAX)
 		return -E2BIG;
@@ -187,7 +187,7 @@ int dice_die_args_check(const struct dice_die_args *arg)
 int dice_stream_set_die(struct dice_stream *stream, u64 sides,
 			struct dice_table *table, u32 method, u32 format)
 {
-	int err = dice_die_check(sides, table, method);
+	int err = dice_die_check(sides, !!table, method);
 
 	if (!err)
 		err = dice_format_check(format, table ? table->sides : sides);

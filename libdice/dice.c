@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "dice_format.h"
 #include "internal.h"
 #include "ring.h"
 
@@ -192,9 +193,10 @@ static int dice_device_set(struct dice *d, const struct dice_die_args *die,
 
 /*
  * libdice owns the format of its file, the device's or the engine's stream:
- * it is in DICE_FMT_U64 after dice_roll(), and in the caller's format for
- * dice_read() and whenever the die changes, so that a new die is checked
- * against the format the caller will read it in.  Switching drops nothing
+ * it is in DICE_FMT_U64 after dice_roll() of an engine or of a device file
+ * in text (a device file in a binary format is read in it), and in the
+ * caller's format for dice_read() and whenever the die changes, so that a
+ * new die is checked against the format the caller will read it in.  Switching drops nothing
  * but bytes of a partly read text line.  (On the device a format goes with
  * the whole die: a loaded die's table is sent again.)
  */
@@ -472,23 +474,6 @@ static long dice_file_read(struct dice *d, void *buf, size_t len)
 	return n < 0 ? -errno : n;
 }
 
-/* Bytes a roll takes in @format, 0 for text. */
-static unsigned int dice_format_bytes(uint32_t format)
-{
-	switch (format & DICE_FMT_TYPE_MASK) {
-	case DICE_FMT_U8:
-		return 1;
-	case DICE_FMT_U16:
-		return 2;
-	case DICE_FMT_U32:
-		return 4;
-	case DICE_FMT_U64:
-		return 8;
-	default:
-		return 0;
-	}
-}
-
 /*
  * Rolls as 1..n.  A device file in a binary format is read in it and
  * widened here: a format is sent with the whole die (DICE_IOC_SET_DIE), so
@@ -500,7 +485,7 @@ static unsigned int dice_format_bytes(uint32_t format)
 static int dice_file_roll(struct dice *d, uint64_t *faces, size_t count,
 			    size_t *done)
 {
-	unsigned int w = d->eng ? 0 : dice_format_bytes(d->file_format);
+	unsigned int w = d->eng ? 0 : dice_format_width(d->file_format);
 	uint64_t base = 0;
 	size_t want, got = 0, i;
 	unsigned char *in;

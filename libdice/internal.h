@@ -46,7 +46,8 @@ struct dice_engine {
  * @format: the format set with dice_set_format(), which dice_read() uses
  *	and dice_get_info() reports
  * @file_format: the format the file (device or engine) is in now: @format,
- *	or DICE_FMT_U64 after dice_roll() (libdice owns the format of its file)
+ *	or DICE_FMT_U64 after dice_roll() read it in that (libdice owns the format
+ *	of its file)
  * @source: DICE_SRC_* (engine; the device's is the CRNG)
  * @die: the device's die as last set (DICE_IOC_SET_DIE sets it whole, so a
  *	new format or method is sent with the die), its format @file_format

@@ -62,7 +62,9 @@ static void bound_die(const struct group *g, val_t *lo, val_t *hi,
 	*lo = a;
 	*hi = b;
 	*pool = (val_t)g->count;
-	if (g->explode == EXPLODE_SEPARATE) {
+	if (g->explode == EXPLODE_SEPARATE && g->add_once) {
+		*pool = bound_add(*pool, 1);	/* Avrae's ra: one die at most */
+	} else if (g->explode == EXPLODE_SEPARATE) {
 		*lo = bound_min(a, a - g->penetrate);
 		*pool = bound_mul(*pool, lim + 1);
 	} else if (g->explode == EXPLODE_COMPOUND) {

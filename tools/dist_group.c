@@ -458,6 +458,97 @@ bool group_needs_enum(const struct dist_ctx *x, const struct group *g)
 		(g->explode == EXPLODE_SEPARATE || g->keep.mode != KEEP_ALL));
 }
 
+/* out = a - b + c, three counts over one denominator (taken from @a). */
+static void dist_abc(struct dist_ctx *x, struct dist *out, const struct dist *a,
+		     const struct dist *b, const struct dist *c)
+{
+	const struct dist *t[3] = { a, c, b };
+	__int128 lo = VALUE_LIMIT, hi = -VALUE_LIMIT;
+	size_t i, j;
+
+	for (i = 0; i < 3; i++) {
+		lo = t[i]->lo < lo ? t[i]->lo : lo;
+		hi = dist_hi(t[i]) > hi ? dist_hi(t[i]) : hi;
+	}
+	dist_init(x, out, lo, hi);
+	for (i = 0; i < 3; i++) {	/* a and c first: no count goes below 0 */
+		for (j = 0; j < t[i]->n; j++) {
+			struct big *o = &out->c[t[i]->lo - out->lo + (int64_t)j];
+
+			if (i < 2)
+				big_add(o, &t[i]->c[j]);
+			else
+				big_sub(o, &t[i]->c[j]);
+		}
+	}
+	big_copy(&out->den, &a->den);
+	dist_trim(out);
+}
+
+/*
+ * Avrae's ra (g->add_once): n dice drawn from @law, and one more when some
+ * of them matches g->ex (d20's SetOperator.explode_once(), see
+ * mod_reroll()); then the keep, over all of them.  With S the faces that
+ * match, w the weights, W their sum and F the counts of the score of a
+ * pool, the counts are, over W^(n+1),
+ *   sum_d w(d) [some die of d in S] sum_e w(e) F(d, e)
+ *     + sum_d w(d) [no die of d in S] W F(d)
+ *   = F(L^n, L) - F(L'^n, L) + F(L'^n, Z)
+ * where L' is @law without the faces in S (W stays its denominator) and Z
+ * adds no die, with weight W.
+ */
+static void ra_dist(struct dist_ctx *x, struct dist *out, const struct dist *law,
+		    const struct group *g, const struct scorer *sc, uint64_t n,
+		    uint64_t k)
+{
+	struct dist lmiss, t[3];
+	unsigned int i;
+
+	law_push(x, &lmiss, law, NULL, 0, &g->ex, false);
+	dist_trim(&lmiss);
+	if (g->keep.mode != KEEP_ALL) {
+		struct domain dm = { .mode = g->keep.mode };
+		struct pool_in p[2];
+
+		domain_add_dist(&dm, law, 0);
+		domain_done(&dm);
+		pool_limits(x, dm.m, (unsigned int)k, n + 1, "dice with 'ra'");
+		for (i = 0; i < 3; i++) {
+			pool_in_law(&p[0], i ? &lmiss : law, &dm, n);
+			if (i < 2)
+				pool_in_law(&p[1], law, &dm, 1);
+			else
+				pool_in_none(&p[1], &law->den, 1);
+			pool_keep(x, &t[i], p, 2, &dm, (unsigned int)k, sc);
+			pool_in_free(&p[0]);
+			pool_in_free(&p[1]);
+		}
+		free(dm.v);
+	} else {
+		struct dist one, miss, pn, z;
+
+		law_push(x, &one, law, sc, 0, NULL, false);
+		dist_trim(&one);
+		law_push(x, &miss, law, sc, 0, &g->ex, false);
+		dist_trim(&miss);
+		dist_point(x, &z, 0);
+		big_copy(&z.c[0], &law->den);
+		big_copy(&z.den, &law->den);
+		for (i = 0; i < 3; i++) {
+			law_power(x, &pn, i ? &miss : &one, n);
+			dist_conv(x, &t[i], &pn, i < 2 ? &one : &z);
+			dist_free(&pn);
+		}
+		dist_free(&one);
+		dist_free(&miss);
+		dist_free(&z);
+	}
+	dist_abc(x, out, &t[0], &t[1], &t[2]);
+	for (i = 0; i < 3; i++)
+		dist_free(&t[i]);
+	dist_free(&lmiss);
+}
+
 /* The group @g with @n dice. */
 static void group_dist_n(struct dist_ctx *x, struct dist *out, const struct group *g,
 			 uint64_t n)
@@ -492,6 +583,11 @@ static void group_dist_n(struct dist_ctx *x, struct dist *out, const struct grou
 			  g->keep.mode == KEEP_ALL ? n : k);
 	}
 	if (g->unique == UNIQUE_ALWAYS) {
+		dist_free(&law);
+		return;
+	}
+	if (g->add_once) {
+		ra_dist(x, out, &law, g, sc, n, k);
 		dist_free(&law);
 		return;
 	}
@@ -680,6 +776,8 @@ void dist_brace(struct dist_ctx *x, struct dist *out, const struct node *n)
 				    g->margin.op != CMP_NONE ||
 				    g->unique != UNIQUE_NONE || g->match_count)
 					dist_infeasible(x, "keep/drop after {...} over dice groups with a computed count, keep/drop, k>N/p<N, 'ms', 'u' or 'mt' has no exact method here");
+				if (g->add_once)
+					dist_infeasible(x, "keep/drop after {...} over a dice group with Avrae's 'ra' has no exact method here");
 				law_base(x, &laws[i], g);
 				law_rerolls(&laws[i], g);
 				if (g->explode == EXPLODE_COMPOUND) {

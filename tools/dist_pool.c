@@ -179,6 +179,15 @@ void pool_in_law(struct pool_in *p, const struct dist *law,
 	p->count = count;
 }
 
+/* An element that adds no value, of weight @w over @w (Avrae's ra unused). */
+void pool_in_none(struct pool_in *p, const struct big *w, uint64_t count)
+{
+	memset(p, 0, sizeof(*p));
+	big_copy(pool_map_get(&p->chain, 0), w);
+	big_copy(&p->den, w);
+	p->count = count;
+}
+
 /* A die of @g with '!': the k best of its faces, weights over den^(L+1). */
 void pool_in_explode(struct dist_ctx *x, struct pool_in *p, const struct dist *law,
 		     const struct group *g, const struct domain *dm,

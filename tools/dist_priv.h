@@ -185,6 +185,7 @@ void pool_in_explode(struct dist_ctx *x, struct pool_in *p, const struct dist *l
 		     const struct group *g, const struct domain *dm,
 		     unsigned int k, uint64_t count);
 void pool_in_free(struct pool_in *p);
+void pool_in_none(struct pool_in *p, const struct big *w, uint64_t count);
 void pool_in_law(struct pool_in *p, const struct dist *law,
 		 const struct domain *dm, uint64_t count);
 

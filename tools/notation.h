@@ -137,6 +137,9 @@ struct node;
  * @explode_limit: most extra dice one die may explode into
  * @explode_capped: @explode_limit comes from the notation ('!:N', '!o',
  *	'ra'), not from --max-explode
+ * @add_once: Avrae's 'ra' (--avrae): one die at most is added to the whole
+ *	group, when some die of it matches @ex, and the added die never
+ *	adds another (@explode is EXPLODE_SEPARATE, @explode_limit 1)
  * @keep: keep/drop
  * @keep_by: keep/drop by comparison, as Avrae's k>3 and p<2: the dice whose
  *	value matches are kept (dropped with @keep_by_drop), each on its own
@@ -173,6 +176,7 @@ struct group {
 	struct cmp ex;
 	unsigned int explode_limit;
 	bool explode_capped;
+	bool add_once;
 	struct keep keep;
 	struct cmp keep_by;
 	bool keep_by_drop;

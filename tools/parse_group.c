@@ -329,13 +329,14 @@ static bool mod_reroll(struct parser *ps, struct group *g, struct mods *m)
 		/*
 		 * Here each die that matches adds one die, once.  Avrae's ra
 		 * "rerolls up to one matched value once, keeping the
-		 * original": one die for the whole group at most.
+		 * original" (README of github.com/avrae/d20): its
+		 * SetOperator.explode_once() in d20/expression.py selects
+		 * with max_targets=1, marks that die exploded and calls
+		 * Dice.roll_another() once, so the group gains one die at
+		 * most and the new die is never looked at again by this ra.
+		 * With --avrae that is g->add_once; group_parse() checks
+		 * that the other modifiers keep d20's order.
 		 */
-		if (ps->o->avrae) {
-			lex_fail(ps, start,
-				 "Avrae's 'ra' adds at most one die to the whole group, which dice cannot roll yet: without --avrae, 'ra' adds a die for every die that matches");
-			return false;
-		}
 		ps->p++;
 		if (g->explode != EXPLODE_NONE) {
 			lex_fail(ps, start, "more than one '!' modifier in a dice group ('ra' adds dice as '!' does)");
@@ -344,10 +345,11 @@ static bool mod_reroll(struct parser *ps, struct group *g, struct mods *m)
 		if (!lex_compare(ps, &g->ex, "ra"))
 			return false;
 		if (notation_default(ps->o))
-			lex_warn(ps, "'ra' adds a die for every die that matches; Avrae's ra adds at most one die to the group (dice cannot roll Avrae's reading: --avrae refuses it)");
+			lex_warn(ps, "'ra' adds a die for every die that matches; Avrae's ra adds at most one die to the whole group: use --avrae for that");
 		g->explode = EXPLODE_SEPARATE;
 		g->explode_limit = 1;
 		g->explode_capped = true;
+		g->add_once = ps->o->avrae;
 		return mod_note(ps, m, CK_EXPLODE, start, 0);
 	}
 	if (lex_cur(ps) == 'o') {
@@ -831,6 +833,39 @@ static bool mod_display(const struct parser *ps)
 }
 
 /*
+ * d20 applies a group's modifiers in the order written (its
+ * _eval_operatedset() in d20/dice.py), and its ra adds a fresh die that
+ * the modifiers before it never saw.  dice rolls Avrae's ra (add_once)
+ * only where that order is dice's own: ra first, then at most a keep
+ * (kh, kl, k and p by value), which sees the added die too, as d20's does.
+ * @mstart: where the modifier just read starts; @index: how many came
+ * before it; @had_ra: ra came before it; @is_keep: it is a keep.
+ */
+static bool avrae_ra_order(struct parser *ps, const struct group *g,
+			   size_t mstart, unsigned int index, bool had_ra,
+			   bool is_keep)
+{
+	if (!g->add_once)
+		return true;
+	if (!had_ra) {		/* the modifier just read is ra */
+		if (index) {
+			lex_fail(ps, mstart, "with --avrae, 'ra' must come first in its dice group: d20 applies modifiers in the order written, and dice rolls Avrae's ra only before a keep, as in 4d6ra6kh3");
+			return false;
+		}
+		return true;
+	}
+	if (!is_keep) {
+		lex_fail(ps, mstart, "with --avrae, only a keep (kh, kl, k, p) may follow 'ra' in its dice group: d20 applies modifiers in the order written, and dice rolls Avrae's ra only before a keep, as in 4d6ra6kh3");
+		return false;
+	}
+	if (g->keep.drop) {
+		lex_fail(ps, mstart, "with --avrae, dropping the lowest or highest dice (pl, ph) after 'ra' is not supported: the dice dropped would depend on whether ra added one; write the dice kept (kh, kl)");
+		return false;
+	}
+	return true;
+}
+
+/*
  * The group whose 'd' is at the cursor: @count dice, or as many as
  * @count_node (then @count is the most it can give); @start is where the
  * group's text starts.
@@ -842,6 +877,7 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 	struct mods m = { .n = 0 };
 	char buf[32];
 	size_t at;
+	unsigned int nmods = 0;
 
 	g->count = count;
 	g->count_node = count_node;
@@ -914,10 +950,14 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 	}
 	for (;;) {
 		char c;
-		bool ok;
+		bool ok, had_ra = g->add_once;
+		struct keep keep0 = g->keep;
+		enum cmp_op keep_by0 = g->keep_by.op;
+		size_t mstart;
 
 		mod_after_space(ps);
 		c = lex_cur(ps);
+		mstart = ps->p;
 		if (g->success.op != CMP_NONE && mod_char(c) &&
 		    !mod_display(ps)) {
 			lex_fail(ps, ps->p,
@@ -990,6 +1030,11 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 			break;
 		}
 		if (!ok)
+			goto bad;
+		if (!avrae_ra_order(ps, g, mstart, nmods++, had_ra,
+				    keep0.mode != g->keep.mode ||
+				    keep0.n != g->keep.n ||
+				    keep_by0 != g->keep_by.op))
 			goto bad;
 	}
 	g->end = ps->p;

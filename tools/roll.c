@@ -473,6 +473,15 @@ int roll_group_count(struct group_roll *gr, const struct roller *rl,
 	uint64_t *sides = NULL;
 	size_t npending = count, nnext, i;
 	int err = 0;
+	/*
+	 * Avrae's ra (add_once): the first die that matches, in the order
+	 * rolled, adds the one die; d20 takes the first of its selection
+	 * (SetOperator.explode_once(), SetSelector.select() with
+	 * max_targets=1, d20/expression.py).  The added die is rolled in
+	 * the next pass, with extras[slot] at its limit of 1, so it adds
+	 * nothing.
+	 */
+	bool ra_used = false;
 
 	gr->nev = 0;
 	gr->npool = 0;
@@ -525,9 +534,11 @@ int roll_group_count(struct group_roll *gr, const struct roller *rl,
 				ro_used[slot] = 0;
 				if (g->explode != EXPLODE_NONE &&
 				    cmp_match(&g->ex, f) &&
-				    extras[slot] < g->explode_limit) {
+				    extras[slot] < g->explode_limit &&
+				    !(g->add_once && ra_used)) {
 					add_event(gr, f, slot, EV_EXPLODED | pen);
 					extras[slot]++;
+					ra_used = g->add_once;
 					next[nnext++] = slot;
 					continue;
 				}

@@ -1925,6 +1925,15 @@ static void still_rolls(struct __test_metadata *_metadata, int fd)
 
 	ASSERT_EQ(0, ioctl(fd, DICE_IOC_SET_SOURCE, &zero))
 		TH_LOG("SET_SOURCE: %s", strerror(errno));
+	/*
+	 * The d6 in U8 first: a new format drops every byte waiting, where
+	 * a new die in the same text format first serves the rest of a line
+	 * the storm began to read, as the header says (a read gave "44").
+	 */
+	d6.format = DICE_FMT_U8;
+	ASSERT_EQ(0, ioctl(fd, DICE_IOC_SET_DIE, &d6))
+		TH_LOG("SET_DIE d6 U8: %s", strerror(errno));
+	d6.format = DICE_FMT_TEXT;
 	ASSERT_EQ(0, ioctl(fd, DICE_IOC_SET_DIE, &d6))
 		TH_LOG("SET_DIE d6: %s", strerror(errno));
 	get_info(_metadata, fd, &info);

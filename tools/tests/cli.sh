@@ -944,6 +944,18 @@ if command -v python3 >/dev/null; then
 	ref "3d6ms<10 (margin below)" '3d6ms<10' "[Neg(dict(n=3, faces=$d6)), 10]"
 	ref "4d6ra6 (Avrae: reroll and add)" '4d6ra6' "[dict(n=4, faces=$d6, explode=('sep', ('=', 6)), limit=1)]"
 	ref "3d6ra<2kh2" '3d6ra<2kh2' "[dict(n=3, faces=$d6, explode=('sep', ('<', 2)), limit=1, keep=('h', 2))]"
+	ref "4d6ra6 --avrae: one die at most" '4d6ra6' "[dict(n=4, faces=$d6, add_once=('=', 6))]" --avrae
+	ref "2d20ra1 --avrae" '2d20ra1' "[dict(n=2, faces=range(1, 21), add_once=('=', 1))]" --avrae
+	ref "3d6ra<3 --avrae" '3d6ra<3' "[dict(n=3, faces=$d6, add_once=('<', 3))]" --avrae
+	ref "4d6ra6kh3 --avrae: the keep sees the added die" '4d6ra6kh3' "[dict(n=4, faces=$d6, add_once=('=', 6), keep=('h', 3))]" --avrae
+	ref "2d20ra1kl1 --avrae" '2d20ra1kl1' "[dict(n=2, faces=range(1, 21), add_once=('=', 1), keep=('l', 1))]" --avrae
+	ref "3d6ra>5kh2 --avrae" '3d6ra>5kh2' "[dict(n=3, faces=$d6, add_once=('>', 5), keep=('h', 2))]" --avrae
+	ref "3d6ra>4k>3 --avrae" '3d6ra>4k>3' "[dict(n=3, faces=$d6, add_once=('>', 4), keep_by=('>', 3))]" --avrae
+	ref "4d6ra1p<3 --avrae" '4d6ra1p<3' "[dict(n=4, faces=$d6, add_once=('=', 1), drop_by=('<', 3))]" --avrae
+	ref "5d4ra4k3 --avrae (keeps the 3s)" '5d4ra4k3' "[dict(n=5, faces=range(1, 5), add_once=('=', 4), keep_by=('=', 3))]" --avrae
+	ref "(1d3)d6ra6 --avrae (computed count)" '(1d3)d6ra6' "Count(dict(n=1, faces=range(1, 4)), dict(n=3, faces=$d6, add_once=('=', 6)))" --avrae
+	ref "1d20ra20+5 --avrae" '1d20ra20+5' "[dict(n=1, faces=range(1, 21), add_once=('=', 20)), 5]" --avrae
+	ref "4d6ra6>=15 --avrae (the total compared)" '4d6ra6>=15' "Cmp(dict(n=4, faces=$d6, add_once=('=', 6)), '>=', 15)" --avrae
 	ref "3d6!:2 (a cap of 2)" '3d6!:2' "[dict(n=3, faces=$d6, explode=('sep', ('=', 6)), limit=2)]"
 	ref "2d6!!>=5:3" '2d6!!>=5:3' "[dict(n=2, faces=$d6, explode=('compound', ('>=', 5)), limit=3)]"
 	ref "3d6!o (once)" '3d6!o' "[dict(n=3, faces=$d6, explode=('sep', ('=', 6)), limit=1)]"
@@ -1051,7 +1063,13 @@ if [ "$n_examples" -ge 15 ]; then ok "dice(1) has its examples ($n_examples run)
 t_out "dice(1) example: --dist 4d6kh3 has denominator 1296" "denominator: 1296" --dist 4d6kh3
 t_out "dice(1) example: ... and mean 15869/1296" "mean: 15869/1296" --dist 4d6kh3
 t_out "dice(1) example: 1d20+5>=15 --avrae has mean 11/20" "mean: 11/20" --avrae --dist '1d20+5>=15'
-t_out "dice(1): 4d6r is 4d6r1" "$("$DICE" --dist 4d6r1 | sed -n 2p)" --dist 4d6r
+t_out "dice(1): 4d6r is 4d6r1" "$("$DICE" --dist 4d6r1 2>/dev/null | sed -n 2p)" --dist 4d6r
+# The examples written inline in OPTIONS and NOTATION, with what they show.
+t_out "dice(1) example: --versus 1d20+5 1d20+3 prints 229/400" "P(A > B) = 229/400" --versus '1d20+5' '1d20+3'
+t_out "dice(1) example: ... 9/200" "P(A = B) = 9/200" --versus '1d20+5' '1d20+3'
+t_out "dice(1) example: ... and 153/400" "P(A < B) = 153/400" --versus '1d20+5' '1d20+3'
+t_out "dice(1) example: --count '>=15' 6x1d20+5 gives 0.441518 for at least 4" "$(printf '4\t17788815\t0.27795\t0.441518\t')" -d --count '>=15' 6x1d20+5
+t_range "dice(1) example: dice -- -d4 rolls a negative d4" 1 -4 -1 --seed=1 -- -d4
 
 # ---- dialects: never another number without a word ------------------------
 tap_section "dialects"
@@ -1098,7 +1116,12 @@ t_warn "10d6k3 warns: Avrae keeps the threes" "use --avrae" --dist '10d6k3'
 t_quiet "10d6k3 --avrae: no warning" --dist --avrae '10d6k3'
 t_quiet "10d6kh3: no warning" --dist '10d6kh3'
 t_warn "4d6ra6 warns: Avrae adds one die at most" "Avrae's ra adds at most one die" --dist '4d6ra6'
-t_err "4d6ra6 --avrae is refused, with the reason" 2 "Avrae's 'ra' adds at most one die to the whole group" --dist --avrae '4d6ra6'
+t_quiet "4d6ra6 --avrae: no warning" --dist --avrae '4d6ra6'
+t_err "4d6kh3ra6 --avrae: ra after a keep is refused, with the reason" 2 "'ra' must come first in its dice group" --dist --avrae '4d6kh3ra6'
+t_err "4d6ra6mi2 --avrae: only a keep may follow ra" 2 "only a keep (kh, kl, k, p) may follow 'ra'" --dist --avrae '4d6ra6mi2'
+t_err "4d6ra6pl1 --avrae: drop after ra is refused" 2 "dropping the lowest or highest dice (pl, ph) after 'ra'" --dist --avrae '4d6ra6pl1'
+t_out "4d6ra6 --avrae: 5 dice at most (max 30)" "max: 30" --avrae --dist '4d6ra6'
+t_parse "--dist: {4d6ra6+2}kh2 --avrae is refused with the reason" 1 "over a dice group with Avrae's 'ra' has no exact method here" --avrae --dist "{4d6ra6+2}kh2"
 t_warn "10d10>8 warns: Roll20 includes 8" "use --roll20" --dist '10d10>8'
 t_quiet "10d10>8 --roll20: no warning" --dist --roll20 '10d10>8'
 t_quiet "10d10>=8: no warning" --dist '10d10>=8'

@@ -16,6 +16,9 @@ SPEC is a Python expression for a term, built of:
         explode  optional ('sep' | 'compound', compare)
         penetrate optional True: every face an explosion adds counts 1 less
         limit    explosions per die (default 100)
+        add_once optional compare: Avrae's ra: when some die of the pool
+                 matches, one more die (of the plain face law) joins it,
+                 once for the whole group (d20's explode_once())
         keep     optional ('h' | 'l', k)
         keep_by, drop_by  optional compare: keep (drop) each die that
                  matches, the others count nothing
@@ -157,13 +160,18 @@ def group_pools(g, n=None):
         else:
             slot.append((p, chain))
     out = []
+    ra = g.get('add_once')
     for combo in product(slot, repeat=n):
         p = Fraction(1)
         pool = []
         for q, dice in combo:
             p *= q
             pool += dice
-        out.append((p, pool))
+        if ra and any(match(ra, v) for v in pool):
+            for v, q in face_law(g).items():
+                out.append((p * q, pool + [v]))
+        else:
+            out.append((p, pool))
     return out
 
 
