@@ -64,7 +64,9 @@ info() { # NAME -> KVER IMAGE CONFIG ROOT
 	root=$(awk -v k="$1" '$1 == k { print $3 }' "$CACHE/$rel/current")
 	[ -n "$root" ] || root=$(state "$rel" root) || return 1
 	d=$CACHE/$rel/kernels/$v
-	if [ ! -d "$root/lib/modules/$v/build" ] || [ ! -r "$d/vmlinuz" ]; then
+	# build may be an absolute link: resolved inside the root, not here.
+	if ! chroot "$root" test -d "/lib/modules/$v/build" ||
+		[ ! -r "$d/vmlinuz" ]; then
 		echo "kernels.sh: $1: no headers or image for $v (make $rel)" >&2
 		return 1
 	fi

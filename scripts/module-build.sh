@@ -51,7 +51,8 @@ make_clean() {
 		! grep -E '(warning|error):' "$log" >/dev/null
 }
 
-[ -d "${ROOT%/}$KDIR" ] || { tap fail "headers in ${ROOT%/}$KDIR (make deps)"; exit 1; }
+# KDIR is an absolute link into /usr/src: resolved in ROOT, not on the host.
+chroot "$ROOT" test -d "$KDIR" || { tap fail "headers in ${ROOT%/}$KDIR (make deps)"; exit 1; }
 if ! files=$(make -s --no-print-directory -C "$TOP" kmod-files) ||
 	[ -z "$files" ]; then
 	tap fail "the module's files (make kmod-files)"
