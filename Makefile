@@ -230,11 +230,11 @@ kunit-newest:
 VMTEST = $(TOP)/selftests/qemu/vmtest.sh
 VM_KERNEL ?= 6.1
 VM_ARGS = --kernel $(VM_KERNEL) $(if $(filter 6.1,$(VM_KERNEL)),--name vm)
-vmtest: selftests
+vmtest: selftests vm-kernel
 	$(VMTEST) $(VM_ARGS) $(or $(VM_TESTS),$(if $(filter 6.1 debug,$(VM_KERNEL)),all))
 
 # Two clones of one saved VM must roll different dice (the vmfork tier).
-vmfork:
+vmfork: vm-kernel
 	$(VMTEST) --kernel $(VM_KERNEL) $(if $(filter 6.1,$(VM_KERNEL)),--name vmfork) vmfork
 
 # The kernels the module is built and tested for: the set is written once,
@@ -286,7 +286,9 @@ tiers:
 bench:
 	@$(TOP)/scripts/deps.sh -q bench
 	@$(AFTER_DEPS) bench-run
-bench-run: bookworm libdice
+# bench boots 6.1 alone (scripts/bench.sh).
+bench-run: libdice
+	@$(MAKE) -s --no-print-directory bookworm BOOKWORM_KERNELS=6.1
 	$(TOP)/scripts/bench.sh
 
 # Only what the demo needs (scripts/tiers.sh's "demo" line) and Debian 12's
@@ -294,11 +296,19 @@ bench-run: bookworm libdice
 demo:
 	@$(TOP)/scripts/deps.sh -q demo
 	@$(AFTER_DEPS) demo-run
-demo-run: demo-kernel
+demo-run: vm-kernel
 	$(TOP)/scripts/demo.sh
-demo-kernel:
-	@$(MAKE) -s --no-print-directory $(if $(filter trixie-%,$(VM_KERNEL)),trixie,bookworm \
-		BOOKWORM_KERNELS=$(VM_KERNEL))
+# What VM_KERNEL boots, made where missing: a Debian 12 kernel alone
+# (make bookworm BOOKWORM_KERNELS=...), Debian 13's (make trixie), the
+# debug kernel's source (make linux-src); "default", the host's own
+# linux-image-amd64 when installed, needs nothing.
+vm-kernel:
+	@case "$(VM_KERNEL)" in \
+	default) ;; \
+	debug) $(MAKE) -s --no-print-directory linux-src >/dev/null ;; \
+	trixie-*) $(MAKE) -s --no-print-directory trixie ;; \
+	*) $(MAKE) -s --no-print-directory bookworm BOOKWORM_KERNELS=$(VM_KERNEL) ;; \
+	esac
 
 # Everything a user needs; DESTDIR and PREFIX as usual.
 PREFIX ?= /usr/local
@@ -350,7 +360,7 @@ deb-check:
 
 # An interactive VM with the module loaded and the CLI at hand (^A x
 # quits), on VM_KERNEL.
-shell: cli
+shell: cli vm-kernel
 	rm -rf $(B)/shell-extra && mkdir -p $(B)/shell-extra
 	cp $(B)/tools/dice $(B)/shell-extra/
 	cc -static -O2 -I$(TOP)/kmod/include/uapi -o $(B)/shell-extra/dicectl \
@@ -358,11 +368,11 @@ shell: cli
 	$(VMTEST) --kernel $(VM_KERNEL) --extra $(B)/shell-extra --shell
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(TOP) clean
+	-test -d $(KDIR) && $(MAKE) -C $(KDIR) M=$(TOP) clean
 	rm -rf $(B)
 
 export TOP KVER KDIR KIMAGE B LINUX_SRC DICE_CACHE
-.PHONY: all deps bookworm demo-kernel trixie linux-src linux-src-newest checkpatch-newest docs upstream \
+.PHONY: all deps bookworm vm-kernel trixie linux-src linux-src-newest checkpatch-newest docs upstream \
 	kunit-newest tiers module core libdice cli sparse checkpatch \
 	selftests fuzz kunit vmtest vmfork kmod-files kver static kernels vmtest-kernels debug-kernel vmtest-debug check check-tiers demo demo-run bench bench-run install uninstall dkms \
 	dkms-source dkms-install dkms-uninstall deb deb-check shell clean

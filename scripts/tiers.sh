@@ -82,9 +82,9 @@ packages() {
 all gcc make libc6-dev kmod xz-utils python3
 module-w1 debootstrap
 sparse debootstrap
-checkpatch linux-source
-checkpatch-newest debootstrap
-static linux-source cppcheck
+checkpatch linux-source perl
+checkpatch-newest debootstrap perl
+static linux-source cppcheck perl
 docs python3-sphinx
 core valgrind
 libdice pkg-config liburing-dev libsodium-dev
@@ -92,9 +92,9 @@ cli pkg-config liburing-dev libsodium-dev
 fuzz clang llvm lld libclang-rt-dev pkg-config liburing-dev libsodium-dev
 install debootstrap pkg-config liburing-dev libsodium-dev
 dkms debootstrap
-deb debootstrap debhelper dh-dkms dpkg-dev lintian pkg-config liburing-dev libsodium-dev
+deb debootstrap git debhelper dh-dkms dpkg-dev lintian pkg-config liburing-dev libsodium-dev
 kunit linux-source flex bison bc libelf-dev libssl-dev
-upstream debootstrap rsync flex bison bc libelf-dev libssl-dev python3-ply python3-git
+upstream debootstrap rsync flex bison bc libelf-dev libssl-dev python3-ply python3-git python3-sphinx python3-yaml
 selftests-build debootstrap gcc-multilib
 vm debootstrap gcc-multilib qemu-system-x86 busybox-static cpio pkg-config liburing-dev libsodium-dev dieharder ent
 vmfork debootstrap qemu-system-x86 busybox-static cpio
