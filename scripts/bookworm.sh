@@ -59,38 +59,17 @@ for n in $names; do
 done
 say() { echo "bookworm: $*" >&2; }
 
-mkdir -p "$D/apt/lists/partial" "$D/apt/archives/partial" "$D/kernels"
+mkdir -p "$D/kernels"
 exec 8>"$D/.lock"
 flock 8
-cat >"$D/apt/sources.list" <<EOF
+# 1. the index
+# shellcheck source=scripts/deb-index.sh
+. "$HERE"/deb-index.sh
+deb_index "$D" bookworm "$offline" <<EOF
 deb $mirror $suite main
 deb $mirror $suite-updates main
 deb $security $suite-security main
 EOF
-: >"$D/apt/status"
-APT=(-o "Dir::Etc::SourceList=$D/apt/sources.list"
-	-o Dir::Etc::SourceParts=/dev/null/none
-	-o Dir::Etc::Preferences=/dev/null
-	-o Dir::Etc::PreferencesParts=/dev/null/none
-	-o "Dir::State=$D/apt" -o "Dir::State::Lists=$D/apt/lists"
-	-o "Dir::State::status=$D/apt/status"
-	-o "Dir::Cache=$D/apt" -o "Dir::Cache::Archives=$D/apt/archives"
-	-o Acquire::Languages=none -o APT::Architecture=amd64
-	-o APT::Architectures::=amd64 -o Debug::NoLocking=1
-	-o APT::Sandbox::User=root)
-acache() { apt-cache "${APT[@]}" "$@" 2>/dev/null; }
-
-# 1. the index
-if [ -z "$offline" ]; then
-	if ! apt-get "${APT[@]}" -q update >"$D/update.log" 2>&1; then
-		if ls "$D"/apt/lists/*_Packages* >/dev/null 2>&1; then
-			say "index not refreshed (network?), using the one of $(date -r "$D/apt/lists" '+%F %R')"
-		else
-			cat "$D/update.log" >&2
-			exit 1
-		fi
-	fi
-fi
 
 # 2. the kernels: the ABI name META's candidate depends on
 kver() {
@@ -133,25 +112,7 @@ for n in $names; do
 	d=$D/kernels/$k
 	[ -f "$d/vmlinuz" ] && [ -f "$d/config" ] && continue
 	say "$n: kernel $k, from its .deb (once)"
-	tmp=$(mktemp -d "$D/.new.XXXXXX")
-	mkdir "$tmp/debs" "$tmp/x"
-	(cd "$tmp/debs" && apt-get "${APT[@]}" -q download "linux-image-$k" >/dev/null) &&
-		ls "$tmp"/debs/*.deb >/dev/null ||
-		{ say "cannot download linux-image-$k"; exit 1; }
-	# /boot alone: the modules, most of the package, are not needed.
-	for f in "$tmp"/debs/*.deb; do
-		dpkg-deb --fsys-tarfile "$f" | tar -C "$tmp/x" -x --wildcards './boot/*'
-	done
-	[ -f "$tmp/x/boot/vmlinuz-$k" ] && [ -f "$tmp/x/boot/config-$k" ] ||
-		{ say "no vmlinuz or config in linux-image-$k"; exit 1; }
-	mkdir -p "$tmp/k"
-	cp "$tmp/x/boot/vmlinuz-$k" "$tmp/k/vmlinuz"
-	cp "$tmp/x/boot/config-$k" "$tmp/k/config"
-	(cd "$tmp/debs" && ls -- *.deb) >"$tmp/k/from"
-	rm -rf "$d"
-	mv "$tmp/k" "$d"
-	rm -rf "$tmp"
-	tmp=
+	deb_image "$k" "$d" "linux-image-$k" || exit 1
 done
 
 # The kernels asked for with their root; the others of the state file, if

@@ -46,39 +46,18 @@ offline=
 [ "${1:-}" = --offline ] && offline=1
 say() { echo "trixie: $*" >&2; }
 
-mkdir -p "$T/apt/lists/partial" "$T/apt/archives/partial" "$T/kernels"
+mkdir -p "$T/kernels"
 exec 8>"$T/.lock"
 flock 8
-cat >"$T/apt/sources.list" <<EOF
+# 1. the index
+# shellcheck source=scripts/deb-index.sh
+. "$HERE"/deb-index.sh
+deb_index "$T" trixie "$offline" <<EOF
 deb $mirror trixie main
 deb $mirror trixie-updates main
 deb $security trixie-security main
 deb $mirror trixie-backports main
 EOF
-: >"$T/apt/status"
-APT=(-o "Dir::Etc::SourceList=$T/apt/sources.list"
-	-o Dir::Etc::SourceParts=/dev/null/none
-	-o Dir::Etc::Preferences=/dev/null
-	-o Dir::Etc::PreferencesParts=/dev/null/none
-	-o "Dir::State=$T/apt" -o "Dir::State::Lists=$T/apt/lists"
-	-o "Dir::State::status=$T/apt/status"
-	-o "Dir::Cache=$T/apt" -o "Dir::Cache::Archives=$T/apt/archives"
-	-o Acquire::Languages=none -o APT::Architecture=amd64
-	-o APT::Architectures::=amd64 -o Debug::NoLocking=1
-	-o APT::Sandbox::User=root)
-acache() { apt-cache "${APT[@]}" "$@" 2>/dev/null; }
-
-# 1. the index
-if [ -z "$offline" ]; then
-	if ! apt-get "${APT[@]}" -q update >"$T/update.log" 2>&1; then
-		if ls "$T"/apt/lists/*_Packages* >/dev/null 2>&1; then
-			say "index not refreshed (network?), using the one of $(date -r "$T/apt/lists" '+%F %R')"
-		else
-			cat "$T/update.log" >&2
-			exit 1
-		fi
-	fi
-fi
 
 # 2. the kernels
 # version SUITE META: META's version in SUITE (trixie: apt's candidate)
@@ -127,28 +106,11 @@ for n in $names; do
 	d=$T/kernels/$k
 	[ -f "$d/vmlinuz" ] && [ -f "$d/config" ] && continue
 	say "$n: kernel $k, from its .deb (once)"
-	tmp=$(mktemp -d "$T/.new.XXXXXX")
-	mkdir "$tmp/debs" "$tmp/x"
 	if acache show "linux-binary-$k" | grep -q '^Package:'; then
-		pkgs="linux-binary-$k linux-base-$k"
+		deb_image "$k" "$d" "linux-binary-$k" "linux-base-$k" || exit 1
 	else
-		pkgs="linux-image-$k"
+		deb_image "$k" "$d" "linux-image-$k" || exit 1
 	fi
-	for p in $pkgs; do
-		download "$p" "$tmp/debs" || { say "cannot download $p"; exit 1; }
-	done
-	for f in "$tmp"/debs/*.deb; do dpkg-deb -x "$f" "$tmp/x"; done
-	img=$(find "$tmp/x" -type f \( -name "vmlinuz-$k" -o -path "*/modules/$k/vmlinuz" \) | head -n 1)
-	cfg=$(find "$tmp/x" -type f \( -name "config-$k" -o -path "*/modules/$k/config" \) | head -n 1)
-	[ -n "$img" ] && [ -n "$cfg" ] || { say "no vmlinuz or config in $pkgs"; exit 1; }
-	mkdir -p "$tmp/k"
-	cp "$img" "$tmp/k/vmlinuz"
-	cp "$cfg" "$tmp/k/config"
-	(cd "$tmp/debs" && ls -- *.deb) >"$tmp/k/from"
-	rm -rf "$d"
-	mv "$tmp/k" "$d"
-	rm -rf "$tmp"
-	tmp=
 done
 
 # 5. the newest source tree
