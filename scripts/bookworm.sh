@@ -11,7 +11,7 @@
 # state file; --offline: from the index already here.  NAME: only those
 # kernels (make demo asks for 6.1 alone: its root has 6.1's headers only
 # and is made sooner; the 6.12 headers depend on their image, which the
-# root then installs, initramfs and all); default all four.
+# root then installs, without an initramfs); default all four.
 #
 # The same way scripts/trixie.sh does it for Debian 13:
 #

@@ -52,7 +52,7 @@ make_clean() {
 }
 
 # KDIR is an absolute link into /usr/src: resolved in ROOT, not on the host.
-chroot "$ROOT" test -d "$KDIR" || { tap fail "headers in ${ROOT%/}$KDIR (make deps)"; exit 1; }
+chroot "$ROOT" test -d "$KDIR" || { tap fail "headers in ${ROOT%/}$KDIR (make bookworm, make trixie)"; exit 1; }
 if ! files=$(make -s --no-print-directory -C "$TOP" kmod-files) ||
 	[ -z "$files" ]; then
 	tap fail "the module's files (make kmod-files)"

@@ -13,7 +13,7 @@
 #              (one "CHECK" line each, as many as kmod/*.o objects; the
 #              count is in the line) and
 #              printed no warning or error
-#   not ok     a warning or error; no sparse at all (make deps); or fewer
+#   not ok     a warning or error; no sparse at all (the cached roots have it); or fewer
 #              files checked than the module has, for a reason not below
 #   ok # SKIP  the distribution's sparse cannot check this kernel: kbuild
 #              says "not available or not up to date", or sparse fails on
@@ -44,7 +44,7 @@ tap() { # ok|fail|skip TEXT
 
 if ! ver=$(inroot sparse --version 2>/dev/null) || [ -z "$ver" ]; then
 	: >"$LOG"
-	tap fail "checked nothing: no sparse installed (make deps)"
+	tap fail "checked nothing: no sparse installed (make bookworm, make trixie)"
 	exit
 fi
 # Without the caller's MAKEFLAGS: a "make -s" above would silence the

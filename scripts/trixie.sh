@@ -26,7 +26,7 @@
 #    sparse: the kernels' module builds (scripts/in-root.sh) and the deb
 #    tier's Debian 13 installs run in it (an overlay over it for those).
 # 4. The images: vmlinuz and config of each kernel, taken out of their
-#    .deb with dpkg-deb -x (linux-image-KVER for 6.12; linux-binary-KVER
+#    .deb, those two files alone (linux-image-KVER for 6.12; linux-binary-KVER
 #    and linux-base-KVER for 7.x, which put vmlinuz in usr/lib/modules/KVER)
 #    into $DICE_CACHE/trixie/kernels/KVER/, never installed.
 # 5. The newest source: linux-source-X.Y of the newest linux-source in

@@ -29,8 +29,8 @@
 #   NAME     a kernel of scripts/kernels.sh (6.12, 6.1-rt, 6.12-rt, 6.1,
 #            trixie-6.12, trixie-6.12-rt, trixie-bpo, trixie-bpo-rt):
 #            dice.ko built by scripts/module-build.sh into
-#            build/kernels/KVER (W=1 and sparse clean; the Debian 13 ones
-#            in the cached trixie root), booted with
+#            build/kernels/KVER (W=1 and sparse clean, in the kernel's
+#            cached Debian root), booted with
 #            DICE_FUZZ_SECONDS=20; prefix NAME
 # Every kernel boots with QEMU_CPU=max (see below).
 #
