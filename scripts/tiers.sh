@@ -92,7 +92,7 @@ cli pkg-config liburing-dev libsodium-dev
 fuzz clang llvm lld libclang-rt-dev pkg-config liburing-dev libsodium-dev
 install debootstrap pkg-config liburing-dev libsodium-dev
 dkms debootstrap
-deb debootstrap git debhelper dh-dkms dpkg-dev lintian pkg-config liburing-dev libsodium-dev
+deb debootstrap git build-essential debhelper dh-dkms dpkg-dev lintian pkg-config liburing-dev libsodium-dev
 kunit linux-source flex bison bc libelf-dev libssl-dev
 upstream debootstrap rsync flex bison bc libelf-dev libssl-dev python3-ply python3-git python3-sphinx python3-yaml
 selftests-build debootstrap gcc-multilib
