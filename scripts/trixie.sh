@@ -106,7 +106,9 @@ for n in $names; do
 	d=$T/kernels/$k
 	[ -f "$d/vmlinuz" ] && [ -f "$d/config" ] && continue
 	say "$n: kernel $k, from its .deb (once)"
-	if acache show "linux-binary-$k" | grep -q '^Package:'; then
+	# grep -c, not -q: one that stops at the first match kills apt-cache
+	# with SIGPIPE, which pipefail takes for "no such package".
+	if [ "$(acache show "linux-binary-$k" | grep -c '^Package:')" -gt 0 ]; then
 		deb_image "$k" "$d" "linux-binary-$k" "linux-base-$k" || exit 1
 	else
 		deb_image "$k" "$d" "linux-image-$k" || exit 1
