@@ -196,8 +196,8 @@ static int dice_device_set(struct dice *d, const struct dice_die_args *die,
  * it is in DICE_FMT_U64 after dice_roll() of an engine or of a device file
  * in text (a device file in a binary format is read in it), and in the
  * caller's format for dice_read() and whenever the die changes, so that a
- * new die is checked against the format the caller will read it in.  Switching drops nothing
- * but bytes of a partly read text line.  (On the device a format goes with
+ * new die is checked against the format the caller will read it in.
+ * Switching drops nothing but bytes of a partly read text line.  (On the device a format goes with
  * the whole die: a loaded die's table is sent again.)
  */
 int dice_file_format(struct dice *d, uint32_t format)

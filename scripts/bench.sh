@@ -53,13 +53,9 @@ vm() {
 		echo "VM part skipped: qemu-system-x86_64 not found (make deps)"
 		return 0
 	fi
-	local mod=$O/mod f
-	rm -rf "$mod"
-	for f in $(make -s --no-print-directory -C "$TOP" kmod-files); do
-		mkdir -p "$mod/$(dirname "$f")" && ln -s "$TOP/$f" "$mod/$f" || return 1
-	done
-	"$TOP"/scripts/in-root.sh "$KROOT" env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
-		make -C "/lib/modules/$KVER/build" M="$mod" modules >"$O/module.log" 2>&1 || {
+	local mod=$O/mod
+	"$TOP"/scripts/module-build.sh --no-test-hooks "$KVER" "$mod" "$KROOT" \
+		>"$O/module.log" 2>&1 || {
 		cat "$O/module.log" >&2
 		echo "bench: dice.ko did not build for $KVER" >&2
 		return 1

@@ -82,7 +82,7 @@ case ${1:-} in
 	info "${2:?usage: kernels.sh --info NAME}"
 	exit
 	;;
---debian12 | --host)
+--debian12)
 	only=bookworm
 	;;
 '') only= ;;

@@ -3,11 +3,13 @@
 #
 # Build dice.ko for one kernel, outside the source tree, and prove it clean:
 #
-#   scripts/module-build.sh KVER DIR [ROOT]
+#   scripts/module-build.sh [--no-test-hooks] KVER DIR [ROOT]
 #
-# ROOT: the Debian root whose headers and compiler build for KVER (a
-# Debian 13 kernel: scripts/kernels.sh --info names it); the builds run in
-# it through scripts/in-root.sh, DIR bind-mounted.  Default /, the host.
+# ROOT: the Debian root whose headers and compiler build for KVER
+# (scripts/kernels.sh --info names it); the builds run in it through
+# scripts/in-root.sh, DIR bind-mounted.  Default /, the host.
+# --no-test-hooks: the module as shipped (make bench), without the test
+# hook the VM tiers' selftests use.
 #
 # DIR gets a tree of symbolic links to the files a module build needs, as
 # "make kmod-files" names them (Kbuild and kmod/...), so builds for several
@@ -19,13 +21,14 @@
 # "# KVER: W=1: N warnings" line; the module ends up in DIR/kmod/dice.ko.
 set -uo pipefail
 : "${TOP:?run from make}"
+# The VM tiers load this build: with the test hook their selftests use
+# (kmod/Kconfig, selftests/dice/config), checked by W=1 and sparse alike.
+export DICE_MAKE_ARGS=CONFIG_RANDOM_DICE_TEST_HOOKS=y
+[ "${1:-}" = --no-test-hooks ] && { DICE_MAKE_ARGS=; shift; }
 KVER=${1:?usage: module-build.sh KVER DIR}
 DIR=${2:?usage: module-build.sh KVER DIR}
 ROOT=${3:-/}
 KDIR=/lib/modules/$KVER/build
-# The VM tiers load this build: with the test hook their selftests use
-# (kmod/Kconfig, selftests/dice/config), checked by W=1 and sparse alike.
-export DICE_MAKE_ARGS=CONFIG_RANDOM_DICE_TEST_HOOKS=y
 inroot() {
 	if [ "$ROOT" = / ]; then "$@"; else "$TOP"/scripts/in-root.sh "$ROOT" "$@"; fi
 }
