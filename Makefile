@@ -231,7 +231,7 @@ VMTEST = $(TOP)/selftests/qemu/vmtest.sh
 VM_KERNEL ?= 6.1
 VM_ARGS = --kernel $(VM_KERNEL) $(if $(filter 6.1,$(VM_KERNEL)),--name vm)
 vmtest: selftests vm-kernel
-	$(VMTEST) $(VM_ARGS) $(or $(VM_TESTS),$(if $(filter 6.1 debug,$(VM_KERNEL)),all))
+	$(VMTEST) $(VM_ARGS) $(VM_TESTS)
 
 # Two clones of one saved VM must roll different dice (the vmfork tier).
 vmfork: vm-kernel
