@@ -176,6 +176,8 @@ static: linux-src
 	echo "ok 4 - static: <linux/dice.h> and dice.rst list the same errors for each ioctl"; \
 	$(TOP)/scripts/tiers.sh --check-packages || { fail=1; printf 'not '; }; \
 	echo "ok 5 - static: scripts/tiers.sh has each tier's packages, and installing them (apt-get -s, on an empty system) installs no linux-image-*"; \
+	$(TOP)/scripts/series-cut-test.sh || { fail=1; printf 'not '; }; \
+	echo "ok 6 - static: scripts/series-cut.awk cuts known answers, refuses bad markers, and cuts every kmod/ file at every stage of the upstream series"; \
 	exit $$fail
 
 # This tree's documentation, every .rst under Documentation/ (its conf.py),

@@ -2,8 +2,13 @@
 /*
  * dice_alias.h - exact integer alias tables (dice_alias.c)
  *
+ * series: out-of-tree
  * Private to the die core (kmod/dice_*.c), its KUnit suite and its
  * userspace tests and fuzzers; everyone else uses dice_core.h.
+ * series: in-tree
+ * Private to the die core (dice_*.c) and its KUnit suite; dice_main.c uses
+ * dice_core.h.
+ * series: end
  */
 #ifndef _DICE_ALIAS_H
 #define _DICE_ALIAS_H

@@ -2,13 +2,23 @@
 /*
  * dice_core.h - the die core's public API
  *
+ * series: loaded
  * The core rolls fair and loaded dice from a stream of fair bits at close
+ * series: not loaded
+ * The core rolls fair dice from a stream of fair bits at close
+ * series: end
  * to their entropy, in exact integer arithmetic, and encodes the faces as
+ * series: out-of-tree
  * read() serves them.  It is plain C that builds into the module and into
  * userspace (libdice, bench, tests).  This header is all its users see:
+ * series: end
+ * read() serves them.  It is plain C without device code.  This header is
+ * all its users see:
+ * series: loaded
  *
  *  - struct dice_table: an exact integer alias table, built from weights or
  *    validated from a prebuilt table, then handed to a die;
+ * series: end
  *  - struct dice_die: one die, its configuration and random state;
  *  - struct dice_stream: an open file's die, the format of its rolls and
  *    the bytes of rolls encoded for reading, with the bits written for
@@ -28,8 +38,13 @@
 
 /*
  * The textbook baseline the other methods are measured against:
+ * series: out-of-tree
  * ceil(log2 n) fresh bits a try.  Not in the uapi: libdice's userspace
  * engine and the bench roll it; the module builds without it.
+ * series: in-tree
+ * ceil(log2 n) fresh bits a try.  Not in the uapi (which reserves its
+ * number): the driver refuses it.
+ * series: end
  */
 #ifndef DICE_METHOD_REJECTION
 #define DICE_METHOD_REJECTION	4
@@ -41,7 +56,9 @@
  */
 #define DICE_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
+/* series: loaded */
 struct dice_table;
+/* series: end */
 struct dice_die;
 struct dice_stream;
 
@@ -75,6 +92,7 @@ struct dice_read {
 	void *ctx;
 };
 
+/* series: loaded */
 /* ---- alias tables (dice_alias.c) ---------------------------------------- */
 
 struct dice_table *dice_table_alloc(u32 sides);
@@ -86,14 +104,25 @@ int dice_table_from_weights(struct dice_table *table, const u32 *weights);
 int dice_table_from_alias(struct dice_table *table, u64 mass);
 struct dice_table *dice_table_pack(struct dice_table *table);
 size_t dice_table_bytes(u32 sides, bool packed);
+/* series: end */
 
 /* ---- the die (dice_die.c, dice_roll.c) ---------------------------------- */
 
+/* series: loaded */
 int dice_die_check(u64 sides, bool loaded, u32 method);
+#ifdef DICE_SERIES_CUT /* series: not loaded */
+int dice_die_check(u64 sides, u32 method);
+#endif /* series: end */
+/* series: loaded */
 int dice_die_set(struct dice_die *die, u64 sides, struct dice_table *table,
 		 u32 method);
+#ifdef DICE_SERIES_CUT /* series: not loaded */
+int dice_die_set(struct dice_die *die, u64 sides, u32 method);
+#endif /* series: end */
 int dice_die_set_sides(struct dice_die *die, u64 sides);
+/* series: loaded */
 int dice_die_set_table(struct dice_die *die, struct dice_table *table);
+/* series: end */
 int dice_die_set_method(struct dice_die *die, u32 method);
 int dice_die_roll(struct dice_die *die, u64 *face);
 int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count);
@@ -104,7 +133,9 @@ int dice_die_masses(const struct dice_die *die, u64 *unit, u64 *total);
 u64 dice_die_mass(const struct dice_die *die, u64 unit, u64 s);
 #endif
 u64 dice_die_sides(const struct dice_die *die);
+/* series: loaded */
 size_t dice_die_table_bytes(const struct dice_die *die);
+/* series: end */
 
 /* ---- the open file's stream (dice_stream.c) ----------------------------- */
 
@@ -116,12 +147,21 @@ struct dice_die *dice_stream_die(struct dice_stream *stream);
 void dice_stream_info(const struct dice_stream *stream,
 		      struct dice_die_info *info);
 int dice_die_args_check(const struct dice_die_args *arg);
+/* series: loaded */
 int dice_stream_set_die(struct dice_stream *stream, u64 sides,
 			struct dice_table *table, u32 method, u32 format);
+#ifdef DICE_SERIES_CUT /* series: not loaded */
+int dice_stream_set_die(struct dice_stream *stream, u64 sides, u32 method,
+			u32 format);
+#endif /* series: end */
+#ifndef __KERNEL__
+/* libdice's userspace engine sets one thing at a time. */
 int dice_stream_set_format(struct dice_stream *stream, u32 format);
 int dice_stream_set_sides(struct dice_stream *stream, u64 sides);
 int dice_stream_set_table(struct dice_stream *stream, struct dice_table *table);
 int dice_stream_set_method(struct dice_stream *stream, u32 method);
+#endif
+/* The test hook's (CONFIG_RANDOM_DICE_TEST_HOOKS) */
 int dice_stream_set_source(struct dice_stream *stream, dice_fill_fn fill,
 			   void *ctx);
 void dice_stream_drop_random(struct dice_stream *stream);

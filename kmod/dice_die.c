@@ -5,10 +5,15 @@
  * The die invariant, which every roll path relies on and every change of the
  * die re-establishes in one place, dice_die_plan():
  *
+ * series: loaded
  *  - the recycler: 1 <= m, x < m, held < held_size, and held_size is 1
  *    unless a narrow loaded die holds an offset of its own table;
  *  - a die that draws in 64 bits (a fair die whose draw is below
  *    narrow_limit, or a table dice_table_narrow() accepts) keeps
+ * series: not loaded
+ *  - the recycler: 1 <= m, x < m, held < held_size, and held_size is 1;
+ *  - a die that draws in 64 bits (its draw is below narrow_limit) keeps
+ * series: end
  *    m * base^left < 2^narrow_width, base^left counting the faces or cells
  *    still waiting in the digits: the register loops multiply m by their sizes
  *    without a check, and dice_divide() is exact only below 2^63;
@@ -27,6 +32,7 @@
 
 #include "dice_die.h"
 
+/* series: loaded */
 /*
  * Loaded dice roll in 64 bits when drawn whole (merging the share back
  * cannot overflow: no share exceeds the cells), or when the column and
@@ -45,12 +51,20 @@ static bool dice_table_narrow(const struct dice_die *die)
 	       ((table->mass << table->spread) >> 8) < die->rec.narrow_limit;
 }
 
+/* series: end */
+
 /*
  * Plan how many faces one recycled draw gives: the largest k with
+ * series: loaded
  * n^k <= 2^ceil(narrow_width / 2), n the sides of a fair die or the cells of a
  * loaded one drawn whole.  That bound is at most 2^32, where the fraction
  * split of dice_digits is exact, and keeps a draw's rejection rare.  A
  * loaded die groups only when two cells fit (k >= 2).
+ * series: not loaded
+ * n^k <= 2^ceil(narrow_width / 2), n the sides.  That bound is at most 2^32,
+ * where the fraction split of dice_digits is exact, and keeps a draw's
+ * rejection rare.
+ * series: end
  */
 static void dice_digits_plan(struct dice_die *die)
 {
@@ -62,13 +76,12 @@ static void dice_digits_plan(struct dice_die *die)
 	if (cap >= die->rec.narrow_limit)
 		cap = die->rec.narrow_limit ? die->rec.narrow_limit - 1 : 0;
 
-	if (die->table) {
-		/* A loaded die's cells, when it is drawn whole. */
-		if (dice_loaded_one_draw(die))
-			base = (u64)die->table->total;
-	} else if (die->sides > 2 && (die->sides & (die->sides - 1))) {
+	if (die->sides > 2 && (die->sides & (die->sides - 1)))
 		base = die->sides;	/* the others need no recycler */
-	}
+	/* series: loaded */
+	if (die->table)	/* a loaded die's cells, when it is drawn whole */
+		base = dice_loaded_one_draw(die) ? (u64)die->table->total : 0;
+	/* series: end */
 	span = base;
 	while (base > 1 && span <= cap / base) {
 		span *= base;
@@ -76,10 +89,16 @@ static void dice_digits_plan(struct dice_die *die)
 	}
 	if (per == 1) {
 		/* Not grouped; a fair die still draws from [0, n) by span. */
-		base = die->table ? 1 : die->sides;
+		base = die->sides;
+		/* series: loaded */
+		if (die->table)
+			base = 1;
+		/* series: end */
 		span = base;
 	}
+	/* series: loaded */
 	die->narrow_table = die->table && dice_table_narrow(die);
+	/* series: end */
 	dg->base = base;
 	dg->per = per;
 	dg->left = 0;
@@ -92,8 +111,10 @@ static void dice_digits_plan(struct dice_die *die)
 /* The die draws in 64 bits: its m must stay below 2^narrow_width. */
 static bool dice_die_narrow(const struct dice_die *die)
 {
+	/* series: loaded */
 	if (die->table)
 		return die->narrow_table;
+	/* series: end */
 	return die->digits.span.d < die->rec.narrow_limit;
 }
 
@@ -122,8 +143,10 @@ static void dice_die_forget(struct dice_die *die)
 	die->rec.held_size = 1;
 	die->digits.left = 0;
 	die->digits.frac = 0;
+	/* series: batch */
 	if (die->batch)
 		die->batch->sides = 0;
+	/* series: end */
 }
 
 /**
@@ -195,6 +218,7 @@ void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
 }
 EXPORT_SYMBOL_IF_KUNIT(dice_die_set_widths);
 
+/* series: batch */
 /*
  * DICE_METHOD_BATCH's state (1 KiB and more) exists only while that is the
  * method: a plain die's open file does not carry it.
@@ -208,6 +232,9 @@ static void dice_die_free_batch(struct dice_die *die)
 	die->batch = NULL;
 }
 
+/* series: end */
+
+/* series: loaded */
 static void dice_die_drop_table(struct dice_die *die)
 {
 	if (die->table) {
@@ -216,33 +243,58 @@ static void dice_die_drop_table(struct dice_die *die)
 	}
 }
 
+/* series: end */
+
 /**
  * dice_die_check() - could the die become this die?
+ * series: loaded
  * @sides: sides of a fair die (unused for a loaded one, whose table says)
  * @loaded: the die is loaded
+ * series: not loaded
+ * @sides: sides of the die
+ * series: end
  * @method: DICE_METHOD_*
  *
  * Return: 0, or -EINVAL for no sides, an unknown method or one that cannot
  * roll this kind of die.
  */
+/* series: loaded */
 int dice_die_check(u64 sides, bool loaded, u32 method)
 {
 	if (!loaded && !sides)
 		return -EINVAL;
+#ifdef DICE_SERIES_CUT /* series: not loaded */
+int dice_die_check(u64 sides, u32 method)
+{
+	if (!sides)
+		return -EINVAL;
+#endif /* series: end */
+	/* series: viglietta */
 	return dice_method_check(method, loaded ? DICE_KIND_LOADED :
 						  DICE_KIND_FAIR);
+#ifdef DICE_SERIES_CUT /* series: not viglietta */
+	return method == DICE_METHOD_RECYCLE ? 0 : -EINVAL;
+#endif /* series: end */
 }
 
 /**
  * dice_die_set() - make the die another die, in one step
  * @die: the die
+ * series: loaded
  * @sides: sides of a fair die, 1 to 2^64 - 1 (unused when @table is given)
  * @table: a finished table for a loaded die, or NULL for a fair one; the
  *	die owns it from now on, even on error.  The die's own table keeps
  *	it loaded as it is.
+ * series: not loaded
+ * @sides: 1 to 2^64 - 1
+ * series: end
  * @method: DICE_METHOD_*
  *
+ * series: loaded
  * A new table is packed to 16 bytes a side when its masses allow.  Bits
+ * series: not loaded
+ * Bits
+ * series: end
  * waiting in the pool and the recycler stay for later rolls (faces drawn
  * ahead go back to the recycler: dice_die_settle()); rolls waiting in a
  * batch are dropped (their bits were counted as used).
@@ -250,36 +302,64 @@ int dice_die_check(u64 sides, bool loaded, u32 method)
  * Return: 0, -EINVAL (dice_die_check()) or -ENOMEM; on error the die is
  * unchanged.
  */
+/* series: loaded */
 int dice_die_set(struct dice_die *die, u64 sides, struct dice_table *table,
 		 u32 method)
 {
 	bool new_table = table && table != die->table;
+#ifdef DICE_SERIES_CUT /* series: not loaded */
+int dice_die_set(struct dice_die *die, u64 sides, u32 method)
+{
+#endif /* series: end */
+	/* series: batch */
 	struct dice_batch *batch = die->batch;
+	/* series: end */
+	/* series: loaded */
 	int err = dice_die_check(sides, !!table, method);
+#ifdef DICE_SERIES_CUT /* series: not loaded */
+	int err = dice_die_check(sides, method);
+#endif /* series: end */
 
+	/* series: batch */
 	if (!err && method == DICE_METHOD_BATCH && !batch) {
 		batch = kzalloc_obj(*batch, GFP_KERNEL_ACCOUNT);
 		if (!batch)
 			err = -ENOMEM;
 	}
+	/* series: end */
+	/* series: loaded */
 	if (err) {
 		if (new_table)
 			dice_table_free(table);
 		return err;
 	}
+#ifdef DICE_SERIES_CUT /* series: not loaded */
+	if (err)
+		return err;
+#endif /* series: end */
 	dice_die_settle(die);
+	/* series: loaded */
 	if (!table || new_table)
 		dice_die_drop_table(die);
+	/* series: end */
+	/* series: batch */
 	die->batch = batch;
 	if (method != DICE_METHOD_BATCH)
 		dice_die_free_batch(die);
+	/* series: end */
+	/* series: loaded */
 	if (new_table)
 		die->table = dice_table_pack(table);
 	die->sides = die->table ? die->table->sides : sides;
 	die->kind = die->table ? DICE_KIND_LOADED : DICE_KIND_FAIR;
+#ifdef DICE_SERIES_CUT /* series: not loaded */
+	die->sides = sides;
+#endif /* series: end */
 	die->method = method;
+	/* series: batch */
 	if (die->batch)
 		die->batch->sides = 0;	/* it holds rolls of the old die */
+	/* series: end */
 	dice_die_plan(die);
 	return 0;
 }
@@ -293,10 +373,15 @@ int dice_die_set(struct dice_die *die, u64 sides, struct dice_table *table,
  */
 int dice_die_set_sides(struct dice_die *die, u64 sides)
 {
+	/* series: loaded */
 	return dice_die_set(die, sides, NULL, die->method);
+#ifdef DICE_SERIES_CUT /* series: not loaded */
+	return dice_die_set(die, sides, die->method);
+#endif /* series: end */
 }
 EXPORT_SYMBOL_IF_KUNIT(dice_die_set_sides);
 
+/* series: loaded */
 /**
  * dice_die_set_table() - make the die a loaded one
  * @die: the die
@@ -310,6 +395,8 @@ int dice_die_set_table(struct dice_die *die, struct dice_table *table)
 }
 EXPORT_SYMBOL_IF_KUNIT(dice_die_set_table);
 
+/* series: end */
+
 /**
  * dice_die_set_method() - roll the same die another way
  * @die: the die
@@ -319,7 +406,11 @@ EXPORT_SYMBOL_IF_KUNIT(dice_die_set_table);
  */
 int dice_die_set_method(struct dice_die *die, u32 method)
 {
+	/* series: loaded */
 	return dice_die_set(die, die->sides, die->table, method);
+#ifdef DICE_SERIES_CUT /* series: not loaded */
+	return dice_die_set(die, die->sides, method);
+#endif /* series: end */
 }
 EXPORT_SYMBOL_IF_KUNIT(dice_die_set_method);
 
@@ -403,10 +494,15 @@ const char *dice_die_invalid(const struct dice_die *die)
 		return "x not below m";
 	if (!rec->held_size || rec->held >= rec->held_size)
 		return "held offset not below its size";
+	/* series: loaded */
 	if (rec->held_size > 1 &&
 	    (!die->table || !die->narrow_table || dg->left ||
 	     rec->held_size > die->table->total))
 		return "an offset held outside a narrow loaded roll";
+#ifdef DICE_SERIES_CUT /* series: not loaded */
+	if (rec->held_size > 1)
+		return "an offset held by a fair die";
+#endif /* series: end */
 	if (dg->left > dg->per || (dg->left && dg->per < 2))
 		return "more faces waiting than a draw gives";
 	if (!(pool->mark <= pool->head && pool->head <= pool->tail &&
@@ -511,13 +607,17 @@ u64 dice_die_mass(const struct dice_die *die, u64 unit, u64 s)
 #endif /* !__KERNEL__ */
 
 /**
- * dice_die_wipe() - forget the die's random state and free its table
+ * dice_die_wipe() - forget the die's random state and free what it holds
  * @die: the die
  */
 void dice_die_wipe(struct dice_die *die)
 {
+	/* series: loaded */
 	dice_die_drop_table(die);
+	/* series: end */
+	/* series: batch */
 	dice_die_free_batch(die);
+	/* series: end */
 	memzero_explicit(die, sizeof(*die));
 }
 EXPORT_SYMBOL_IF_KUNIT(dice_die_wipe);
@@ -528,6 +628,7 @@ u64 dice_die_sides(const struct dice_die *die)
 	return die->sides;
 }
 
+/* series: loaded */
 /**
  * dice_die_table_bytes() - what the die's table took of the allocator
  * @die: the die
@@ -543,3 +644,5 @@ size_t dice_die_table_bytes(const struct dice_die *die)
 		return 0;
 	return dice_table_bytes(table->sides, table->col || table->packed);
 }
+
+/* series: end */

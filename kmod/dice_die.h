@@ -3,47 +3,73 @@
  * dice_die.h - one die: its configuration, random state and rolls
  * (dice_die.c, dice_roll.c)
  *
+ * series: out-of-tree
  * Private to the die core (kmod/dice_*.c), its KUnit suite and its
  * userspace tests and fuzzers; everyone else uses dice_core.h.
+ * series: in-tree
+ * Private to the die core (dice_*.c) and its KUnit suite; dice_main.c uses
+ * dice_core.h.
+ * series: end
  */
 #ifndef _DICE_DIE_H
 #define _DICE_DIE_H
 
+#include "dice_uniform.h"
+/* series: loaded */
+#include "dice_alias.h"
+/* series: end */
+/* series: viglietta */
 #include "dice_methods.h"
+/* series: end */
 
 /**
  * struct dice_die - one die: what it is and its random state
  * @sides: number of sides
  * @kind: DICE_KIND_*
  * @method: DICE_METHOD_*
+ * series: loaded
  * @table: alias table of a loaded die, NULL for a fair one
+ * series: end
  * @rec: recycled randomness
  * @pool: fair bits waiting to be spent
  * @rolls: faces produced
  * @coin_bits: bits spent on biased coins
+ * series: batch
  * @batch: state of DICE_METHOD_BATCH, allocated while that is the method
+ * series: end
  * @digits: faces of a fair die drawn together by DICE_METHOD_RECYCLE
+ * series: loaded
  * @narrow_table: the table can be rolled with a 64-bit state
+ * series: end
  */
 struct dice_die {
 	u64 sides;
 	u32 kind;
 	u32 method;
+	/* series: loaded */
 	struct dice_table *table;
+	/* series: end */
 	struct dice_recycler rec;
 	struct dice_pool pool;
 	u64 rolls;
 	u64 coin_bits;
+	/* series: batch */
 	struct dice_batch *batch;
+	/* series: end */
 	struct dice_digits digits;
+	/* series: loaded */
 	bool narrow_table;
+	/* series: end */
 };
 
+/* series: loaded */
 /* A loaded die small enough to draw its cells in one narrow draw. */
 static inline bool dice_loaded_one_draw(const struct dice_die *die)
 {
 	return die->table->total < die->rec.whole_limit;
 }
+
+/* series: end */
 
 /* The public functions are in dice_core.h; these are the core's own. */
 void dice_die_init(struct dice_die *die, dice_fill_fn fill, void *ctx);

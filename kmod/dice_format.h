@@ -2,8 +2,13 @@
 /*
  * dice_format.h - faces as read() serves them (dice_format.c)
  *
+ * series: out-of-tree
  * Private to the die core (kmod/dice_*.c), its KUnit suite and its
  * userspace tests and fuzzers; everyone else uses dice_core.h.
+ * series: in-tree
+ * Private to the die core (dice_*.c) and its KUnit suite; dice_main.c uses
+ * dice_core.h.
+ * series: end
  */
 #ifndef _DICE_FORMAT_H
 #define _DICE_FORMAT_H

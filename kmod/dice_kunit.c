@@ -2,11 +2,18 @@
 /*
  * KUnit suite "dice": the die core of /dev/dice, run inside the kernel
  *
+ * series: out-of-tree
  * The same core runs in userspace under kmod/tests/core_test.c; here it is
  * built with the kernel's compiler flags and checked where it will run.
+ * series: end
+ * series: loaded
  * Sections: bit sources and helpers, the bit pool, faces from known bits,
  * recycling invariants, alias construction invariants, every method, table
  * validation, a small exhaustive exactness check, the suite.
+ * series: not loaded
+ * Sections: bit sources and helpers, the bit pool, faces from known bits,
+ * recycling invariants, a small exhaustive exactness check, the suite.
+ * series: end
  *
  * Every table is of the kind of lib/cmdline_kunit.c: one row per case,
  * one parameter of a KUNIT_CASE_PARAM per row, named after the row.
@@ -68,6 +75,7 @@ static int dice_failing_fill(void *ctx, u64 *words, unsigned int nwords)
 	return dice_random_fill(NULL, words, nwords);
 }
 
+/* series: loaded */
 /* xorshift64*: reproducible weights for the large tables. */
 static u64 dice_xorshift(u64 *s)
 {
@@ -76,6 +84,8 @@ static u64 dice_xorshift(u64 *s)
 	*s ^= *s >> 27;
 	return *s * 0x2545f4914f6cdd1dULL;
 }
+
+/* series: end */
 
 static struct dice_die *dice_test_die(struct kunit *test, dice_fill_fn fill,
 				      void *ctx)
@@ -87,6 +97,7 @@ static struct dice_die *dice_test_die(struct kunit *test, dice_fill_fn fill,
 	return die;
 }
 
+/* series: loaded */
 /*
  * Make @die a loaded die of @sides weights @w.  Return: 0, or -EINVAL
  * after failing the test when the weights make no table.
@@ -106,6 +117,8 @@ static int dice_test_set_weights(struct kunit *test, struct dice_die *die,
 	KUNIT_ASSERT_EQ(test, dice_die_set_table(die, t), 0);
 	return 0;
 }
+
+/* series: end */
 
 /* ---- the bit pool ---------------------------------------------------------- */
 
@@ -143,7 +156,11 @@ static void dice_test_pool_order(struct kunit *test)
 
 #define DICE_KAT_ROLLS	30
 
+/* series: out-of-tree */
 /* Faces from kmod/tests/ref_recycle.py, an independent implementation. */
+/* series: in-tree */
+/* Faces from an independent implementation of the recycler, in Python. */
+/* series: end */
 struct dice_kat_case {
 	u64 sides;
 	u64 faces[DICE_KAT_ROLLS];
@@ -359,6 +376,7 @@ static void dice_test_source_error(struct kunit *test)
 	dice_die_wipe(die);
 }
 
+/* series: loaded */
 /*
  * The sequence that once looped forever in the kernel: a wide fair die
  * leaves a 128-bit state, a loaded die whose cells are drawn several at a
@@ -643,6 +661,9 @@ static void dice_test_loaded_known_bits(struct kunit *test)
 	dice_die_wipe(die);
 }
 
+/* series: end */
+
+/* series: viglietta */
 /* ---- every method ---------------------------------------------------------------- */
 
 struct dice_method_case {
@@ -657,11 +678,15 @@ static const struct dice_method_case dice_method_cases[] = {
 	{ "viglietta d6", DICE_METHOD_VIGLIETTA, 6 },
 	{ "viglietta d1000003", DICE_METHOD_VIGLIETTA, 1000003 },
 	{ "viglietta d2^63+1", DICE_METHOD_VIGLIETTA, (1ULL << 63) + 1 },
+	/* series: batch */
 	{ "batch d6", DICE_METHOD_BATCH, 6 },
 	{ "batch d1000003", DICE_METHOD_BATCH, 1000003 },
 	{ "batch d2^64-1", DICE_METHOD_BATCH, U64_MAX },
+	/* series: end */
+	/* series: alias-method */
 	{ "alias d6", DICE_METHOD_ALIAS, 6 },
 	{ "alias loaded", DICE_METHOD_ALIAS, 0 },
+	/* series: end */
 };
 
 static void dice_method_desc(const struct dice_method_case *c, char *desc)
@@ -704,7 +729,7 @@ static void dice_test_methods(struct kunit *test)
 
 /*
  * A loaded die takes only the methods that can roll it; the module knows
- * no DICE_METHOD_REJECTION (userspace's baseline).
+ * no DICE_METHOD_REJECTION (the reserved number 4).
  */
 static void dice_test_method_check(struct kunit *test)
 {
@@ -723,13 +748,18 @@ static void dice_test_method_check(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, dice_die_set_method(die, DICE_METHOD_REJECTION),
 			-EINVAL);
+	/* series: alias-method */
 	KUNIT_EXPECT_EQ(test, dice_die_set_method(die, DICE_METHOD_ALIAS), 0);
 	KUNIT_EXPECT_EQ(test, die->method, (u32)DICE_METHOD_ALIAS);
+	/* series: end */
 	KUNIT_EXPECT_EQ(test, dice_die_set_sides(die, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, die->sides, 2ULL);
 	dice_die_wipe(die);
 }
 
+/* series: end */
+
+/* series: loaded */
 /* ---- table validation ------------------------------------------------------------ */
 
 struct dice_alias_case {
@@ -799,6 +829,8 @@ static void dice_test_alias_validate(struct kunit *test)
 	dice_table_free(t);
 }
 
+/* series: end */
+
 /* ---- exhaustive exactness -------------------------------------------------------- */
 
 /*
@@ -827,6 +859,7 @@ static const struct dice_exact_case dice_exact_cases[] = {
 	{ "fair d7, wide", 7, false, {}, true, false, 7, { 1, 4, 7 } },
 	{ "fair d3, two faces a draw", 3, false, {}, false, false, 8,
 	  { 1, 4, 7 } },
+	/* series: loaded */
 	{ "loaded {2,2,6,1,1}", 5, true, { 2, 2, 6, 1, 1 }, false, true, 7,
 	  { 1, 3 } },
 	{ "loaded {2,2,6,1,1}, column then height", 5, true,
@@ -839,6 +872,7 @@ static const struct dice_exact_case dice_exact_cases[] = {
 	  8, { 1, 3 } },
 	{ "loaded {1,0,0}, two cells a draw", 3, true, { 1, 0, 0 }, false,
 	  true, 8, { 1, 3 } },
+	/* series: end */
 };
 
 static void dice_exact_desc(const struct dice_exact_case *c, char *desc)
@@ -863,12 +897,16 @@ static void dice_test_exhaustive(struct kunit *test)
 		mass[i] = c->loaded ? c->w[i] : 1;
 		total += mass[i];
 	}
+	/* series: loaded */
 	if (c->loaded) {
 		if (dice_test_set_weights(test, die, c->w, c->sides))
 			return;
 	} else {
 		KUNIT_ASSERT_EQ(test, dice_die_set_sides(die, c->sides), 0);
 	}
+#ifdef DICE_SERIES_CUT /* series: not loaded */
+	KUNIT_ASSERT_EQ(test, dice_die_set_sides(die, c->sides), 0);
+#endif /* series: end */
 	dice_die_set_widths(die, c->width, c->width,
 			    c->wide ? 0 : 1ULL << 32, c->whole ? 1ULL << 40 : 0);
 
@@ -922,13 +960,17 @@ static struct kunit_case dice_test_cases[] = {
 	KUNIT_CASE_PARAM(dice_test_known_bits, dice_kat_gen_params),
 	KUNIT_CASE_PARAM(dice_test_recycle_invariant, dice_recycle_gen_params),
 	KUNIT_CASE(dice_test_source_error),
+	/* series: loaded */
 	KUNIT_CASE(dice_test_wide_then_grouped),
 	KUNIT_CASE_PARAM(dice_test_alias_build, dice_weights_gen_params),
 	KUNIT_CASE_PARAM(dice_test_loaded_rolls, dice_weights_gen_params),
 	KUNIT_CASE_PARAM(dice_test_loaded_known_bits, dice_weights_gen_params),
 	KUNIT_CASE_PARAM(dice_test_alias_validate, dice_alias_gen_params),
+	/* series: end */
+	/* series: viglietta */
 	KUNIT_CASE_PARAM(dice_test_methods, dice_method_gen_params),
 	KUNIT_CASE(dice_test_method_check),
+	/* series: end */
 	KUNIT_CASE_PARAM(dice_test_exhaustive, dice_exact_gen_params),
 	{}
 };

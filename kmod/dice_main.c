@@ -4,17 +4,30 @@
  *
  * Every open file is one die (struct dice_file).  This file holds only what
  * is kernel business: the file operations, locking, copying to and from
+ * series: loaded
  * userspace, the CRNG as bit source, the global counters in debugfs and
- * the tables' memory budget.  The die and its stream of encoded rolls
- * (sampling, accounting, encoding, written bits) are the core in dice_*.c,
- * used through dice_core.h.
+ * the tables' memory budget.
+ * series: not loaded
+ * userspace, the CRNG as bit source and the global counters in debugfs.
+ * series: end
+ * The die and its stream of encoded rolls (sampling, accounting, encoding,
+ * written bits) are the core in dice_*.c, used through dice_core.h.
  *
  * The node is mode 0666, so everything here assumes a hostile caller: every
  * loop over user memory is chunked with signal checks and cond_resched(),
+ * series: loaded
  * every allocation is charged to the caller's memory cgroup and tables to
  * a budget of all files, and the counters that follow rolls are root's.
+ * series: not loaded
+ * every allocation is charged to the caller's memory cgroup, and the
+ * counters that follow rolls are root's.
+ * series: end
  *
+ * series: loaded
  * Sections: global counters, table budget, bit sources, open/release,
+ * series: not loaded
+ * Sections: global counters, bit sources, open/release,
+ * series: end
  * locking and readiness, read, write, ioctls, module init.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -43,6 +56,7 @@
 #include "dice_core.h"
 #include "dice_test_hooks.h"
 
+/* series: loaded */
 /*
  * Alias tables are the only memory a file makes the kernel hold that grows
  * with its arguments (up to 28 bytes a side, DICE_TABLE_SIDES_MAX sides: 30
@@ -54,6 +68,7 @@
  */
 static unsigned long dice_table_limit __ro_after_init;
 static atomic_long_t dice_tables_held = ATOMIC_LONG_INIT(0);
+/* series: end */
 
 /*
  * The module's counters (debugfs, root's): per CPU, so that readers of
@@ -73,8 +88,10 @@ struct dice_counters {
  * @source: DICE_SRC_* the die's bits come from
  * @reported: the die's rolls, bits used and bits drawn already added to the
  *	module's counters
+ * series: loaded
  * @table_cost: bytes of the tables' budget charged for the die's table
  *	(dice_alloc_cost()), 0 when it has none
+ * series: end
  * @wait: poll() waits here; woken after a change that may make the file
  *	readable or writable (has its own lock)
  * @forks: dice_vm_forks when the file last rolled from the CRNG
@@ -87,7 +104,9 @@ struct dice_file {
 	struct dice_stream *stream;
 	u32 source;
 	struct dice_counters reported;
+	/* series: loaded */
 	size_t table_cost;
+	/* series: end */
 	wait_queue_head_t wait;
 	unsigned int forks;
 	unsigned int crng_words;
@@ -177,12 +196,15 @@ static void dice_debugfs_init(void)
 				   &dice_bits_drawn_fops);
 	debugfs_create_file_unsafe("open_dice", 0400, dice_debugfs,
 				   &dice_open_count, &dice_long_fops);
+	/* series: loaded */
 	debugfs_create_file_unsafe("table_bytes", 0400, dice_debugfs,
 				   &dice_tables_held, &dice_long_fops);
 	debugfs_create_ulong("table_limit", 0400, dice_debugfs,
 			     &dice_table_limit);
+	/* series: end */
 }
 
+/* series: loaded */
 /* ---- table budget ------------------------------------------------------------ */
 
 /*
@@ -243,6 +265,8 @@ static void dice_budget_uncharge(size_t bytes)
 {
 	atomic_long_sub(bytes, &dice_tables_held);
 }
+
+/* series: end */
 
 /* ---- bit sources ------------------------------------------------------------ */
 
@@ -410,7 +434,9 @@ static int dice_file_release(struct inode *inode, struct file *file)
 	struct dice_file *df = file->private_data;
 
 	dice_stream_free(df->stream);
+	/* series: loaded */
 	dice_budget_uncharge(df->table_cost);
+	/* series: end */
 	mutex_destroy(&df->lock);
 	kfree_sensitive(df);
 	atomic_long_dec(&dice_open_count);
@@ -679,6 +705,7 @@ out_unlock:
  */
 #define DICE_POLL_ANY	(DICE_POLL_IN | DICE_POLL_OUT)
 
+/* series: loaded */
 /*
  * A table's arrays in from userspace: up to 8 bytes a side for up to
  * DICE_TABLE_SIDES_MAX sides, 12 MiB for an alias table, which one
@@ -807,6 +834,31 @@ out_uncharge:
 	return err;
 }
 
+#ifdef DICE_SERIES_CUT /* series: not loaded */
+/* The whole die in one step (dice_stream_set_die()), checked first. */
+static long dice_ioctl_set_die(struct dice_file *df, void __user *uarg)
+{
+	struct dice_die_args arg;
+	int err;
+
+	if (copy_from_user(&arg, uarg, sizeof(arg)))
+		return -EFAULT;
+	err = dice_die_args_check(&arg);
+	if (err)
+		return err;
+	err = dice_lock_die(df);
+	if (err)
+		return err;
+	err = dice_stream_set_die(df->stream, arg.sides, arg.method,
+				  arg.format);
+	if (!err)
+		df->changes++;
+	dice_unlock(df, err ? 0 : DICE_POLL_ANY);
+	return err;
+}
+
+#endif /* series: end */
+
 static long dice_ioctl_get_die(struct dice_file *df, void __user *uarg)
 {
 	struct dice_die_info info;
@@ -909,7 +961,9 @@ static int __init dice_init(void)
 {
 	int err;
 
+	/* series: loaded */
 	dice_table_limit = (totalram_pages() << PAGE_SHIFT) / 8;
+	/* series: end */
 	dice_counters = alloc_percpu(struct dice_counters);
 	if (!dice_counters)
 		return -ENOMEM;
@@ -942,15 +996,21 @@ static void __exit dice_exit(void)
 	unregister_pm_notifier(&dice_pm_nb);
 	unregister_random_vmfork_notifier(&dice_vmfork_nb);
 	debugfs_remove_recursive(dice_debugfs);
+	/* series: loaded */
 	/* Every file is closed, so every table charge is given back. */
 	WARN_ONCE(atomic_long_read(&dice_tables_held), "%ld bytes still charged",
 		  atomic_long_read(&dice_tables_held));
+	/* series: end */
 	free_percpu(dice_counters);
 }
 
 module_init(dice_init);
 module_exit(dice_exit);
 
+/* series: loaded */
 MODULE_DESCRIPTION("Fair and loaded dice at the entropy bound: /dev/dice");
+#ifdef DICE_SERIES_CUT /* series: not loaded */
+MODULE_DESCRIPTION("Fair dice at the entropy bound: /dev/dice");
+#endif /* series: end */
 MODULE_AUTHOR("dice maintainers <maintainers@users.noreply.a-seed-e5ea7db1.example>");
 MODULE_LICENSE("GPL");

@@ -5,11 +5,14 @@
  *  - DICE_METHOD_VIGLIETTA: a fair n-sided die from one (1/n)-coin and
  *    exactly 3 floor(log2 n) + 1 fair flips (Viglietta, "Simulating a die
  *    roll by flipping two coins").
+ * series: batch
  *  - DICE_METHOD_BATCH: k rolls as one uniform integer on [0, n^k), served
  *    as its mixed-radix digits (nullprogram, "Entropy-efficient dice").
+ * series: end
+ * series: alias-method
  *  - DICE_METHOD_ALIAS: Vose's alias method as in Games::Dice::Loaded: a
  *    fresh uniform column and a biased coin per roll, nothing recycled.
- *  - DICE_METHOD_REJECTION: ceil(log2 n) fresh bits a try (the baseline).
+ * series: end
  *
  * Biased coins are tossed by comparing fresh bits with the binary expansion
  * of their probability, generated exactly by long division.
@@ -30,10 +33,14 @@ int dice_method_check(u32 method, u32 kind)
 {
 	switch (method) {
 	case DICE_METHOD_RECYCLE:
+	/* series: alias-method */
 	case DICE_METHOD_ALIAS:
+	/* series: end */
 		return 0;
 	case DICE_METHOD_VIGLIETTA:
+	/* series: batch */
 	case DICE_METHOD_BATCH:
+	/* series: end */
 #ifndef __KERNEL__
 	case DICE_METHOD_REJECTION:	/* userspace's baseline only */
 #endif
@@ -125,6 +132,7 @@ int dice_roll_viglietta(struct dice_die *die, u64 *face)
 	return 0;
 }
 
+/* series: alias-method */
 /**
  * dice_roll_rejection() - DICE_METHOD_REJECTION: fresh bits, no recycling
  * @die: a fair die
@@ -170,6 +178,9 @@ int dice_roll_alias(struct dice_die *die, u64 *face)
 	return 0;
 }
 
+/* series: end */
+
+/* series: batch */
 /* ---- batches: big numbers in little-endian 64-bit limbs ------------------ */
 
 static u64 dice_big_mul(u64 *big, unsigned int limbs, u64 n)
@@ -358,3 +369,5 @@ int dice_roll_batch(struct dice_die *die, u64 *face)
 	batch->in_chunk--;
 	return 0;
 }
+
+/* series: end */

@@ -3,14 +3,20 @@
  * dice_methods.h - the source documents' samplers: Viglietta, batch,
  * alias, rejection (dice_methods.c)
  *
+ * series: out-of-tree
  * Private to the die core (kmod/dice_*.c), its KUnit suite and its
  * userspace tests and fuzzers; everyone else uses dice_core.h.
+ * series: in-tree
+ * Private to the die core (dice_*.c) and its KUnit suite; dice_main.c uses
+ * dice_core.h.
+ * series: end
  */
 #ifndef _DICE_METHODS_H
 #define _DICE_METHODS_H
 
 #include "dice_alias.h"
 
+/* series: batch */
 #define DICE_BATCH_LIMBS	64	/* 4096 bits: n^k for a d6 up to k = 1584 */
 
 /**
@@ -41,13 +47,19 @@ struct dice_batch {
 	u64 value[DICE_BATCH_LIMBS];
 };
 
+/* series: end */
+
 struct dice_die;
 
+/* series: batch */
 int dice_batch_plan(struct dice_batch *batch, u64 sides);
 int dice_roll_batch(struct dice_die *die, u64 *face);
+/* series: end */
 int dice_roll_viglietta(struct dice_die *die, u64 *face);
+/* series: alias-method */
 int dice_roll_alias(struct dice_die *die, u64 *face);
 int dice_roll_rejection(struct dice_die *die, u64 *face);
+/* series: end */
 int dice_method_check(u32 method, u32 kind);
 int dice_coin(struct dice_die *die, u64 num, u64 den, bool *heads);
 

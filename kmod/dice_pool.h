@@ -3,8 +3,13 @@
  * dice_pool.h - the bit pool: fair bits bought in batches, spent one by
  * one (dice_pool.c)
  *
+ * series: out-of-tree
  * Private to the die core (kmod/dice_*.c), its KUnit suite and its
  * userspace tests and fuzzers; everyone else uses dice_core.h.
+ * series: in-tree
+ * Private to the die core (dice_*.c) and its KUnit suite; dice_main.c uses
+ * dice_core.h.
+ * series: end
  */
 #ifndef _DICE_POOL_H
 #define _DICE_POOL_H

@@ -27,6 +27,7 @@ static inline u64 dice_digits_start(struct dice_digits *dg, u64 n, u64 u)
 	return dice_digits_next(dg, n);
 }
 
+/* series: loaded */
 /*
  * A cell of a grouped loaded draw is two digits of the fraction @f: its
  * column (radix @n), then its height (radix @d).
@@ -41,6 +42,8 @@ static __always_inline u64 dice_cell_split(u64 f, u64 n, u64 d, u64 *c,
 	*y = (u64)(p >> 64);
 	return (u64)p;
 }
+
+/* series: end */
 
 static int dice_roll_fair(struct dice_die *die, u64 *face)
 {
@@ -62,6 +65,7 @@ static int dice_roll_fair(struct dice_die *die, u64 *face)
 	return 0;
 }
 
+/* series: loaded */
 /*
  * What a loaded die's narrow draws need, copied out of the table so the
  * register loop keeps it in registers.
@@ -189,12 +193,27 @@ static int dice_roll_loaded(struct dice_die *die, u64 *face)
 	return 0;
 }
 
+/* series: end */
+
+/* The default method, DICE_METHOD_RECYCLE. */
+static int dice_roll_recycle(struct dice_die *die, u64 *face)
+{
+	/* series: loaded */
+	if (die->table)
+		return dice_roll_loaded(die, face);
+	/* series: end */
+	return dice_roll_fair(die, face);
+}
+
 /* A fair die the register loops can roll: grouped or not, 64-bit state. */
 static __always_inline bool dice_fair_in_registers(const struct dice_die *die)
 {
 	u64 n = die->sides;
 
-	return die->method == DICE_METHOD_RECYCLE && !die->table &&
+	return die->method == DICE_METHOD_RECYCLE &&
+	       /* series: loaded */
+	       !die->table &&
+	       /* series: end */
 	       !(die->rec.m >> die->rec.narrow_width) && n > 2 &&
 	       (n & (n - 1)) &&
 	       die->digits.span.d < die->rec.narrow_limit;
@@ -207,6 +226,7 @@ static noinline int dice_die_roll_draw(struct dice_die *die, u64 *face)
 	u64 saved_held, saved_held_size, saved_coin_bits;
 	int err;
 
+	/* series: loaded */
 	/* A loaded die's cell already drawn: nothing to undo either. */
 	if (die->digits.left) {
 		*face = dice_loaded_cell(die);
@@ -225,28 +245,40 @@ static noinline int dice_die_roll_draw(struct dice_die *die, u64 *face)
 		die->rolls++;
 		return 0;
 	}
+	/* series: end */
 	saved_x = die->rec.x;
 	saved_m = die->rec.m;
 	saved_held = die->rec.held;
 	saved_held_size = die->rec.held_size;
 	saved_coin_bits = die->coin_bits;
+	/* series: viglietta */
 	switch (die->method) {
 	case DICE_METHOD_VIGLIETTA:
 		err = dice_roll_viglietta(die, face);
 		break;
+	/* series: end */
+	/* series: batch */
 	case DICE_METHOD_BATCH:
 		err = dice_roll_batch(die, face);
 		break;
+	/* series: end */
+	/* series: alias-method */
 	case DICE_METHOD_ALIAS:
 		err = dice_roll_alias(die, face);
 		break;
-	case DICE_METHOD_REJECTION:
+	/* series: end */
+	/* series: viglietta */
+#ifndef __KERNEL__
+	case DICE_METHOD_REJECTION:	/* userspace's baseline only */
 		err = dice_roll_rejection(die, face);
 		break;
+#endif
 	default:
-		err = die->table ? dice_roll_loaded(die, face) :
-				   dice_roll_fair(die, face);
+		err = dice_roll_recycle(die, face);
 	}
+#ifdef DICE_SERIES_CUT /* series: not viglietta */
+	err = dice_roll_recycle(die, face);
+#endif /* series: end */
 	if (unlikely(err)) {
 		die->rec.x = saved_x;
 		die->rec.m = saved_m;
@@ -275,7 +307,7 @@ static noinline int dice_die_roll_draw(struct dice_die *die, u64 *face)
 int dice_die_roll(struct dice_die *die, u64 *face)
 {
 	/* A fair face already drawn: nothing to spend, nothing to undo. */
-	if (die->digits.left && !die->table) {
+	if (die->digits.left && die->kind == DICE_KIND_FAIR) {
 		*face = dice_digits_next(&die->digits, die->sides);
 		die->rolls++;
 		return 0;
@@ -401,6 +433,7 @@ dice_roll_fair_digits(struct dice_die *die, void *out, unsigned int count,
 	return (unsigned int)((o - (u8 *)out) / sz);
 }
 
+/* series: loaded */
 /*
  * @one and @packed are constants at each call site, so each of the four
  * loops below carries only its own case.
@@ -529,6 +562,8 @@ static unsigned int dice_roll_loaded_many(struct dice_die *die, u64 *faces,
 			dice_roll_loaded_columns(die, faces, count, errp, 0, 0);
 }
 
+/* series: end */
+
 /**
  * dice_die_roll_many() - roll up to @count times
  * @die: the die
@@ -546,8 +581,10 @@ int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count)
 
 	if (dice_fair_in_registers(die))
 		done = dice_roll_fair_digits(die, faces, count, &err, false, 0);
+	/* series: loaded */
 	else if (dice_loaded_in_registers(die))
 		done = dice_roll_loaded_many(die, faces, count, &err);
+	/* series: end */
 	die->rolls += done;
 	if (err)
 		err = dice_die_failed(die, err);

@@ -3,8 +3,13 @@
  * dice_stream.c - an open file of dice: rolls encoded for read(), bits
  * taken from write()
  *
+ * series: out-of-tree
  * The module's file operations and libdice's userspace engine both sit on
- * this: it produces whole binary rolls or text lines into the stream's
+ * this.
+ * series: in-tree
+ * The module's file operations sit on this.
+ * series: end
+ * It produces whole binary rolls or text lines into the stream's
  * buffer, serves them (a text line may be split across reads, a binary roll
  * never), takes written bits for DICE_SRC_WRITTEN, drops what a change of
  * format or source makes stale, and tells whether a roll can be made from
@@ -51,7 +56,7 @@ struct dice_stream *dice_stream_alloc(dice_fill_fn fill, void *ctx)
 }
 
 /**
- * dice_stream_free() - wipe and free a stream, its die and its table
+ * dice_stream_free() - wipe and free a stream, its die and what it holds
  * @stream: the stream, or NULL
  */
 void dice_stream_free(struct dice_stream *stream)
@@ -137,21 +142,31 @@ int dice_stream_set_format(struct dice_stream *stream, u32 format)
 #endif /* !__KERNEL__ */
 
 /**
- * dice_die_args_check() - what DICE_IOC_SET_DIE refuses before any table
+ * dice_die_args_check() - what DICE_IOC_SET_DIE refuses up front
  * @arg: the die asked for
  *
+ * series: loaded
  * Everything that can be refused without reading a table is, before
  * anything is allocated or copied.
+ * series: not loaded
+ * Everything that can be refused is, before the die changes.
+ * series: end
  *
- * Return: 0, -EINVAL, then -E2BIG (a loaded die over DICE_TABLE_SIDES_MAX),
+ * Return: 0, -EINVAL,
+ * series: loaded
+ * then -E2BIG (a loaded die over DICE_TABLE_SIDES_MAX),
+ * series: end
  * then -EOVERFLOW (the largest face does not fit the format).
  */
 int dice_die_args_check(const struct dice_die_args *arg)
 {
+	/* series: loaded */
 	bool fair = arg->kind == DICE_KIND_FAIR;
 	bool alias = arg->kind == DICE_KIND_ALIAS;
 
+	/* series: out-of-tree */
 	/* > DICE_METHOD_ALIAS: userspace's REJECTION is no uapi method. */
+	/* series: end */
 	if (arg->flags || arg->kind > DICE_KIND_ALIAS || !arg->sides ||
 	    arg->method > DICE_METHOD_ALIAS)
 		return -EINVAL;
@@ -163,16 +178,26 @@ int dice_die_args_check(const struct dice_die_args *arg)
 		return -EINVAL;
 	if (!fair && arg->sides > DICE_TABLE_SIDES_MAX)
 		return -E2BIG;
+#ifdef DICE_SERIES_CUT /* series: not loaded */
+	if (arg->flags || arg->kind != DICE_KIND_FAIR || arg->weights ||
+	    arg->thresholds || arg->aliases || arg->mass ||
+	    dice_die_check(arg->sides, arg->method))
+		return -EINVAL;
+#endif /* series: end */
 	return dice_format_check(arg->format, arg->sides);
 }
 
 /**
  * dice_stream_set_die() - make the stream's die another die, in one step
  * @stream: the stream
+ * series: loaded
  * @sides: sides of a fair die, 1 to 2^64 - 1 (unused when @table is given)
  * @table: a built table for a loaded die, or NULL for a fair one; the die
  *	owns it from here on, even on error.  The die's own table keeps it
  *	loaded as it is.
+ * series: not loaded
+ * @sides: 1 to 2^64 - 1
+ * series: end
  * @method: DICE_METHOD_*
  * @format: DICE_FMT_* type or-ed with flags
  *
@@ -182,8 +207,13 @@ int dice_die_args_check(const struct dice_die_args *arg)
  *
  * Return: 0, -EINVAL (dice_die_check() or dice_format_check()), -EOVERFLOW
  * if the largest face does not fit the format, or -ENOMEM; on error
+ * series: loaded
  * nothing changes (a new table is freed).
+ * series: not loaded
+ * nothing changes.
+ * series: end
  */
+/* series: loaded */
 int dice_stream_set_die(struct dice_stream *stream, u64 sides,
 			struct dice_table *table, u32 method, u32 format)
 {
@@ -195,6 +225,17 @@ int dice_stream_set_die(struct dice_stream *stream, u64 sides,
 		err = dice_die_set(&stream->die, sides, table, method);
 	else if (table && table != stream->die.table)
 		dice_table_free(table);
+#ifdef DICE_SERIES_CUT /* series: not loaded */
+int dice_stream_set_die(struct dice_stream *stream, u64 sides, u32 method,
+			u32 format)
+{
+	int err = dice_die_check(sides, method);
+
+	if (!err)
+		err = dice_format_check(format, sides);
+	if (!err)
+		err = dice_die_set(&stream->die, sides, method);
+#endif /* series: end */
 	if (err)
 		return err;
 	if (format != stream->format) {
@@ -632,11 +673,13 @@ int dice_stream_probe(struct dice_stream *stream, bool *wedged)
 		return 0;
 	probe = &stream->scratch->die;
 	memcpy(probe, &stream->die, sizeof(*probe));
+	/* series: batch */
 	if (stream->die.batch) {
 		memcpy(&stream->scratch->batch, stream->die.batch,
 		       sizeof(stream->scratch->batch));
 		probe->batch = &stream->scratch->batch;
 	}
+	/* series: end */
 	if (dice_format_width(stream->format) == 1)
 		got = dice_die_roll_u8(probe, (u8 *)&face, 1, 0);
 	else

@@ -2,8 +2,13 @@
 /*
  * dice_stream.h - an open file's die and its encoded rolls (dice_stream.c)
  *
+ * series: out-of-tree
  * Private to the die core (kmod/dice_*.c), its KUnit suite and its
  * userspace tests and fuzzers; everyone else uses dice_core.h.
+ * series: in-tree
+ * Private to the die core (dice_*.c) and its KUnit suite; dice_main.c uses
+ * dice_core.h.
+ * series: end
  */
 #ifndef _DICE_STREAM_H
 #define _DICE_STREAM_H
@@ -21,18 +26,29 @@
 /* Faces rolled at once on their way into @out. */
 #define DICE_STREAM_FACES	64
 
+/* series: batch */
 /* A die and its DICE_METHOD_BATCH state, copied to try a roll on. */
+#ifdef DICE_SERIES_CUT /* series: not batch */
+/* A die, copied to try a roll on. */
+#endif /* series: end */
 struct dice_scratch_die {
 	struct dice_die die;
+	/* series: batch */
 	struct dice_batch batch;
+	/* series: end */
 };
 
 /**
  * struct dice_stream - an open file: its die and the rolls waiting for it
  * @die: configuration and random state
  * @format: DICE_FMT_* type and flags of the rolls read
+ * series: batch
  * @scratch: scratch copy of @die (and of its batch state) for
  *	dice_stream_probe(), allocated when the source becomes written bits
+ * series: not batch
+ * @scratch: scratch copy of @die for dice_stream_probe(), allocated when
+ *	the source becomes written bits
+ * series: end
  * @out_start: first byte of @out not yet read
  * @out_end: end of the bytes in @out
  * @midline: the last text byte read was no newline: the rest of its line

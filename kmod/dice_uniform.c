@@ -216,6 +216,7 @@ int dice_uniform_div(struct dice_recycler *rec, struct dice_pool *pool,
 	}
 }
 
+/* series: loaded */
 /**
  * dice_uniform2() - draw a column and a height, recycling leftovers
  * @rec: the recycler
@@ -266,6 +267,8 @@ int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 		rec->m -= lim;
 	}
 }
+
+/* series: end */
 
 /**
  * dice_recycler_merge() - give back randomness a draw did not use
@@ -322,6 +325,7 @@ void dice_recycler_narrow(struct dice_recycler *rec)
 	}
 }
 
+/* series: alias-method */
 /**
  * dice_fresh_uniform() - draw from [0, @n) by rejection, fresh bits only
  * @pool: fresh bits
@@ -355,3 +359,5 @@ int dice_fresh_uniform(struct dice_pool *pool, u64 n, u64 *out)
 	*out = v;
 	return 0;
 }
+
+/* series: end */

@@ -3,8 +3,13 @@
  * dice_uniform.h - uniform draws at the entropy bound by recycling
  * (dice_uniform.c)
  *
+ * series: out-of-tree
  * Private to the die core (kmod/dice_*.c), its KUnit suite and its
  * userspace tests and fuzzers; everyone else uses dice_core.h.
+ * series: in-tree
+ * Private to the die core (dice_*.c) and its KUnit suite; dice_main.c uses
+ * dice_core.h.
+ * series: end
  */
 #ifndef _DICE_UNIFORM_H
 #define _DICE_UNIFORM_H
@@ -141,13 +146,17 @@ static __always_inline int dice_narrow_draw(struct dice_reader *rd,
 void dice_recycler_init(struct dice_recycler *rec);
 int dice_uniform_div(struct dice_recycler *rec, struct dice_pool *pool,
 		     const struct dice_divisor *dv, u64 *out);
+/* series: loaded */
 int dice_uniform2(struct dice_recycler *rec, struct dice_pool *pool, u64 n,
 		  u64 d, u64 *c, u64 *y, u128 *left);
+/* series: end */
 void dice_recycler_merge(struct dice_recycler *rec, u128 left, u64 off,
 			 u64 size);
 void dice_recycler_release(struct dice_recycler *rec);
 void dice_recycler_narrow(struct dice_recycler *rec);
+/* series: alias-method */
 int dice_fresh_uniform(struct dice_pool *pool, u64 n, u64 *out);
+/* series: end */
 
 u64 dice_div128(u128 *a, u64 d);
 

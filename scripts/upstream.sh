@@ -16,15 +16,21 @@
 # series is edited by hand.  Out-of-tree-only files (kmod/compat.h, kmod/Kbuild
 # and its -include, dice-core.mk) are not in it.
 #
-# The patches, in an order where each one builds:
-#   1. the uapi header and its ioctl-number.rst line (type 0xD1)
-#   2. the driver, drivers/misc/dice/, with Kconfig, Makefile and the hooks,
-#      and its KUnit suite (CONFIG_RANDOM_DICE_KUNIT_TEST, .kunitconfig): a
-#      patch of its own would add files without touching MAINTAINERS (the suite
-#      lies in drivers/misc/dice/ already), which checkpatch warns about
-#   3. the documentation: userspace-api/dice.rst, and misc-devices/dice.rst
+# The patches, by concern, in an order where each one builds and its KUnit
+# suite passes:
+#   1. the uapi header, whole (the ABI reviewed in one place), and its
+#      ioctl-number.rst line (type 0xD1)
+#   2. the driver, drivers/misc/dice/, with fair dice by the recycler: Kconfig,
+#      Makefile, the hooks and its KUnit suite (CONFIG_RANDOM_DICE_KUNIT_TEST,
+#      .kunitconfig; a patch of its own would add files without touching
+#      MAINTAINERS, which checkpatch warns about)
+#   3. loaded dice (alias tables)
+#   4.-6. DICE_METHOD_VIGLIETTA, DICE_METHOD_BATCH, DICE_METHOD_ALIAS
+#   7. the documentation: userspace-api/dice.rst, and misc-devices/dice.rst
 #      (why the rolls are exact: the proofs)
-#   4. the kselftests, tools/testing/selftests/drivers/dice/
+#   8. the kselftests, tools/testing/selftests/drivers/dice/
+# Patches 2 to 6 are cut from the one source by scripts/series-cut.awk:
+# the regions a later patch adds are marked "series: FEATURE" in it.
 # The MAINTAINERS entry (this tree's MAINTAINERS) comes with the first patch
 # and every later patch adds its files to it, so that checkpatch's "does
 # MAINTAINERS need updating?" has nothing to say.  scripts/upstream-check.sh
@@ -217,23 +223,41 @@ Profile for DICE driver (drivers/misc/open-dice.c).
 The MAINTAINERS entry starts here; the patches that follow add their
 files to it."
 
-# ---- 2. the driver ----
+# ---- 2. the driver, one concern a patch ----
+# Each patch's files are cut from this tree's (scripts/series-cut.awk): the
+# stages below, in order, and the regions of the sources marked for them.
+# A core file is in the series from the stage that FILE_STAGE names (else
+# from the first).
+STAGES="fair loaded viglietta batch alias-method"
+declare -A FILE_STAGE=(
+	[dice_alias.c]=loaded [dice_alias.h]=loaded
+	[dice_methods.c]=viglietta [dice_methods.h]=viglietta
+)
 D=drivers/misc/dice
 mkvar() {
 	make -s --no-print-directory -C "$TOP" -f kmod/dice-core.mk \
 		--eval "print: ; @echo \$($1)" print
 }
-CORE=$(mkvar DICE_CORE)
-HDRS=$(mkvar DICE_CORE_HDR_NAMES | tr ' ' '\n' | grep -v '^include/' | paste -sd' ')
-[ -n "${CORE:-}" ] && [ -n "${HDRS:-}" ] || { echo "$ME: cannot read kmod/dice-core.mk" >&2; exit 1; }
-copy kmod/dice_main.c $D/dice_main.c
-for o in $CORE; do copy "kmod/$o.c" "$D/$o.c"; done
-for h in $HDRS; do copy "kmod/$h" "$D/$h"; done
-copy kmod/Kconfig $D/Kconfig
-copy kmod/dice_kunit.c $D/dice_kunit.c
-copy kmod/dice_test_hooks.h $D/dice_test_hooks.h
-cp "$TOP/selftests/kunit/.kunitconfig" "$G/$D/.kunitconfig"
-# makefile [KUNIT]: the in-tree Makefile; the objects from dice-core.mk.
+ALL_CORE=$(mkvar DICE_CORE)
+ALL_HDRS=$(mkvar DICE_CORE_HDR_NAMES | tr ' ' '\n' | grep -v '^include/' | paste -sd' ')
+[ -n "${ALL_CORE:-}" ] && [ -n "${ALL_HDRS:-}" ] || { echo "$ME: cannot read kmod/dice-core.mk" >&2; exit 1; }
+# in_stage FILE STAGE: FILE is in the driver at STAGE.
+in_stage() {
+	local want=${FILE_STAGE[$1]:-fair} s
+	for s in $STAGES; do
+		[ "$s" = "$want" ] && return 0
+		[ "$s" = "$2" ] && return 1
+	done
+	return 1
+}
+# cut_copy SRC DST STAGE: copy(), then cut to what STAGE has.
+cut_copy() {
+	copy "$1" "$2"
+	awk -v stages="$STAGES" -v stage="$3" -f "$HERE/series-cut.awk" \
+		"$G/$2" >"$W/cut" || { echo "$ME: cannot cut $1 to the $3 stage" >&2; exit 1; }
+	mv "$W/cut" "$G/$2"
+}
+# makefile: the in-tree Makefile; the objects of $CORE.
 makefile() {
 	{
 		echo '# SPDX-License-Identifier: GPL-2.0'
@@ -247,54 +271,120 @@ makefile() {
 			n=$((n + 1))
 		done
 		echo
-		if [ -n "${1:-}" ]; then
-			echo
-			printf 'obj-$(CONFIG_RANDOM_DICE_KUNIT_TEST)\t+= dice_kunit.o\n'
-		fi
+		echo
+		printf 'obj-$(CONFIG_RANDOM_DICE_KUNIT_TEST)\t+= dice_kunit.o\n'
 	} >"$G/$D/Makefile"
 }
-makefile kunit
+# driver STAGE: the driver's files as they are at STAGE.
+driver() {
+	local o h
+	CORE='' HDRS=''
+	for o in $ALL_CORE; do in_stage "$o.c" "$1" && CORE="$CORE $o"; done
+	for h in $ALL_HDRS; do in_stage "$h" "$1" && HDRS="$HDRS $h"; done
+	cut_copy kmod/dice_main.c $D/dice_main.c "$1"
+	for o in $CORE; do cut_copy "kmod/$o.c" "$D/$o.c" "$1"; done
+	for h in $HDRS; do cut_copy "kmod/$h" "$D/$h" "$1"; done
+	cut_copy kmod/Kconfig $D/Kconfig "$1"
+	cut_copy kmod/dice_kunit.c $D/dice_kunit.c "$1"
+	cut_copy kmod/dice_test_hooks.h $D/dice_test_hooks.h "$1"
+	cp "$TOP/selftests/kunit/.kunitconfig" "$G/$D/.kunitconfig"
+	makefile
+}
+
+driver fair
 awk '{ l[NR] = $0; if ($0 ~ /^endmenu/) e = NR }
 END { for (i = 1; i <= NR; i++) { if (i == e) print "source \"drivers/misc/dice/Kconfig\""; print l[i] } }' \
 	"$G/drivers/misc/Kconfig" >"$W/k" && mv "$W/k" "$G/drivers/misc/Kconfig"
 printf 'obj-$(CONFIG_RANDOM_DICE)\t\t+= dice/\n' >>"$G/drivers/misc/Makefile"
 maintainers
-commit "misc: dice: add the /dev/dice driver" \
-"The driver, in drivers/misc/dice/: dice_main.c is the misc device (open,
-read_iter, splice, poll, the three ioctls, debugfs counters, the table
-budget); dice_test_hooks.h is the selftests' hook, written bits as a
-source (CONFIG_RANDOM_DICE_TEST_HOOKS only, not uapi); the die core
-beside it is plain C without any device code, built into dice.o:
+commit "misc: dice: add /dev/dice, fair dice by randomness recycling" \
+"/dev/dice rolls fair dice of 1 to 2^64 - 1 sides from the kernel's CRNG,
+each face exactly uniform, at close to log2 n random bits a roll: the
+randomness a roll leaves unused is kept for the next one (randomness
+recycling), so a d6 costs 2.585 bits instead of the 32 of
+get_random_u32_below().  Each open file is one die, a d6 in text when
+opened; DICE_IOC_SET_DIE makes it another fair die in one step,
+DICE_IOC_GET_DIE and DICE_IOC_GET_STATS report the die and the bits it
+spent.  Loaded dice and the other sampling methods of the uapi follow in
+their own patches; until then DICE_IOC_SET_DIE refuses them with EINVAL.
+
+In drivers/misc/dice/: dice_main.c is the misc device (open, read_iter,
+splice, poll, the ioctls, debugfs counters); dice_test_hooks.h is the
+selftests' hook, written bits as a source (CONFIG_RANDOM_DICE_TEST_HOOKS
+only, not uapi); the die core beside it is plain C without any device
+code, built into dice.o:
 
   dice_pool.c     the bit pool the random bits are drawn from
-  dice_uniform.c  fair faces by randomness recycling (close to log2 n
-                  bits a roll)
-  dice_alias.c    exact integer alias tables for loaded dice
-  dice_die.c      a die: its sides, weights, method and state
+  dice_uniform.c  fair faces by randomness recycling
+  dice_die.c      a die: its sides, method and state
   dice_roll.c     rolls, one and many at a time
-  dice_methods.c  the other exact sampling methods
   dice_format.c   the output encodings
   dice_stream.c   a die and its encoded output, read in chunks
 
-Every face is exact (a loaded die shows each face with exactly its
-weight's share; no floating point), and the randomness a roll leaves
-unused is kept for the next roll, so a d6 costs 2.585 bits of the CRNG
-instead of the 32 of get_random_u32_below().  Memory a user makes the
-kernel allocate (alias tables) is charged to its memory cgroup
-(GFP_KERNEL_ACCOUNT) and bounded by DICE_TABLE_SIDES_MAX (2^20 sides) a
-table and an eighth of RAM for all tables together.  A file holds no CRNG
-output ahead of need (under 128 unspent bits between reads), zeroes what
-a read spent and served, and drops its state on a VM fork (vmgenid) or a
-hibernation restore, so clones do not share rolls.
+A file holds no CRNG output ahead of need (under 128 unspent bits between
+reads), zeroes what a read spent and served, and drops its state on a VM
+fork (vmgenid) or a hibernation restore, so clones do not share rolls.
 
 The KUnit suite \"dice\" (CONFIG_RANDOM_DICE_KUNIT_TEST, dice_kunit.c)
-runs the die core inside the kernel: alias table construction invariants
-and validation errors, faces from known bit streams against an
-independent reference, the invariants of the randomness carried between
-rolls, and every sampling method.  It is a module of its own, calling
-the core through EXPORT_SYMBOL_IF_KUNIT():
+runs the die core inside the kernel: faces from known bit streams against
+an independent reference, the invariants of the randomness carried
+between rolls, and an exhaustive check that every face is exactly
+uniform.  It is a module of its own, calling the core through
+EXPORT_SYMBOL_IF_KUNIT():
 
   ./tools/testing/kunit/kunit.py run --kunitconfig=drivers/misc/dice"
+
+driver loaded
+maintainers
+commit "misc: dice: add loaded dice, as exact integer alias tables" \
+"DICE_IOC_SET_DIE now takes a loaded die of up to 2^20 sides, as integer
+weights (DICE_KIND_WEIGHTS) or as a prebuilt alias table
+(DICE_KIND_ALIAS): side i comes up with exactly its weight's share, with
+integer arithmetic only, and the roll goes through the same recycled
+state as a fair die's, at close to the die's Shannon entropy.
+
+dice_alias.c builds the table from the weights (Vose's construction in
+integers, every column of the same mass) or validates a given one, and
+packs it to 16 bytes a side when its masses allow.  A table is copied in
+and built outside the file's lock, in 1 MiB steps that stop for a signal.
+Its memory is charged to the caller's memory cgroup (GFP_KERNEL_ACCOUNT)
+and bounded by DICE_TABLE_SIDES_MAX sides a table and an eighth of RAM
+for the tables of all files together (over it only CAP_SYS_RESOURCE goes
+on, as for pipes), so that a user with no memory limit cannot drive the
+machine into the OOM killer through tables.  debugfs gains table_bytes and
+table_limit.
+
+KUnit: the alias construction invariants and validation errors, loaded
+faces from known bits, and the exhaustive check for loaded dice."
+
+driver viglietta
+maintainers
+commit "misc: dice: add DICE_METHOD_VIGLIETTA" \
+"Viglietta's die (\"Simulating a die roll by flipping two coins\"): a fair
+n-sided die from one exact (1/n)-coin and exactly 3 floor(log2 n) + 1
+fair flips a roll, as the paper's Theorem 4 gives it.  The coin compares
+fresh bits with the binary expansion of 1/n, generated by long division,
+so it is exact.  Fair dice only: a loaded die refuses it with EINVAL.
+
+dice_methods.c holds the methods beside the default recycler; KUnit rolls
+every method and checks which die each may roll."
+
+driver batch
+maintainers
+commit "misc: dice: add DICE_METHOD_BATCH" \
+"k rolls as one uniform integer on [0, n^k), served as its mixed-radix
+digits (nullprogram, \"Rolling many dice as one big uniform number\"), k
+chosen so that n^k lies just below a power of two, up to 4096 bits.  Its
+state (1 KiB and more) is allocated only while it is the file's method.
+Fair dice only."
+
+driver alias-method
+maintainers
+commit "misc: dice: add DICE_METHOD_ALIAS" \
+"Vose's alias method as Games::Dice::Loaded samples it: a fresh uniform
+column and an exact biased coin a roll, nothing recycled; for a fair die
+a fresh column alone (plain rejection sampling).  It is the reference
+sampler that the recycler's savings are measured against."
 
 # ---- 3. documentation ----
 copy Documentation/userspace-api/dice.rst Documentation/userspace-api/dice.rst
@@ -470,25 +560,30 @@ Kept, each for a reason a reviewer may still overrule:
  - poll()/epoll readiness for written bits (test hook only), exact and
    side-effect free.
 
-Not done yet, and asked for: the series split by concern (device with
-the fair recycler, loaded dice, each further method).  The proofs are
-in the series: Documentation/misc-devices/dice.rst.
+The proofs are in the series: Documentation/misc-devices/dice.rst.
 
 The series
 ==========
 
- 1. the uapi header and its ioctl-number.rst line (type 0x$magic)
- 2. the driver, drivers/misc/dice/ (the die core is plain C, in its own
-    files beside dice_main.c), with its KUnit suite (kunit.py run
+ 1. the uapi header, whole, so that the ABI is reviewed in one place,
+    and its ioctl-number.rst line (type 0x$magic); until patch 6 the
+    driver refuses the kinds and methods it does not have yet (EINVAL)
+ 2. the driver, drivers/misc/dice/, with fair dice by randomness
+    recycling (the die core is plain C, in its own files beside
+    dice_main.c), and its KUnit suite (kunit.py run
     --kunitconfig=drivers/misc/dice)
- 3. documentation: Documentation/userspace-api/dice.rst, and
+ 3. loaded dice: exact integer alias tables, their memory bounds
+ 4. DICE_METHOD_VIGLIETTA: Viglietta's (1/n)-coin die
+ 5. DICE_METHOD_BATCH: k rolls as one big uniform number
+ 6. DICE_METHOD_ALIAS: Vose's sampling, a fresh column and a coin a roll
+ 7. documentation: Documentation/userspace-api/dice.rst, and
     Documentation/misc-devices/dice.rst, why the rolls are exact (the
     proofs of the recycler and of the integer alias tables)
- 4. kselftests, tools/testing/selftests/drivers/dice/
+ 8. kselftests, tools/testing/selftests/drivers/dice/
 
-Each patch builds (W=1, CONFIG_RANDOM_DICE=m); checkpatch --strict reports
-nothing on each; the KUnit suite passes under UML; the selftests build in
-the tree.
+Each patch builds (W=1, CONFIG_RANDOM_DICE=m), and after each of 2 to 6
+the KUnit suite passes under UML; checkpatch --strict reports nothing on
+each; the selftests build in the tree.
 
 The ABI
 =======
@@ -507,7 +602,7 @@ git -C "$G" config branch.master.description "$(cat "$W/cover")"
 rm -rf "$OUT"
 mkdir -p "$OUT"
 git -C "$G" format-patch -q --cover-letter --cover-from-description=subject \
-	--thread=shallow -o "$OUT" HEAD~4 >/dev/null
+	--thread=shallow -o "$OUT" HEAD~8 >/dev/null
 n=$(find "$OUT" -name '[0-9]*.patch' | grep -vc /0000-)
 echo "$ME: $n patches and a cover letter against Linux $VER in ${OUT#"$TOP"/}"
 (cd "$OUT" && ls)
