@@ -6,6 +6,7 @@
 #ifndef _DICE_TOOLS_CLI_H
 #define _DICE_TOOLS_CLI_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -57,7 +58,9 @@ int fair_main(int argc, char **argv);
 /* help.c: --help. */
 void usage(FILE *f);
 
-/* dice.c: "dice: " and the message on stderr, then exit 1. */
+/* fail.c: "dice: " and the message on stderr (after flushing stdout). */
+void vsay(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/* fail.c: the same and a newline, then exit 1. */
 void die_fail(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
 

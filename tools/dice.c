@@ -54,15 +54,6 @@ static void __attribute__((noreturn)) finish(int status)
 	exit(status);
 }
 
-/* "dice: " and the message on stderr, after what stdout still holds. */
-static void __attribute__((format(printf, 1, 0))) vsay(const char *fmt,
-							  va_list ap)
-{
-	fflush(stdout);
-	fputs("dice: ", stderr);
-	vfprintf(stderr, fmt, ap);
-}
-
 static void __attribute__((noreturn, format(printf, 1, 2))) bad_usage(const char *fmt, ...)
 {
 	va_list ap;
@@ -72,17 +63,6 @@ static void __attribute__((noreturn, format(printf, 1, 2))) bad_usage(const char
 	va_end(ap);
 	fputs("\nTry 'dice --help' for more information.\n", stderr);
 	exit(2);
-}
-
-void die_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsay(fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
 }
 
 static uint64_t number_opt(const char *opt, const char *arg, uint64_t min,

@@ -44,155 +44,6 @@
 #include "dist_priv.h"
 #include "roll.h"
 
-#define VALUE_LIMIT	((__int128)1 << 62)	/* |value| must stay below */
-#define POOL_STATES	200000			/* multisets a pool may track */
-
-/*
- * Failing unwinds with longjmp() and leaks what was in flight: the caller
- * reports the error and the program ends (fuzz_notation frees it).
- */
-void dist_infeasible(struct dist_ctx *x, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(x->rep->why, sizeof(x->rep->why), fmt, ap);
-	va_end(ap);
-	x->rep->offset = x->at;
-	x->err = -E2BIG;
-	longjmp(x->jb, 1);
-}
-
-uint64_t dist_max_leaves(const struct dist_ctx *x)
-{
-	return x->lim->max_leaves ? x->lim->max_leaves : x->lim->max_work / 64;
-}
-
-/* The work done so far may exceed the estimate a little, not twice. */
-void dist_check(struct dist_ctx *x)
-{
-	if (dice_interrupted) {
-		x->err = -EINTR;
-		longjmp(x->jb, 1);
-	}
-	if (big_work - x->work0 > 2 * x->lim->max_work)
-		dist_infeasible(x, "it would take more than %llu limb products",
-				(unsigned long long)(2 * x->lim->max_work));
-}
-
-/* ---- distributions ------------------------------------------------------ */
-
-void dist_free(struct dist *d)
-{
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		big_free(&d->c[i]);
-	free(d->c);
-	big_free(&d->den);
-	memset(d, 0, sizeof(*d));
-}
-
-void dist_init(struct dist_ctx *x, struct dist *d, __int128 lo, __int128 hi)
-{
-	memset(d, 0, sizeof(*d));
-	if (lo <= -VALUE_LIMIT || hi >= VALUE_LIMIT)
-		dist_infeasible(x, "its values would not fit in 62 bits");
-	if (hi - lo + 1 > (__int128)x->lim->max_values)
-		dist_infeasible(x, "it would span more than %zu values",
-				x->lim->max_values);
-	d->lo = (int64_t)lo;
-	d->n = (size_t)(hi - lo + 1);
-	d->c = xcalloc(d->n, sizeof(*d->c));
-}
-
-__int128 dist_hi(const struct dist *d)
-{
-	return (__int128)d->lo + (__int128)d->n - 1;
-}
-
-/* Drop zero counts at both ends; an all-zero distribution keeps one. */
-void dist_trim(struct dist *d)
-{
-	size_t a = 0, b = d->n, i;
-
-	while (a + 1 < b && big_is_zero(&d->c[a]))
-		a++;
-	while (b - 1 > a && big_is_zero(&d->c[b - 1]))
-		b--;
-	if (a == 0 && b == d->n)
-		return;
-	for (i = 0; i < a; i++)
-		big_free(&d->c[i]);
-	for (i = b; i < d->n; i++)
-		big_free(&d->c[i]);
-	memmove(d->c, d->c + a, (b - a) * sizeof(*d->c));
-	d->lo += (int64_t)a;
-	d->n = b - a;
-}
-
-bool dist_empty(const struct dist *d)
-{
-	size_t i;
-
-	for (i = 0; i < d->n; i++) {
-		if (!big_is_zero(&d->c[i]))
-			return false;
-	}
-	return true;
-}
-
-void dist_point(struct dist_ctx *x, struct dist *d, __int128 v)
-{
-	dist_init(x, d, v, v);
-	big_set_u64(&d->c[0], 1);
-	big_set_u64(&d->den, 1);
-}
-
-/* Indices of the non-zero counts of @d; *n gets how many. */
-size_t *dist_nonzero(const struct dist *d, size_t *n)
-{
-	size_t *idx = xmalloc((d->n ? d->n : 1) * sizeof(*idx)), i, k = 0;
-
-	for (i = 0; i < d->n; i++) {
-		if (!big_is_zero(&d->c[i]))
-			idx[k++] = i;
-	}
-	*n = k;
-	return idx;
-}
-
-/* r = the distribution of A + B (independent). */
-void dist_conv(struct dist_ctx *x, struct dist *r, const struct dist *a,
-	       const struct dist *b)
-{
-	size_t na, nb, i, j, *ia = dist_nonzero(a, &na), *ib = dist_nonzero(b, &nb);
-
-	dist_init(x, r, (__int128)a->lo + b->lo, dist_hi(a) + dist_hi(b));
-	for (i = 0; i < na; i++) {
-		const struct big *ca = &a->c[ia[i]];
-
-		for (j = 0; j < nb; j++)
-			big_addmul(&r->c[ia[i] + ib[j]], ca, &b->c[ib[j]]);
-		dist_check(x);
-	}
-	big_mul(&r->den, &a->den, &b->den);
-	free(ia);
-	free(ib);
-	dist_trim(r);
-}
-
-/* *a = *a + *b; frees *b. */
-void dist_conv_into(struct dist_ctx *x, struct dist *a, struct dist *b)
-{
-	struct dist r;
-
-	dist_conv(x, &r, a, b);
-	dist_free(a);
-	dist_free(b);
-	*a = r;
-}
-
 /*
  * The value of a OP b, OP_DIV rounding by @f; b != 0 for all but OP_MUL
  * (values below 2^62, so div_round() cannot fail).
@@ -289,29 +140,167 @@ static void dist_abs(struct dist_ctx *x, struct dist *d)
 	dist_trim(d);
 }
 
-/* Make room in @d for values lo..hi, keeping its counts. */
-void dist_widen(struct dist_ctx *x, struct dist *d, __int128 lo, __int128 hi)
-{
-	struct dist w;
-	size_t i;
+static void dist_node(struct dist_ctx *x, struct dist *out,
+		      const struct node *n);
 
-	if (lo >= d->lo && hi <= dist_hi(d))
+/* A dice group, the law of its computed count first (dist_group()). */
+static void dist_group_node(struct dist_ctx *x, struct dist *out,
+			    const struct group *g)
+{
+	struct dist cd;
+
+	if (!g->count_node) {
+		dist_group(x, out, g, NULL);
 		return;
-	if (lo > d->lo)
-		lo = d->lo;
-	if (hi < dist_hi(d))
-		hi = dist_hi(d);
-	dist_init(x, &w, lo, hi);
-	for (i = 0; i < d->n; i++)
-		w.c[d->lo - w.lo + (int64_t)i] = d->c[i];
-	free(d->c);
-	w.den = d->den;
-	*d = w;
+	}
+	dist_node(x, &cd, g->count_node);
+	dist_group(x, out, g, &cd);
+	dist_free(&cd);
 }
 
-/* ---- expressions ------------------------------------------------------------ */
+/*
+ * A grouped roll {...}: its elements (sums of dice groups and constants
+ * when pooled) kept or counted as successes.  Here, beside dist_node(),
+ * because it walks its elements.
+ */
+static void dist_brace(struct dist_ctx *x, struct dist *out, const struct node *n)
+{
+	const struct brace *b = n->brace;
+	struct scorer scr = { &b->success, &b->failure, NULL, false },
+		      *sc = b->success.op != CMP_NONE ? &scr : NULL;
+	struct dist acc, t;
+	unsigned int i;
 
-void dist_node(struct dist_ctx *x, struct dist *out, const struct node *n)
+	if (b->pooled) {
+		uint64_t k = keep_count(&b->keep, b->ndice);
+
+		if (b->keep.mode == KEEP_ALL || k >= b->ndice) {
+			bool any_sep = false;
+
+			for (i = 0; i < b->ngroups; i++)
+				any_sep |= b->groups[i]->explode == EXPLODE_SEPARATE;
+			if (b->keep.mode == KEEP_ALL || !any_sep) {
+				dist_point(x, &acc, sc ? 0 : b->constant);
+				for (i = 0; i < b->ngroups; i++) {
+					struct group tmp = *b->groups[i];
+
+					if (sc) {
+						tmp.success = b->success;
+						tmp.failure = b->failure;
+					}
+					dist_group_node(x, &t, &tmp);
+					dist_conv_into(x, &acc, &t);
+				}
+				*out = acc;
+				return;
+			}
+		}
+		if (!k) {
+			dist_point(x, out, sc ? 0 : b->constant);
+			return;
+		}
+		{
+			struct domain dm = { .mode = b->keep.mode };
+			struct pool_in *p = xcalloc(b->ngroups, sizeof(*p));
+			struct dist *laws = xcalloc(b->ngroups, sizeof(*laws));
+
+			for (i = 0; i < b->ngroups; i++) {
+				const struct group *g = b->groups[i];
+
+				if (g->count_node || g->keep.mode != KEEP_ALL ||
+				    g->keep_by.op != CMP_NONE ||
+				    g->margin.op != CMP_NONE ||
+				    g->unique != UNIQUE_NONE || g->match_count)
+					dist_infeasible(x, "keep/drop after {...} over dice groups with a computed count, keep/drop, k>N/p<N, 'ms', 'u' or 'mt' has no exact method here");
+				if (g->add_once)
+					dist_infeasible(x, "keep/drop after {...} over a dice group with Avrae's 'ra' has no exact method here");
+				law_base(x, &laws[i], g);
+				law_rerolls(&laws[i], g);
+				if (g->explode == EXPLODE_COMPOUND) {
+					law_chain(x, &t, &laws[i], g, NULL);
+					dist_free(&laws[i]);
+					laws[i] = t;
+				}
+				domain_add_dist(&dm, &laws[i], 0);
+				if (g->explode == EXPLODE_SEPARATE && g->penetrate)
+					domain_add_dist(&dm, &laws[i], 1);
+			}
+			domain_done(&dm);
+			pool_limits(x, dm.m, (unsigned int)k, b->ndice, "dice");
+			for (i = 0; i < b->ngroups; i++) {
+				const struct group *g = b->groups[i];
+
+				if (g->explode == EXPLODE_SEPARATE)
+					pool_in_explode(x, &p[i], &laws[i], g, &dm,
+							(unsigned int)k, g->count);
+				else
+					pool_in_law(&p[i], &laws[i], &dm, g->count);
+			}
+			pool_keep(x, out, p, b->ngroups, &dm, (unsigned int)k, sc);
+			for (i = 0; i < b->ngroups; i++) {
+				pool_in_free(&p[i]);
+				dist_free(&laws[i]);
+			}
+			free(p);
+			free(laws);
+			free(dm.v);
+			if (!sc && b->constant) {
+				if ((__int128)out->lo + b->constant <= -VALUE_LIMIT ||
+				    dist_hi(out) + b->constant >= VALUE_LIMIT)
+					dist_infeasible(x, "its values would not fit in 62 bits");
+				out->lo += b->constant;
+			}
+		}
+		return;
+	}
+
+	/* elements: the totals of the expressions */
+	{
+		uint64_t k = keep_count(&b->keep, n->nkids);
+		struct dist *el;
+
+		if (b->keep.mode != KEEP_ALL && k < n->nkids &&
+		    brace_alike(x, n)) {
+			dist_node(x, &t, n->kids[0]);
+			dist_trim(&t);
+			keep_dp(x, out, &t, sc, b->keep.mode, n->nkids, k);
+			dist_free(&t);
+			return;
+		}
+		el = xcalloc(n->nkids, sizeof(*el));
+		for (i = 0; i < n->nkids; i++)
+			dist_node(x, &el[i], n->kids[i]);
+		if (b->keep.mode != KEEP_ALL && k < n->nkids) {
+			struct domain dm = { .mode = b->keep.mode };
+			struct pool_in *p = xcalloc(n->nkids, sizeof(*p));
+
+			for (i = 0; i < n->nkids; i++)
+				domain_add_dist(&dm, &el[i], 0);
+			domain_done(&dm);
+			pool_limits(x, dm.m, (unsigned int)k, n->nkids, "elements");
+			for (i = 0; i < n->nkids; i++)
+				pool_in_law(&p[i], &el[i], &dm, 1);
+			pool_keep(x, out, p, n->nkids, &dm, (unsigned int)k, sc);
+			for (i = 0; i < n->nkids; i++)
+				pool_in_free(&p[i]);
+			free(p);
+		} else {
+			dist_point(x, &acc, 0);
+			for (i = 0; i < n->nkids; i++) {
+				law_push(x, &t, &el[i], sc, 0, NULL, false);
+				dist_trim(&t);
+				dist_conv_into(x, &acc, &t);
+			}
+			*out = acc;
+		}
+		for (i = 0; i < n->nkids; i++)
+			dist_free(&el[i]);
+		free(el);
+	}
+}
+
+static void dist_node(struct dist_ctx *x, struct dist *out,
+		      const struct node *n)
 {
 	struct dist a, b;
 	size_t save = x->at;
@@ -323,7 +312,7 @@ void dist_node(struct dist_ctx *x, struct dist *out, const struct node *n)
 		dist_point(x, out, n->value);
 		break;
 	case NODE_GROUP:
-		dist_group(x, out, n->group);
+		dist_group_node(x, out, n->group);
 		if (n->group->margin.op != CMP_NONE) {	/* 'ms' */
 			const struct cmp *ms = &n->group->margin;
 			__int128 lo;

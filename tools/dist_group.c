@@ -3,8 +3,7 @@
  * dist_group.c - the exact distribution of a dice group and of a grouped
  * roll: the law of one face (faces, min/max, rerolls), explosions, n dice
  * (by powers of convolution), keep/drop of identical dice (keep_dp()),
- * computed counts (a mixture), and grouped rolls {...} (elements kept or
- * counted as successes)
+ * and computed counts (a mixture, of a count law the walker gives)
  *
  * What a group needs that is not here: pools that grow or mix dice
  * (dist_pool.c), unique dice, matches and enumeration (dist_enum.c).
@@ -18,23 +17,14 @@
 
 /* ---- one die ------------------------------------------------------------- */
 
-val_t scorer_score(const struct scorer *sc, val_t v)
-{
-	if (sc && sc->keep_by && cmp_match(sc->keep_by, v) == sc->keep_by_drop)
-		return 0;
-	if (!sc || sc->success->op == CMP_NONE)
-		return v;
-	return cmp_score(sc->success, sc->failure, v);
-}
-
 /*
  * r = the law of scorer_score(V - @shift) for V drawn from @law, restricted to
  * the V for which cmp_match(@only, V) == @inside when @only is given (the
  * others count zero; the denominator stays).
  */
-static void law_push(struct dist_ctx *x, struct dist *r, const struct dist *law,
-		     const struct scorer *sc, int shift, const struct cmp *only,
-		     bool inside)
+void law_push(struct dist_ctx *x, struct dist *r, const struct dist *law,
+	      const struct scorer *sc, int shift, const struct cmp *only,
+	      bool inside)
 {
 	__int128 lo = VALUE_LIMIT, hi = -VALUE_LIMIT;
 	size_t i;
@@ -58,7 +48,7 @@ static void law_push(struct dist_ctx *x, struct dist *r, const struct dist *law,
 	big_copy(&r->den, &law->den);
 }
 
-static void law_base(struct dist_ctx *x, struct dist *d, const struct group *g)
+void law_base(struct dist_ctx *x, struct dist *d, const struct group *g)
 {
 	const struct die *die = &g->die;
 	__int128 lo = VALUE_LIMIT, hi = -VALUE_LIMIT;
@@ -85,7 +75,7 @@ static void law_base(struct dist_ctx *x, struct dist *d, const struct group *g)
 	dist_trim(d);
 }
 
-static void law_rerolls(struct dist *law, const struct group *g)
+void law_rerolls(struct dist *law, const struct group *g)
 {
 	struct big wr = { 0 }, t = { 0 };
 	size_t i;
@@ -121,24 +111,6 @@ static void law_rerolls(struct dist *law, const struct group *g)
 unsigned int group_cap(const struct dist_ctx *x, const struct group *g)
 {
 	return x->cap && !g->explode_capped ? x->cap : g->explode_limit;
-}
-
-/* Remember how likely one die of @g is to explode up to its cap. */
-void law_note_cap(struct dist_ctx *x, const struct dist *law,
-		  const struct group *g)
-{
-	struct big wb = { 0 };
-	long double p;
-	size_t i;
-
-	for (i = 0; i < law->n; i++) {
-		if (cmp_match(&g->ex, law->lo + (int64_t)i))
-			big_add(&wb, &law->c[i]);
-	}
-	p = powl(big_ratio(&wb, &law->den), g->explode_limit);
-	big_free(&wb);
-	if (p > x->cap_prob)
-		x->cap_prob = p;
 }
 
 /*
@@ -316,23 +288,6 @@ static void law_power(struct dist_ctx *x, struct dist *out, const struct dist *o
 }
 
 /* ---- keep/drop ------------------------------------------------------------ */
-
-/* @faces (indices into @law) best first for @mode. */
-size_t *law_best_first(const struct dist *law, enum keep_mode mode,
-		       size_t *nf)
-{
-	size_t *faces = dist_nonzero(law, nf), f;
-
-	if (mode == KEEP_HIGH) {
-		for (f = 0; f < *nf / 2; f++) {
-			size_t t = faces[f];
-
-			faces[f] = faces[*nf - 1 - f];
-			faces[*nf - 1 - f] = t;
-		}
-	}
-	return faces;
-}
 
 /*
  * Score of the k best of n dice drawn from @law ("best" = highest for
@@ -682,29 +637,33 @@ void dist_mix(struct dist_ctx *x, struct dist *out, const struct dist *w,
 	dist_trim(out);
 }
 
-void dist_group(struct dist_ctx *x, struct dist *out, const struct group *g)
+/*
+ * @count: the law of the number of dice for a computed count (the walker,
+ * dist.c, computes it: this file never calls back into the walker), or NULL
+ */
+void dist_group(struct dist_ctx *x, struct dist *out, const struct group *g,
+		const struct dist *count)
 {
-	struct dist cd, *d;
+	const struct dist *cd = count;
+	struct dist *d;
 	size_t i;
 
 	if (!g->count_node) {
 		group_dist_n(x, out, g, g->count);
 		return;
 	}
-	dist_node(x, &cd, g->count_node);
-	if (cd.lo < 0 || dist_hi(&cd) > (__int128)g->count)
+	if (cd->lo < 0 || dist_hi(cd) > (__int128)g->count)
 		dist_infeasible(x, "the number of dice falls outside 0..%llu",
 				(unsigned long long)g->count);
-	d = xcalloc(cd.n, sizeof(*d));
-	for (i = 0; i < cd.n; i++) {
-		if (!big_is_zero(&cd.c[i]))
-			group_dist_n(x, &d[i], g, (uint64_t)cd.lo + i);
+	d = xcalloc(cd->n, sizeof(*d));
+	for (i = 0; i < cd->n; i++) {
+		if (!big_is_zero(&cd->c[i]))
+			group_dist_n(x, &d[i], g, (uint64_t)cd->lo + i);
 	}
-	dist_mix(x, out, &cd, d);
-	for (i = 0; i < cd.n; i++)
+	dist_mix(x, out, cd, d);
+	for (i = 0; i < cd->n; i++)
 		dist_free(&d[i]);
 	free(d);
-	dist_free(&cd);
 }
 
 /* ---- grouped rolls ----------------------------------------------------------- */
@@ -725,140 +684,4 @@ bool brace_alike(const struct dist_ctx *x, const struct node *n)
 			return false;
 	}
 	return true;
-}
-
-void dist_brace(struct dist_ctx *x, struct dist *out, const struct node *n)
-{
-	const struct brace *b = n->brace;
-	struct scorer scr = { &b->success, &b->failure, NULL, false },
-		      *sc = b->success.op != CMP_NONE ? &scr : NULL;
-	struct dist acc, t;
-	unsigned int i;
-
-	if (b->pooled) {
-		uint64_t k = keep_count(&b->keep, b->ndice);
-
-		if (b->keep.mode == KEEP_ALL || k >= b->ndice) {
-			bool any_sep = false;
-
-			for (i = 0; i < b->ngroups; i++)
-				any_sep |= b->groups[i]->explode == EXPLODE_SEPARATE;
-			if (b->keep.mode == KEEP_ALL || !any_sep) {
-				dist_point(x, &acc, sc ? 0 : b->constant);
-				for (i = 0; i < b->ngroups; i++) {
-					struct group tmp = *b->groups[i];
-
-					if (sc) {
-						tmp.success = b->success;
-						tmp.failure = b->failure;
-					}
-					dist_group(x, &t, &tmp);
-					dist_conv_into(x, &acc, &t);
-				}
-				*out = acc;
-				return;
-			}
-		}
-		if (!k) {
-			dist_point(x, out, sc ? 0 : b->constant);
-			return;
-		}
-		{
-			struct domain dm = { .mode = b->keep.mode };
-			struct pool_in *p = xcalloc(b->ngroups, sizeof(*p));
-			struct dist *laws = xcalloc(b->ngroups, sizeof(*laws));
-
-			for (i = 0; i < b->ngroups; i++) {
-				const struct group *g = b->groups[i];
-
-				if (g->count_node || g->keep.mode != KEEP_ALL ||
-				    g->keep_by.op != CMP_NONE ||
-				    g->margin.op != CMP_NONE ||
-				    g->unique != UNIQUE_NONE || g->match_count)
-					dist_infeasible(x, "keep/drop after {...} over dice groups with a computed count, keep/drop, k>N/p<N, 'ms', 'u' or 'mt' has no exact method here");
-				if (g->add_once)
-					dist_infeasible(x, "keep/drop after {...} over a dice group with Avrae's 'ra' has no exact method here");
-				law_base(x, &laws[i], g);
-				law_rerolls(&laws[i], g);
-				if (g->explode == EXPLODE_COMPOUND) {
-					law_chain(x, &t, &laws[i], g, NULL);
-					dist_free(&laws[i]);
-					laws[i] = t;
-				}
-				domain_add_dist(&dm, &laws[i], 0);
-				if (g->explode == EXPLODE_SEPARATE && g->penetrate)
-					domain_add_dist(&dm, &laws[i], 1);
-			}
-			domain_done(&dm);
-			pool_limits(x, dm.m, (unsigned int)k, b->ndice, "dice");
-			for (i = 0; i < b->ngroups; i++) {
-				const struct group *g = b->groups[i];
-
-				if (g->explode == EXPLODE_SEPARATE)
-					pool_in_explode(x, &p[i], &laws[i], g, &dm,
-							(unsigned int)k, g->count);
-				else
-					pool_in_law(&p[i], &laws[i], &dm, g->count);
-			}
-			pool_keep(x, out, p, b->ngroups, &dm, (unsigned int)k, sc);
-			for (i = 0; i < b->ngroups; i++) {
-				pool_in_free(&p[i]);
-				dist_free(&laws[i]);
-			}
-			free(p);
-			free(laws);
-			free(dm.v);
-			if (!sc && b->constant) {
-				if ((__int128)out->lo + b->constant <= -VALUE_LIMIT ||
-				    dist_hi(out) + b->constant >= VALUE_LIMIT)
-					dist_infeasible(x, "its values would not fit in 62 bits");
-				out->lo += b->constant;
-			}
-		}
-		return;
-	}
-
-	/* elements: the totals of the expressions */
-	{
-		uint64_t k = keep_count(&b->keep, n->nkids);
-		struct dist *el;
-
-		if (b->keep.mode != KEEP_ALL && k < n->nkids &&
-		    brace_alike(x, n)) {
-			dist_node(x, &t, n->kids[0]);
-			dist_trim(&t);
-			keep_dp(x, out, &t, sc, b->keep.mode, n->nkids, k);
-			dist_free(&t);
-			return;
-		}
-		el = xcalloc(n->nkids, sizeof(*el));
-		for (i = 0; i < n->nkids; i++)
-			dist_node(x, &el[i], n->kids[i]);
-		if (b->keep.mode != KEEP_ALL && k < n->nkids) {
-			struct domain dm = { .mode = b->keep.mode };
-			struct pool_in *p = xcalloc(n->nkids, sizeof(*p));
-
-			for (i = 0; i < n->nkids; i++)
-				domain_add_dist(&dm, &el[i], 0);
-			domain_done(&dm);
-			pool_limits(x, dm.m, (unsigned int)k, n->nkids, "elements");
-			for (i = 0; i < n->nkids; i++)
-				pool_in_law(&p[i], &el[i], &dm, 1);
-			pool_keep(x, out, p, n->nkids, &dm, (unsigned int)k, sc);
-			for (i = 0; i < n->nkids; i++)
-				pool_in_free(&p[i]);
-			free(p);
-		} else {
-			dist_point(x, &acc, 0);
-			for (i = 0; i < n->nkids; i++) {
-				law_push(x, &t, &el[i], sc, 0, NULL, false);
-				dist_trim(&t);
-				dist_conv_into(x, &acc, &t);
-			}
-			*out = acc;
-		}
-		for (i = 0; i < n->nkids; i++)
-			dist_free(&el[i]);
-		free(el);
-	}
 }

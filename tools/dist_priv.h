@@ -3,16 +3,22 @@
  * dist_priv.h - private to the exact distributions (dist*.c): the state of
  * one computation, the shared types and what the files call across
  *
- *   dist.c        distributions (convolution, pairing, trimming), the walk
- *                 over the syntax tree, dist_expr_report() and reduction
+ *   dist_law.c    the bottom: failing, distributions (make, trim,
+ *                 convolve, widen), the score and order of a die's faces
+ *   dist.c        the walk over the syntax tree (pairing values, computed
+ *                 counts, grouped rolls {...}), dist_expr_report() and
+ *                 reduction
  *   dist_group.c  the law of one die (faces, min/max, rerolls, explosions),
- *                 keep/drop of identical dice, groups, grouped rolls {...}
+ *                 keep/drop of identical dice, groups
  *   dist_pool.c   keep/drop over pools that grow ('!') or mix dice
  *   dist_enum.c   unique dice ('u'), matches ('mt'), and enumeration of
  *                 outcomes through roll.c for what has no faster method
  *   dist_cost.c   the estimate of the work, from shapes alone, made before
  *                 any counting
  *   dist_stats.c  mean, variance, percentiles, cumulative counts
+ *
+ * Calls go one way: dist.c -> dist_cost.c -> dist_group.c -> dist_pool.c,
+ * dist_enum.c -> dist_law.c (scripts/call-cycles.py checks it).
  */
 #ifndef _DICE_TOOLS_DIST_PRIV_H
 #define _DICE_TOOLS_DIST_PRIV_H
@@ -94,7 +100,7 @@ struct pool_in {
 	uint64_t count;
 };
 
-/* ---- dist.c: distributions, the expression walk, the entry points ---------- */
+/* ---- dist_law.c: failing, distributions, faces ----------------------------- */
 
 /*
  * Failing unwinds with longjmp() and leaks what was in flight: the caller
@@ -126,11 +132,26 @@ __int128 dist_apply_op(enum binop op, enum func_type f, __int128 a,
 		       __int128 b);
 /* Make room in @d for values lo..hi, keeping its counts. */
 void dist_widen(struct dist_ctx *x, struct dist *d, __int128 lo, __int128 hi);
-void dist_node(struct dist_ctx *x, struct dist *out, const struct node *n);
-
-/* ---- dist_group.c: the law of one die, keep/drop, dice groups, grouped rolls --- */
-
 val_t scorer_score(const struct scorer *sc, val_t v);
+/* Remember how likely one die of @g is to explode up to its cap. */
+void law_note_cap(struct dist_ctx *x, const struct dist *law,
+		  const struct group *g);
+/* @faces (indices into @law) best first for @mode. */
+size_t *law_best_first(const struct dist *law, enum keep_mode mode,
+		       size_t *nf);
+
+/* ---- dist_group.c: the law of one die, keep/drop, dice groups --------------- */
+
+/*
+ * r = the law of scorer_score(V - @shift) for V drawn from @law, restricted
+ * to the V for which cmp_match(@only, V) == @inside when @only is given.
+ */
+void law_push(struct dist_ctx *x, struct dist *r, const struct dist *law,
+	      const struct scorer *sc, int shift, const struct cmp *only,
+	      bool inside);
+/* The law of one face of @g's die (faces, min/max), and after its rerolls. */
+void law_base(struct dist_ctx *x, struct dist *d, const struct group *g);
+void law_rerolls(struct dist *law, const struct group *g);
 /*
  * The sum over one die's chain of faces (itself and its explosions) of
  * scorer_score(face) (@sc) or face.  With explode_limit L, the last possible face
@@ -151,17 +172,12 @@ bool group_needs_enum(const struct dist_ctx *x, const struct group *g);
 void keep_dp(struct dist_ctx *x, struct dist *out, const struct dist *law,
 	     const struct scorer *sc, enum keep_mode mode, uint64_t n,
 	     uint64_t k);
-/* Remember how likely one die of @g is to explode up to its cap. */
-void law_note_cap(struct dist_ctx *x, const struct dist *law,
-		  const struct group *g);
-/* @faces (indices into @law) best first for @mode. */
-size_t *law_best_first(const struct dist *law, enum keep_mode mode,
-		       size_t *nf);
 /* out = the mixture of @d[i] with weights @w->c[i] / @w->den. */
 void dist_mix(struct dist_ctx *x, struct dist *out, const struct dist *w,
 		struct dist *d);
-void dist_group(struct dist_ctx *x, struct dist *out, const struct group *g);
-void dist_brace(struct dist_ctx *x, struct dist *out, const struct node *n);
+/* @count: the law of a computed count's number of dice (else NULL) */
+void dist_group(struct dist_ctx *x, struct dist *out, const struct group *g,
+		const struct dist *count);
 /*
  * Are the elements of the grouped roll @n written alike ({3d6, 3d6, 3d6})?
  * Then they are independent and identically distributed, and keep/drop

@@ -5,6 +5,6 @@
 # command itself (options, output), which is DICE_CLI_MAIN.  Each name is a
 # .c file in tools/; Documentation/dice/cli.rst says what each holds.
 DICE_CLI_CORE := paste lex parse parse_group expr bounds roll \
-		 dist dist_group dist_pool dist_enum dist_cost dist_stats \
+		 dist dist_law dist_group dist_pool dist_enum dist_cost dist_stats \
 		 big common
-DICE_CLI_MAIN := dice help engine show show_dist versus fair
+DICE_CLI_MAIN := dice fail help engine show show_dist versus fair
