@@ -170,7 +170,8 @@ static: linux-src
 		--suppress=missingIncludeSystem $(DICE_CORE_CPPFLAGS) \
 		'-D__has_include_next(x)=0' -D__SIZEOF_INT128__=16 \
 		-D__x86_64__ -Ilibdice \
-		libdice/*.c tools/*.c $(DICE_CORE_SRCS) || { fail=1; printf 'not '; }; \
+		-Ilibdice/notation libdice/*.c libdice/notation/*.c tools/*.c \
+		$(DICE_CORE_SRCS) || { fail=1; printf 'not '; }; \
 	echo "ok 2 - static: cppcheck on the core, libdice and the CLI"; \
 	$(TOP)/scripts/tiers.sh --check-docs || { fail=1; printf 'not '; }; \
 	echo "ok 3 - static: README's and testing.rst's tier tables list the tiers of scripts/tiers.sh"; \

@@ -13,6 +13,7 @@
  * SIGINT or SIGTERM, dice says so and dies by that signal.  See dice(1).
  */
 #include <ctype.h>
+#include <setjmp.h>
 #include <errno.h>
 #include <getopt.h>
 #include <langinfo.h>
@@ -156,6 +157,8 @@ static void build_custom(struct options *o)
 /* ---- errors ------------------------------------------------------------------ */
 
 static struct options o;
+/* Set by the SIGINT/SIGTERM handler; the engine's long loops poll it. */
+static volatile sig_atomic_t dice_interrupted;
 static bool line_mode;		/* expressions from standard input */
 static unsigned long line_no;	/* the line being read, from 1 */
 static int worst;		/* the worst exit status of line mode */
@@ -883,7 +886,7 @@ static void look_at_terminal(void)
 	}
 }
 
-int main(int argc, char **argv)
+static int dice_main(int argc, char **argv)
 {
 	struct expr **exprs;
 	static char dw[] = "dW";
@@ -960,4 +963,17 @@ int main(int argc, char **argv)
 	free(o.custom.faces);
 	free(o.custom.weights);
 	finish(status);
+}
+
+int main(int argc, char **argv)
+{
+	/* the notation engine's one call (common.h): the whole run */
+	static struct notation_call call;
+
+	notation_call_enter(&call, &dice_interrupted);
+	if (setjmp(call.oom)) {
+		fputs("dice: out of memory\n", stderr);
+		exit(1);
+	}
+	return dice_main(argc, argv);
 }
