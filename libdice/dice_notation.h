@@ -34,19 +34,19 @@ struct dice_dist;
 
 /* ---- the context ------------------------------------------------------- */
 
-/* dice_notation_set_limit() */
+/* dice_notation_set_limit(): what it bounds, and its default */
 enum dice_notation_limit {
-	DICE_LIMIT_MAX_DICE = 1,	/* dice one expression may roll: 1000000 */
-	DICE_LIMIT_MAX_EXPLODE,		/* extra dice one die may explode into: 100 */
+	DICE_LIMIT_MAX_DICE = 1,	/* dice an expression rolls: 10^6 */
+	DICE_LIMIT_MAX_EXPLODE,		/* extra dice of one die's: 100 */
 	DICE_LIMIT_DIST_MAX_EXPLODE,	/* the same for distributions: 10 */
-	DICE_LIMIT_DIST_VALUES,		/* values one distribution may hold: 2^20 */
-	DICE_LIMIT_DIST_WORK,		/* 64-bit products one distribution may take: 10^9 */
+	DICE_LIMIT_DIST_VALUES,		/* values a distribution spans: 2^20 */
+	DICE_LIMIT_DIST_WORK,		/* its 64-bit products: 10^9 */
 };
 
 /* dice_notation_set_dialect(): whose reading of ambiguous notation */
-#define DICE_DIALECT_DICE	0	/* dice(1)'s, with a warning where others differ */
-#define DICE_DIALECT_ROLL20	1	/* '<' and '>' in compare points include the number */
-#define DICE_DIALECT_FOUNDRY	2	/* 'r' rerolls once, 'rr' for ever, cs/cf count */
+#define DICE_DIALECT_DICE	0	/* dice(1)'s, with warnings */
+#define DICE_DIALECT_ROLL20	1	/* '<', '>' include their number */
+#define DICE_DIALECT_FOUNDRY	2	/* 'r' rerolls once, cs/cf count */
 #define DICE_DIALECT_AVRAE	3	/* k3/p3 keep/drop the dice showing 3 */
 
 int dice_notation_new(struct dice_notation **out);
@@ -87,11 +87,11 @@ const char *dice_expr_warning(const struct dice_expr *e, unsigned int i);
 /* ---- rolls --------------------------------------------------------------- */
 
 /* dice_result_flags() */
-#define DICE_RESULT_CRITICAL	0x1	/* a kept die rolled a critical success */
-#define DICE_RESULT_FUMBLE	0x2	/* a kept die rolled a critical failure */
+#define DICE_RESULT_CRITICAL	0x1	/* a kept die rolled a critical */
+#define DICE_RESULT_FUMBLE	0x2	/* a kept die rolled a fumble */
 
 /* dice_result_text() */
-#define DICE_TEXT_TOTAL		0	/* "15 (fire 8, cold 7)  # comment" */
+#define DICE_TEXT_TOTAL		0	/* "15 (fire 8, cold 7)  # note" */
 #define DICE_TEXT_BREAKDOWN	1	/* "4d6kh3 [6, 5, 4, 1 dropped] = 15" */
 #define DICE_TEXT_MARKDOWN	2	/* "4d6kh3 [6, 5, 4, ~~1~~] = **15**" */
 
@@ -116,7 +116,7 @@ struct dice_result_group {
 /* struct dice_result_die's @flags */
 #define DICE_DIE_DROPPED	0x1	/* not kept */
 #define DICE_DIE_EXPLODED	0x2	/* exploded */
-#define DICE_DIE_EXTRA		0x4	/* added by an explosion ('!') */
+#define DICE_DIE_EXTRA		0x4	/* added by an explosion */
 #define DICE_DIE_REROLLED	0x8	/* shows a face after rerolls */
 #define DICE_DIE_CRITICAL	0x10	/* a critical success */
 #define DICE_DIE_FUMBLE		0x20	/* a critical failure */

@@ -188,7 +188,8 @@ DICE_NOTATION_EXPORT int dice_result_text(const struct dice_result *r,
 	size_t len = 0;
 	FILE *f;
 
-	if (!r || !out || format < DICE_TEXT_TOTAL || format > DICE_TEXT_MARKDOWN)
+	if (!r || !out || format < DICE_TEXT_TOTAL ||
+	    format > DICE_TEXT_MARKDOWN)
 		return -EINVAL;
 	f = open_memstream(&buf, &len);
 	if (!f)
@@ -210,7 +211,8 @@ DICE_NOTATION_EXPORT int dice_result_text(const struct dice_result *r,
 	return 0;
 }
 
-DICE_NOTATION_EXPORT unsigned int dice_result_ngroups(const struct dice_result *r)
+DICE_NOTATION_EXPORT unsigned int
+dice_result_ngroups(const struct dice_result *r)
 {
 	return r ? r->r.ngroups : 0;
 }

@@ -278,8 +278,10 @@ static void print_node(const struct out *o, const struct expr *e,
 	case NODE_PRODUCT:
 		for (i = 0; i < n->nkids; i++) {
 			if (i) {
-				snprintf(op, sizeof(op), o->md && n->ops[i] == '*' ?
-					 " \\%c " : " %c ", n->ops[i]);
+				bool star = o->md && n->ops[i] == '*';
+
+				snprintf(op, sizeof(op),
+					 star ? " \\%c " : " %c ", n->ops[i]);
 				put(o, op);
 			}
 			print_node(o, e, n->kids[i], r);

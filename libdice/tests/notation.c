@@ -20,7 +20,7 @@
 #include "dice_notation.h"
 #include "tap.h"
 
-/* ---- helpers --------------------------------------------------------------- */
+/* ---- helpers ------------------------------------------------------------- */
 
 /* Parse, roll once with a fresh handle of @seed, and give the breakdown. */
 static int seeded_text(struct dice_notation *ctx, const char *text,
@@ -109,7 +109,7 @@ static struct dice_dist *dist_of(struct dice_notation *ctx, const char *text)
 	return d;
 }
 
-/* ---- parsing ----------------------------------------------------------- */
+/* ---- parsing ------------------------------------------------------------- */
 
 static void test_parse_error(void)
 {
@@ -123,7 +123,8 @@ static void test_parse_error(void)
 	EXPECT_EQ(err.offset, 4);
 	EXPECT(strstr(err.message, "expected an operator"));
 	/* the offset is in the text as given: after a full-width 3 (3 bytes) */
-	EXPECT_EQ(dice_expr_parse(ctx, "\xef\xbc\x93" "d6q", &e, &err), -EINVAL);
+	EXPECT_EQ(dice_expr_parse(ctx, "\xef\xbc\x93" "d6q", &e, &err),
+		  -EINVAL);
 	EXPECT_EQ(err.offset, 5);
 	EXPECT(strstr(err.message, "unknown modifier 'q'"));
 	EXPECT_EQ(dice_expr_parse(ctx, "", &e, &err), -EINVAL);
@@ -225,7 +226,8 @@ static void test_result_tree(void)
 		for (i = 0; i < g.ndice; i++) {
 			ASSERT_EQ(dice_result_die(r, 0, i, &die), 0);
 			seen |= die.flags;
-			EXPECT_EQ(!!(die.flags & DICE_DIE_EXPLODED), die.value == 6);
+			EXPECT_EQ(!!(die.flags & DICE_DIE_EXPLODED),
+				  die.value == 6);
 		}
 		EXPECT(seen & DICE_DIE_EXTRA);
 		EXPECT(seen & DICE_DIE_EXPLODED);
@@ -294,7 +296,7 @@ static void test_flags_and_range(void)
 	dice_notation_free(ctx);
 }
 
-/* ---- distributions against brute force ------------------------------------ */
+/* ---- distributions against brute force ----------------------------------- */
 
 static void test_dist_oracle(void)
 {
@@ -536,7 +538,8 @@ static void test_interrupt(void)
 
 	ASSERT_EQ(dice_notation_new(&ctx), 0);
 	ASSERT_EQ(dice_notation_set_interrupt(ctx, &stop), 0);
-	ASSERT_EQ(dice_expr_parse(ctx, "{4d6kh3,4d6kh3,4d6kh3}kh2+20d20kh10", &e, NULL), 0);
+	ASSERT_EQ(dice_expr_parse(ctx, "{4d6kh3,4d6kh3,4d6kh3}kh2+20d20kh10",
+				  &e, NULL), 0);
 	EXPECT_EQ(dice_expr_dist(ctx, e, &d, NULL), -EINTR);
 	stop = 0;
 	ASSERT_EQ(dice_expr_dist(ctx, e, &d, NULL), 0);
@@ -552,7 +555,8 @@ static void test_bad_arguments(void)
 
 	EXPECT_EQ(dice_notation_new(NULL), -EINVAL);
 	ASSERT_EQ(dice_notation_new(&ctx), 0);
-	EXPECT_EQ(dice_notation_set_limit(ctx, DICE_LIMIT_MAX_DICE, 0), -EINVAL);
+	EXPECT_EQ(dice_notation_set_limit(ctx, DICE_LIMIT_MAX_DICE, 0),
+		  -EINVAL);
 	EXPECT_EQ(dice_notation_set_limit(ctx, DICE_LIMIT_MAX_DICE, 1ULL << 40),
 		  -ERANGE);
 	EXPECT_EQ(dice_notation_set_limit(ctx, 99, 1), -EINVAL);
@@ -571,7 +575,7 @@ static void test_bad_arguments(void)
 	dice_notation_free(NULL);
 }
 
-/* ---- no exit ------------------------------------------------------------------ */
+/* ---- no exit ------------------------------------------------------------- */
 
 /*
  * A library must not end its caller's process: libdice.so, as loaded,
