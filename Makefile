@@ -154,7 +154,10 @@ checkpatch-newest:
 # the core as userspace builds it, libdice and the CLI; the tier tables of
 # the docs name the tiers of scripts/tiers.sh; every tier's packages are
 # listed, and no tier's (nor make demo's, make bench's) would install a
-# kernel image (scripts/tiers.sh --check-packages).  TAP.  cppcheck
+# kernel image (scripts/tiers.sh --check-packages); the .c files of
+# libdice/, tools/ and bindings/ call each other one way only
+# (scripts/call-cycles.py, over the objects built here, and its self-test).
+# TAP.  cppcheck
 # cannot evaluate the __has_include_next() of userspace/include's headers;
 # the system headers it would pull in are ones cppcheck does not read.
 static: linux-src
@@ -167,7 +170,8 @@ static: linux-src
 		--suppress=missingIncludeSystem $(DICE_CORE_CPPFLAGS) \
 		'-D__has_include_next(x)=0' -D__SIZEOF_INT128__=16 \
 		-D__x86_64__ -Ilibdice \
-		libdice/*.c tools/*.c $(DICE_CORE_SRCS) || { fail=1; printf 'not '; }; \
+		-Ilibdice/notation libdice/*.c libdice/notation/*.c tools/*.c \
+		$(DICE_CORE_SRCS) || { fail=1; printf 'not '; }; \
 	echo "ok 2 - static: cppcheck on the core, libdice and the CLI"; \
 	$(TOP)/scripts/tiers.sh --check-docs || { fail=1; printf 'not '; }; \
 	echo "ok 3 - static: README's and testing.rst's tier tables list the tiers of scripts/tiers.sh"; \
@@ -178,6 +182,15 @@ static: linux-src
 	echo "ok 5 - static: scripts/tiers.sh has each tier's packages, and installing them (apt-get -s, on an empty system) installs no linux-image-*"; \
 	$(TOP)/scripts/series-cut-test.sh || { fail=1; printf 'not '; }; \
 	echo "ok 6 - static: scripts/series-cut.awk cuts known answers, refuses bad markers, and cuts every kmod/ file at every stage of the upstream series"; \
+	{ $(MAKE) -s -C libdice O=$(B)/static/libdice all && \
+	  $(MAKE) -s -C tools O=$(B)/static/tools LIBDICE_O=$(B)/static/libdice \
+		$(B)/static/tools/dice && \
+	  /usr/bin/python3 scripts/call-cycles.py libdice=$(B)/static/libdice \
+		tools=$(B)/static/tools bindings=$(B)/static/bindings; } || \
+		{ fail=1; printf 'not '; }; \
+	echo "ok 7 - static: no .c files of libdice/, tools/ or bindings/ call each other in a circle (scripts/call-cycles.py)"; \
+	/usr/bin/python3 scripts/call-cycles.py --self-test || { fail=1; printf 'not '; }; \
+	echo "ok 8 - static: scripts/call-cycles.py fails on a tree with a circle"; \
 	exit $$fail
 
 # This tree's documentation, every .rst under Documentation/ (its conf.py),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_notation.c - libFuzzer target: the dice CLI's notation parser
- * (tools/lex.c, parse.c, parse_group.c), and what the CLI does next with a parsed expression
+ * fuzz_notation.c - libFuzzer target: libdice's notation engine (its parser,
+ * libdice/notation/lex.c, parse.c, parse_group.c), and what the CLI does
+ * next with a parsed expression
  *
  * The input, up to its first NUL, is one expression as typed on the command
  * line.  An input of odd length is parsed with a custom die for dW (faces
@@ -30,6 +31,7 @@
  *    probability in it (and neither can happen).
  */
 #include <errno.h>
+#include <setjmp.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -329,7 +331,7 @@ static int try_dist(const struct expr *e, struct dist *d)
 	return err;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int fuzz_one(const uint8_t *data, size_t size)
 {
 	struct notation_opts o = {
 		.custom = (size & 1) ? &custom : NULL,
@@ -397,4 +399,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	notation_free(e);
 	free(text);
 	return 0;
+}
+
+/* One call into the notation engine (common.h) per input. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct notation_call call;
+	int ret = 0;
+
+	notation_call_enter(&call, NULL);
+	if (!setjmp(call.oom))
+		ret = fuzz_one(data, size);
+	notation_call_leave(&call);
+	return ret;
 }

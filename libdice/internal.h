@@ -5,7 +5,8 @@
  * One .c per object: dice.c (handles: open, configure, roll; both
  * backends), engine.c (the userspace engine: the die core of the module
  * fed by getrandom(), by a seeded ChaCha20 stream, or by written bits),
- * alias.c (dice_alias_build()), ring.c (batched reads through io_uring).
+ * file.c (the ioctl that sets a die, the format of the file), alias.c
+ * (dice_alias_build()), ring.c (batched reads through io_uring).
  */
 #ifndef _LIBDICE_INTERNAL_H
 #define _LIBDICE_INTERNAL_H

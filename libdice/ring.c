@@ -24,6 +24,7 @@
 
 #include <liburing.h>
 
+#include "file.h"
 #include "internal.h"
 #include "ring.h"
 

@@ -84,7 +84,7 @@ module-w1 debootstrap
 sparse debootstrap
 checkpatch linux-source perl
 checkpatch-newest debootstrap perl
-static linux-source cppcheck perl
+static linux-source cppcheck perl liburing-dev libsodium-dev
 docs python3-sphinx
 core valgrind
 libdice pkg-config liburing-dev libsodium-dev

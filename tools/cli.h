@@ -6,6 +6,7 @@
 #ifndef _DICE_TOOLS_CLI_H
 #define _DICE_TOOLS_CLI_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "dist.h"
 #include "notation.h"
 #include "roll.h"
+#include "versus.h"
 
 enum bars { BARS_AUTO, BARS_ALWAYS, BARS_NEVER };
 enum cumul { CUMUL_NONE, CUMUL_AT_LEAST, CUMUL_AT_MOST };
@@ -57,7 +59,9 @@ int fair_main(int argc, char **argv);
 /* help.c: --help. */
 void usage(FILE *f);
 
-/* dice.c: "dice: " and the message on stderr, then exit 1. */
+/* fail.c: "dice: " and the message on stderr (after flushing stdout). */
+void vsay(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/* fail.c: the same and a newline, then exit 1. */
 void die_fail(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
 
@@ -107,6 +111,8 @@ int engine_roll(void *ctx, const struct die *d, uint64_t *out, size_t count);
 
 /* ---- show.c, show_dist.c ---------------------------------------------- */
 
+/* json.c: @s as a JSON string on standard output. */
+void json_string(const char *s);
 /* A JSON number when a double holds it exactly, else a decimal string. */
 void json_val(val_t v);
 bool want_bars(const struct options *o);
@@ -131,22 +137,9 @@ struct shown {
 
 /* ---- versus.c ---------------------------------------------------------- */
 
-/*
- * The counts of A > B, A = B and A < B over *@den (added to @gt, @eq and
- * @lt, which start at zero), for independent A of law @a and B of law @b.
- */
-void versus_counts(const struct dist *a, const struct dist *b,
-		   struct big *gt, struct big *eq, struct big *lt,
-		   struct big *den);
 /* --versus: P(A > B), P(A = B), P(A < B), exactly. */
 int versus_show(const struct shown *a, const struct shown *b,
 		const struct options *o);
-/* --count's target: =N, <N, <=N, >N, >=N or N into *@c.  0 or -1. */
-int count_target(const char *s, struct cmp *c);
-/* --count: the law of how many of @n rolls of law @one match @c. */
-void count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
-		struct dist *out);
-
 /* Print @n distributions (side by side when n > 1). */
 void show_dists(struct shown *v, unsigned int n, const struct options *o);
 

@@ -13,6 +13,7 @@
  * SIGINT or SIGTERM, dice says so and dies by that signal.  See dice(1).
  */
 #include <ctype.h>
+#include <setjmp.h>
 #include <errno.h>
 #include <getopt.h>
 #include <langinfo.h>
@@ -54,15 +55,6 @@ static void __attribute__((noreturn)) finish(int status)
 	exit(status);
 }
 
-/* "dice: " and the message on stderr, after what stdout still holds. */
-static void __attribute__((format(printf, 1, 0))) vsay(const char *fmt,
-							  va_list ap)
-{
-	fflush(stdout);
-	fputs("dice: ", stderr);
-	vfprintf(stderr, fmt, ap);
-}
-
 static void __attribute__((noreturn, format(printf, 1, 2))) bad_usage(const char *fmt, ...)
 {
 	va_list ap;
@@ -72,17 +64,6 @@ static void __attribute__((noreturn, format(printf, 1, 2))) bad_usage(const char
 	va_end(ap);
 	fputs("\nTry 'dice --help' for more information.\n", stderr);
 	exit(2);
-}
-
-void die_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsay(fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
 }
 
 static uint64_t number_opt(const char *opt, const char *arg, uint64_t min,
@@ -176,6 +157,8 @@ static void build_custom(struct options *o)
 /* ---- errors ------------------------------------------------------------------ */
 
 static struct options o;
+/* Set by the SIGINT/SIGTERM handler; the engine's long loops poll it. */
+static volatile sig_atomic_t dice_interrupted;
 static bool line_mode;		/* expressions from standard input */
 static unsigned long line_no;	/* the line being read, from 1 */
 static int worst;		/* the worst exit status of line mode */
@@ -903,7 +886,7 @@ static void look_at_terminal(void)
 	}
 }
 
-int main(int argc, char **argv)
+static int dice_main(int argc, char **argv)
 {
 	struct expr **exprs;
 	static char dw[] = "dW";
@@ -980,4 +963,17 @@ int main(int argc, char **argv)
 	free(o.custom.faces);
 	free(o.custom.weights);
 	finish(status);
+}
+
+int main(int argc, char **argv)
+{
+	/* the notation engine's one call (common.h): the whole run */
+	static struct notation_call call;
+
+	notation_call_enter(&call, &dice_interrupted);
+	if (setjmp(call.oom)) {
+		fputs("dice: out of memory\n", stderr);
+		exit(1);
+	}
+	return dice_main(argc, argv);
 }

@@ -1,10 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The dice CLI's sources, for tools/Makefile and for fuzz/Makefile (whose
-# fuzz_notation links the same code): DICE_CLI_CORE is everything but the
-# command itself (options, output), which is DICE_CLI_MAIN.  Each name is a
-# .c file in tools/; Documentation/dice/cli.rst says what each holds.
-DICE_CLI_CORE := paste lex parse parse_group expr bounds roll \
-		 dist dist_group dist_pool dist_enum dist_cost dist_stats \
-		 big common
-DICE_CLI_MAIN := dice help engine show show_dist versus fair
+# The dice CLI's sources, each a .c file in tools/ (Documentation/dice/cli.rst
+# says what each holds): options and input, output, commit-reveal.  The
+# notation engine they are built on is libdice's (libdice/notation/).
+DICE_CLI := dice fail help engine show show_dist versus json fair

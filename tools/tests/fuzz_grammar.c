@@ -41,6 +41,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -689,7 +690,7 @@ static const char *const dialects[] = { "", " --roll20", " --foundry",
 	return NULL;							\
 } while (0)
 
-static void *one_case(void *arg)
+static void *one_case_in_call(void *arg)
 {
 	struct job *j = arg;
 	size_t len = strlen(j->text), k;
@@ -827,6 +828,23 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Each case is one call into the notation engine (common.h): its work
+ * counter bounds the distributions, and an allocation failure ends the
+ * case, not the run.
+ */
+static void *one_case(void *arg)
+{
+	struct notation_call call;
+	void *ret = NULL;
+
+	notation_call_enter(&call, NULL);
+	if (!setjmp(call.oom))
+		ret = one_case_in_call(arg);
+	notation_call_leave(&call);
+	return ret;
 }
 
 int main(int argc, char **argv)

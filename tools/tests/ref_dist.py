@@ -40,7 +40,7 @@ SPEC is a Python expression for a term, built of:
                             groups are what keep and success see
 A compare is a pair such as ('>=', 5).  The reference enumerates every
 sequence of faces (explosions included, so keep limits small), which is an
-implementation independent of tools/dist.c.  Exit 0 when the distributions
+implementation independent of libdice/notation/dist*.c.  Exit 0 when the distributions
 are equal as exact fractions, 1 otherwise.
 """
 import decimal

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * api_roll.c - struct dice_result: one roll of an expression through a
+ * libdice handle, its total, flags, text, and its groups and dice
+ * (<dice_notation.h>)
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dice.h>
+
+#include "api.h"
+#include "breakdown.h"
+
+/**
+ * struct handle_roller - a libdice handle behind roll.c's struct roller
+ * @d: the handle
+ * @configured: @sides and @weights describe the die @d rolls now
+ * @sides: its sides
+ * @weights: its weights (NULL: fair)
+ *
+ * The die is set on the handle at the first die of each roll and again
+ * only when the die changes, as dice(1) does, so that a seeded handle
+ * gives dice(1)'s faces for the same seed (dice --seed).
+ */
+struct handle_roller {
+	struct dice *d;
+	bool configured;
+	uint64_t sides;
+	const uint32_t *weights;
+};
+
+static int handle_roll(void *arg, const struct die *die, uint64_t *out,
+		       size_t count)
+{
+	struct handle_roller *h = arg;
+	const uint32_t *w = die->type == DIE_CUSTOM ? die->weights : NULL;
+	int err;
+
+	if (!h->configured || h->sides != die->sides || !w != !h->weights ||
+	    (w && w != h->weights &&
+	     memcmp(w, h->weights, die->sides * sizeof(*w)))) {
+		h->configured = false;
+		if (w)
+			err = dice_set_weights(h->d, w, (uint32_t)die->sides);
+		else
+			err = dice_set_sides(h->d, die->sides);
+		if (err)
+			return err;
+		h->configured = true;
+		h->sides = die->sides;
+		h->weights = w;
+	}
+	return dice_roll(h->d, out, count, NULL);
+}
+
+DICE_NOTATION_EXPORT int dice_expr_roll(struct dice_notation *ctx,
+					const struct dice_expr *e,
+					struct dice *d,
+					struct dice_result **out)
+{
+	struct handle_roller h = { .d = d };
+	struct roller rl = { handle_roll, &h };
+	struct notation_call call;
+	struct dice_result *res;
+	int err;
+
+	if (!ctx || !e || !d || !out)
+		return -EINVAL;
+	res = calloc(1, sizeof(*res));
+	if (!res)
+		return -ENOMEM;
+	res->e = e->roll;
+	api_call_enter(&call, ctx);
+	if (setjmp(call.oom)) {
+		notation_call_leave(&call);
+		free(res);
+		return -ENOMEM;
+	}
+	roll_init(&res->r, res->e, 1);
+	err = roll_expr(res->e, &rl, &res->r);
+	notation_call_leave(&call);
+	if (err) {
+		dice_result_free(res);
+		return err;
+	}
+	*out = res;
+	return 0;
+}
+
+DICE_NOTATION_EXPORT void dice_result_free(struct dice_result *r)
+{
+	if (!r)
+		return;
+	roll_free(&r->r);
+	free(r);
+}
+
+DICE_NOTATION_EXPORT int dice_result_total(const struct dice_result *r,
+					   int64_t *total)
+{
+	if (!r || !total)
+		return -EINVAL;
+	if (r->r.total > INT64_MAX || r->r.total < INT64_MIN)
+		return -ERANGE;
+	*total = (int64_t)r->r.total;
+	return 0;
+}
+
+DICE_NOTATION_EXPORT int dice_result_total_str(const struct dice_result *r,
+					       char *buf, size_t len)
+{
+	char tmp[VAL_BUFSZ];
+
+	if (!r || !buf)
+		return -EINVAL;
+	val_str(r->r.total, tmp);
+	if (strlen(tmp) >= len)
+		return -ENOSPC;
+	memcpy(buf, tmp, strlen(tmp) + 1);
+	return 0;
+}
+
+/*
+ * The marks of a kept die: those of 'cs' and 'cf' when its group has
+ * either, else Roll20's default: the die's highest face is a critical
+ * success, its lowest a critical failure.
+ */
+static int die_flags(const struct group_roll *gr, const struct pool_die *p)
+{
+	const struct group *g = gr->g;
+	const struct roll_event *ev = gr->ev + p->first;
+	bool marked = g->crit_success.op != CMP_NONE ||
+		      g->crit_failure.op != CMP_NONE;
+	int flags = 0;
+	size_t i;
+
+	for (i = 0; i < p->nev; i++) {
+		if (ev[i].flags & EV_REROLLED)
+			continue;
+		if (marked) {
+			if (ev[i].flags & EV_CRIT_S)
+				flags |= DICE_RESULT_CRITICAL;
+			if (ev[i].flags & EV_CRIT_F)
+				flags |= DICE_RESULT_FUMBLE;
+		} else if (die_min(&g->die) < die_max(&g->die)) {
+			/* its first face, as the die showed it */
+			if (ev[i].face == die_max(&g->die))
+				flags |= DICE_RESULT_CRITICAL;
+			if (ev[i].face == die_min(&g->die))
+				flags |= DICE_RESULT_FUMBLE;
+			break;
+		}
+	}
+	return flags;
+}
+
+DICE_NOTATION_EXPORT int dice_result_flags(const struct dice_result *r)
+{
+	int flags = 0;
+	unsigned int g;
+	size_t i;
+
+	if (!r)
+		return -EINVAL;
+	for (g = 0; g < r->r.ngroups; g++) {
+		const struct group_roll *gr = &r->r.groups[g];
+
+		for (i = 0; i < gr->npool; i++) {
+			if (!(gr->pool[i].flags & POOL_DROPPED))
+				flags |= die_flags(gr, &gr->pool[i]);
+		}
+	}
+	return flags;
+}
+
+DICE_NOTATION_EXPORT int dice_result_text(const struct dice_result *r,
+					  int format, char **out)
+{
+	static const enum breakdown_format formats[] = {
+		[DICE_TEXT_TOTAL] = BREAKDOWN_TOTAL,
+		[DICE_TEXT_BREAKDOWN] = BREAKDOWN_TEXT,
+		[DICE_TEXT_MARKDOWN] = BREAKDOWN_MARKDOWN,
+	};
+	struct notation_call call;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!r || !out || format < DICE_TEXT_TOTAL ||
+	    format > DICE_TEXT_MARKDOWN)
+		return -EINVAL;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	api_call_enter(&call, NULL);
+	if (setjmp(call.oom)) {
+		notation_call_leave(&call);
+		fclose(f);
+		free(buf);
+		return -ENOMEM;
+	}
+	breakdown_print(f, r->e, &r->r, formats[format]);
+	notation_call_leave(&call);
+	if (fclose(f)) {
+		free(buf);
+		return -ENOMEM;
+	}
+	*out = buf;
+	return 0;
+}
+
+DICE_NOTATION_EXPORT unsigned int
+dice_result_ngroups(const struct dice_result *r)
+{
+	return r ? r->r.ngroups : 0;
+}
+
+static const struct group_roll *result_group(const struct dice_result *r,
+					     unsigned int i)
+{
+	return r && i < r->r.ngroups ? &r->r.groups[i] : NULL;
+}
+
+DICE_NOTATION_EXPORT int dice_result_group(const struct dice_result *r,
+					   unsigned int i,
+					   struct dice_result_group *group)
+{
+	const struct group_roll *gr = result_group(r, i);
+
+	if (!gr || !group)
+		return -EINVAL;
+	if (gr->value > INT64_MAX || gr->value < INT64_MIN)
+		return -ERANGE;
+	group->start = gr->g->start;
+	group->end = gr->g->end;
+	group->value = (int64_t)gr->value;
+	group->ndice = gr->npool;
+	return 0;
+}
+
+DICE_NOTATION_EXPORT int dice_result_die(const struct dice_result *r,
+					 unsigned int group, size_t i,
+					 struct dice_result_die *die)
+{
+	const struct group_roll *gr = result_group(r, group);
+	const struct roll_event *ev;
+	const struct pool_die *p;
+	size_t k;
+
+	if (!gr || i >= gr->npool || !die)
+		return -EINVAL;
+	p = &gr->pool[i];
+	if (p->value > INT64_MAX || p->value < INT64_MIN)
+		return -ERANGE;
+	die->value = (int64_t)p->value;
+	die->flags = (p->flags & POOL_DROPPED ? DICE_DIE_DROPPED : 0) |
+		     (p->flags & POOL_EXTRA ? DICE_DIE_EXTRA : 0) |
+		     (p->flags & POOL_SUCCESS ? DICE_DIE_SUCCESS : 0) |
+		     (p->flags & POOL_FAILURE ? DICE_DIE_FAILURE : 0);
+	ev = gr->ev + p->first;
+	for (k = 0; k < p->nev; k++) {
+		if (ev[k].flags & EV_REROLLED)
+			die->flags |= DICE_DIE_REROLLED;
+		if (ev[k].flags & EV_EXPLODED)
+			die->flags |= DICE_DIE_EXPLODED;
+	}
+	if (die_flags(gr, p) & DICE_RESULT_CRITICAL)
+		die->flags |= DICE_DIE_CRITICAL;
+	if (die_flags(gr, p) & DICE_RESULT_FUMBLE)
+		die->flags |= DICE_DIE_FUMBLE;
+	return 0;
+}

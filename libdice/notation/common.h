@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * common.h - what the parts of the notation engine share: the call frame
+ * (where an allocation failure unwinds to, the interrupt flag, the work
+ * counter), allocation that never returns NULL, 128-bit values and their
+ * printing, strict decimal numbers.
+ */
+#ifndef _DICE_NOTATION_COMMON_H
+#define _DICE_NOTATION_COMMON_H
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Every die value and total: faces go up to 2^64 - 1, sums beyond. */
+typedef __int128 val_t;
+
+#define VAL_MAX	((val_t)(((unsigned __int128)1 << 127) - 1))
+#define VAL_MIN	(-VAL_MAX - 1)
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/**
+ * struct notation_call - one call into the notation engine, on its caller's
+ * stack, entered by every entry point (api_*.c; dice(1)'s main())
+ * @oom: where an allocation failure unwinds to (x*alloc() never return
+ *	NULL, so the code under them needs no failure paths); what was
+ *	allocated in the call is leaked, the objects given to it are intact
+ * @interrupted: long loops stop with -EINTR once *@interrupted is set
+ *	(NULL: never)
+ * @work: 64-bit limb products done (big.c), which bound distributions
+ * @outer: the call this one is nested in, or NULL
+ *
+ * The innermost call of each thread is the engine's only state outside
+ * the objects it is given: a thread-local pointer, set by
+ * notation_call_enter() and reset by notation_call_leave(), so that
+ * threads never share it and nothing survives a call.
+ */
+struct notation_call {
+	jmp_buf oom;
+	const volatile sig_atomic_t *interrupted;
+	uint64_t work;
+	struct notation_call *outer;
+};
+
+/*
+ * Enter @c: then "if (setjmp(c.oom))" in the same function catches an
+ * allocation failure (notation_call_leave() it and return -ENOMEM).
+ */
+void notation_call_enter(struct notation_call *c,
+			 const volatile sig_atomic_t *interrupted);
+void notation_call_leave(struct notation_call *c);
+/* The current call was asked to stop. */
+bool notation_interrupted(void);
+/* Limb products done in the current call; big.c adds to them. */
+uint64_t notation_work(void);
+void notation_work_add(uint64_t n);
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+
+/* Decimal text of @v into @buf (at least VAL_BUFSZ bytes); returns @buf. */
+#define VAL_BUFSZ	42
+char *val_str(val_t v, char *buf);
+void val_print(FILE *f, val_t v);
+
+/* Strict unsigned decimal: digits only, no sign, no overflow. 0 or -1. */
+int parse_u64(const char *s, uint64_t *out);
+/* Strict signed decimal: optional '-', then digits.  0 or -1. */
+int parse_i64(const char *s, int64_t *out);
+
+#endif /* _DICE_NOTATION_COMMON_H */

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * versus.h - two rolls against each other, and a target met by many
+ * (versus.c)
+ */
+#ifndef _DICE_NOTATION_VERSUS_H
+#define _DICE_NOTATION_VERSUS_H
+
+#include "dist.h"
+#include "notation.h"
+
+/*
+ * The counts of A > B, A = B and A < B over *@den (added to @gt, @eq and
+ * @lt, which start at zero), for independent A of law @a and B of law @b.
+ */
+void versus_counts(const struct dist *a, const struct dist *b,
+		   struct big *gt, struct big *eq, struct big *lt,
+		   struct big *den);
+/* A count's target: =N, <N, <=N, >N, >=N or N into *@c.  0 or -1. */
+int count_target(const char *s, struct cmp *c);
+/* The law of how many of @n rolls of law @one match @c. */
+void count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
+		struct dist *out);
+
+#endif /* _DICE_NOTATION_VERSUS_H */

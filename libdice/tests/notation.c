@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * notation.c - the notation engine's public API (<dice_notation.h>):
+ * parse errors with their offset and message, seeded rolls (the same
+ * totals and breakdowns as dice --seed), Markdown, flags, values past
+ * int64, exact distributions against brute force written here (no code
+ * shared with the engine), versus and count against brute force,
+ * statistics, contexts that share nothing (two threads give one thread's
+ * answers; one context's limits do not leak into another's), the
+ * interrupt flag, argument errors, and no exit() or abort() anywhere in
+ * libdice.so (nm of the loaded library).
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dice.h"
+#include "dice_notation.h"
+#include "tap.h"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+/* Parse, roll once with a fresh handle of @seed, and give the breakdown. */
+static int seeded_text(struct dice_notation *ctx, const char *text,
+		       uint64_t seed, int format, char **out, int64_t *total)
+{
+	struct dice_result *r = NULL;
+	struct dice_expr *e = NULL;
+	struct dice *d = NULL;
+	int err;
+
+	err = dice_expr_parse(ctx, text, &e, NULL);
+	if (!err)
+		err = dice_open_seeded(&d, seed);
+	if (!err)
+		err = dice_expr_roll(ctx, e, d, &r);
+	if (!err && total)
+		err = dice_result_total(r, total);
+	if (!err && out)
+		err = dice_result_text(r, format, out);
+	dice_result_free(r);
+	dice_close(d);
+	dice_expr_free(e);
+	return err;
+}
+
+/* A law over small values: counts[v - lo] out of den, both exact. */
+struct law {
+	int64_t lo;
+	uint64_t counts[512];
+	size_t n;
+	uint64_t den;
+};
+
+static void law_add(struct law *l, int64_t v)
+{
+	if (!l->n) {
+		l->lo = v;
+		l->n = 1;
+	}
+	while (v < l->lo) {
+		memmove(l->counts + 1, l->counts, l->n * sizeof(l->counts[0]));
+		l->counts[0] = 0;
+		l->lo--;
+		l->n++;
+	}
+	while (v >= l->lo + (int64_t)l->n)
+		l->counts[l->n++] = 0;
+	l->counts[v - l->lo]++;
+	l->den++;
+}
+
+/* The distribution equals @l, value by value, as exact fractions. */
+static void expect_law(const struct dice_dist *d, const struct law *l)
+{
+	size_t i, k = 0, nz = 0;
+
+	for (i = 0; i < l->n; i++)
+		nz += l->counts[i] != 0;
+	EXPECT_EQ(dice_dist_size(d), nz);
+	for (i = 0; i < l->n; i++) {
+		uint64_t num, den;
+		int64_t v;
+
+		if (!l->counts[i])
+			continue;
+		ASSERT_EQ(dice_dist_value(d, k, &v), 0);
+		EXPECT_EQ(v, l->lo + (int64_t)i);
+		ASSERT_EQ(dice_dist_prob(d, k, &num, &den), 0);
+		/* num/den == counts/den(l), both exact */
+		EXPECT((unsigned __int128)num * l->den ==
+		       (unsigned __int128)l->counts[i] * den);
+		k++;
+	}
+}
+
+static struct dice_dist *dist_of(struct dice_notation *ctx, const char *text)
+{
+	struct dice_dist *d = NULL;
+	struct dice_expr *e;
+
+	if (dice_expr_parse(ctx, text, &e, NULL))
+		return NULL;
+	if (dice_expr_dist(ctx, e, &d, NULL))
+		d = NULL;
+	dice_expr_free(e);
+	return d;
+}
+
+/* ---- parsing ------------------------------------------------------------- */
+
+static void test_parse_error(void)
+{
+	struct dice_notation_error err;
+	struct dice_notation *ctx;
+	struct dice_expr *e = NULL;
+
+	ASSERT_EQ(dice_notation_new(&ctx), 0);
+	EXPECT_EQ(dice_expr_parse(ctx, "3d6 d4", &e, &err), -EINVAL);
+	EXPECT(e == NULL);
+	EXPECT_EQ(err.offset, 4);
+	EXPECT(strstr(err.message, "expected an operator"));
+	/* the offset is in the text as given: after a full-width 3 (3 bytes) */
+	EXPECT_EQ(dice_expr_parse(ctx, "\xef\xbc\x93" "d6q", &e, &err),
+		  -EINVAL);
+	EXPECT_EQ(err.offset, 5);
+	EXPECT(strstr(err.message, "unknown modifier 'q'"));
+	EXPECT_EQ(dice_expr_parse(ctx, "", &e, &err), -EINVAL);
+	EXPECT(err.message[0] != '\0');
+	/* a good one, with what it says about itself */
+	ASSERT_EQ(dice_expr_parse(ctx, "3x4d6*5+1s2", &e, &err), 0);
+	EXPECT(!strcmp(dice_expr_text(e), "3x(4d6s2)*5+1"));
+	EXPECT_EQ(dice_expr_repeat(e), 3);
+	EXPECT(dice_expr_warning(e, 0) == NULL);
+	dice_expr_free(e);
+	ASSERT_EQ(dice_expr_parse(ctx, "2d20k1", &e, &err), 0);
+	EXPECT(dice_expr_warning(e, 0) != NULL);
+	dice_expr_free(e);
+	dice_notation_free(ctx);
+}
+
+/* ---- rolls --------------------------------------------------------------- */
+
+/* The lines dice --seed=3 --breakdown prints for the same expressions. */
+static const struct {
+	const char *text, *breakdown, *total;
+} seeded[] = {
+	{ "4d6kh3+2d8[fire]#hi",
+	  "4d6kh3 [3, 3, 5, 3 dropped] + 2d8[fire] [1, 2] = 14  # hi",
+	  "14 (fire 3)  # hi" },
+	{ "3d6", "3d6 [3, 3, 5] = 11", "11" },
+	{ "{2d6,1d8}kh1", "{2d6 [3, 3] = 6, 1d8 [1] = 1 dropped}kh1 = 6", "6" },
+	{ "1d20cs>19cf<2+5", "1d20cs>19cf<2 [16] + 5 = 21", "21" },
+};
+
+static void test_seeded_roll(void)
+{
+	struct dice_notation *ctx;
+	unsigned int i;
+	int64_t total;
+	char *s;
+
+	ASSERT_EQ(dice_notation_new(&ctx), 0);
+	for (i = 0; i < sizeof(seeded) / sizeof(seeded[0]); i++) {
+		ASSERT_EQ(seeded_text(ctx, seeded[i].text, 3,
+				      DICE_TEXT_BREAKDOWN, &s, &total), 0);
+		EXPECT(!strcmp(s, seeded[i].breakdown));
+		if (strcmp(s, seeded[i].breakdown))
+			tap_note("got '%s'", s);
+		free(s);
+		ASSERT_EQ(seeded_text(ctx, seeded[i].text, 3, DICE_TEXT_TOTAL,
+				      &s, NULL), 0);
+		EXPECT(!strcmp(s, seeded[i].total));
+		EXPECT_EQ(total, strtoll(seeded[i].total, NULL, 10));
+		free(s);
+	}
+	dice_notation_free(ctx);
+}
+
+/* The groups and dice of dice --seed=3 --breakdown '4d6kh3+2d8[fire]#hi'. */
+static void test_result_tree(void)
+{
+	static const int64_t faces[] = { 3, 3, 5, 3 };
+	struct dice_result_group g;
+	struct dice_result_die die;
+	struct dice_notation *ctx;
+	struct dice_result *r;
+	struct dice_expr *e;
+	struct dice *d;
+	size_t i;
+
+	ASSERT_EQ(dice_notation_new(&ctx), 0);
+	ASSERT_EQ(dice_expr_parse(ctx, "4d6kh3+2d8[fire]#hi", &e, NULL), 0);
+	ASSERT_EQ(dice_open_seeded(&d, 3), 0);
+	ASSERT_EQ(dice_expr_roll(ctx, e, d, &r), 0);
+	EXPECT_EQ(dice_result_ngroups(r), 2);
+	ASSERT_EQ(dice_result_group(r, 0, &g), 0);
+	EXPECT_EQ(g.start, 0);
+	EXPECT_EQ(g.end, 6);	/* "4d6kh3" of dice_expr_text() */
+	EXPECT_EQ(g.value, 11);
+	EXPECT_EQ(g.ndice, 4);
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(dice_result_die(r, 0, i, &die), 0);
+		EXPECT_EQ(die.value, faces[i]);
+		EXPECT_EQ(die.flags, i == 3 ? DICE_DIE_DROPPED : 0);
+	}
+	EXPECT_EQ(dice_result_die(r, 0, 4, &die), -EINVAL);
+	ASSERT_EQ(dice_result_group(r, 1, &g), 0);
+	EXPECT(!strncmp(dice_expr_text(e) + g.start, "2d8", g.end - g.start));
+	EXPECT_EQ(g.value, 3);
+	ASSERT_EQ(dice_result_die(r, 1, 0, &die), 0);
+	EXPECT_EQ(die.value, 1);
+	EXPECT_EQ(die.flags, DICE_DIE_FUMBLE);	/* a natural 1 */
+	EXPECT_EQ(dice_result_group(r, 2, &g), -EINVAL);
+	dice_result_free(r);
+	dice_expr_free(e);
+	/* explosions and rerolls show in the flags */
+	ASSERT_EQ(dice_expr_parse(ctx, "20d6r1!", &e, NULL), 0);
+	ASSERT_EQ(dice_expr_roll(ctx, e, d, &r), 0);
+	ASSERT_EQ(dice_result_group(r, 0, &g), 0);
+	{
+		uint32_t seen = 0;
+
+		for (i = 0; i < g.ndice; i++) {
+			ASSERT_EQ(dice_result_die(r, 0, i, &die), 0);
+			seen |= die.flags;
+			EXPECT_EQ(!!(die.flags & DICE_DIE_EXPLODED),
+				  die.value == 6);
+		}
+		EXPECT(seen & DICE_DIE_EXTRA);
+		EXPECT(seen & DICE_DIE_EXPLODED);
+		EXPECT(g.ndice > 20);
+	}
+	dice_result_free(r);
+	dice_expr_free(e);
+	dice_close(d);
+	dice_notation_free(ctx);
+}
+
+static void test_markdown(void)
+{
+	struct dice_notation *ctx;
+	char *s;
+
+	ASSERT_EQ(dice_notation_new(&ctx), 0);
+	ASSERT_EQ(seeded_text(ctx, "4d6kh3+2d8[fire]#hi", 3, DICE_TEXT_MARKDOWN,
+			      &s, NULL), 0);
+	EXPECT(!strcmp(s, "4d6kh3 \\[3, 3, 5, ~~3~~\\] + 2d8\\[fire\\] "
+			  "\\[1, 2\\] = **14**  # hi"));
+	tap_note("%s", s);
+	free(s);
+	dice_notation_free(ctx);
+}
+
+static void test_flags_and_range(void)
+{
+	struct dice_result *r;
+	struct dice_notation *ctx;
+	struct dice_expr *e;
+	char buf[DICE_VALUE_STRLEN];
+	struct dice *d;
+	int64_t total;
+	int crit = 0, fumble = 0, i;
+
+	ASSERT_EQ(dice_notation_new(&ctx), 0);
+	/* 1d20 without cs/cf: a 20 is critical, a 1 a fumble (Roll20) */
+	ASSERT_EQ(dice_expr_parse(ctx, "1d20", &e, NULL), 0);
+	ASSERT_EQ(dice_open_seeded(&d, 1), 0);
+	for (i = 0; i < 400; i++) {
+		ASSERT_EQ(dice_expr_roll(ctx, e, d, &r), 0);
+		ASSERT_EQ(dice_result_total(r, &total), 0);
+		EXPECT_EQ(!!(dice_result_flags(r) & DICE_RESULT_CRITICAL),
+			  total == 20);
+		EXPECT_EQ(!!(dice_result_flags(r) & DICE_RESULT_FUMBLE),
+			  total == 1);
+		crit += total == 20;
+		fumble += total == 1;
+		dice_result_free(r);
+	}
+	EXPECT(crit > 0 && fumble > 0);
+	dice_close(d);
+	dice_expr_free(e);
+	/* three faces near 2^64: the total needs the text */
+	ASSERT_EQ(dice_expr_parse(ctx, "3d18446744073709551615", &e, NULL), 0);
+	ASSERT_EQ(dice_open_seeded(&d, 3), 0);
+	ASSERT_EQ(dice_expr_roll(ctx, e, d, &r), 0);
+	EXPECT_EQ(dice_result_total(r, &total), -ERANGE);
+	ASSERT_EQ(dice_result_total_str(r, buf, sizeof(buf)), 0);
+	EXPECT(!strcmp(buf, "20073477015388902256"));
+	EXPECT_EQ(dice_result_total_str(r, buf, 5), -ENOSPC);
+	dice_result_free(r);
+	dice_close(d);
+	dice_expr_free(e);
+	dice_notation_free(ctx);
+}
+
+/* ---- distributions against brute force ----------------------------------- */
+
+static void test_dist_oracle(void)
+{
+	struct dice_notation *ctx;
+	struct dice_dist *d;
+	struct law l;
+	int a, b, c, x;
+
+	ASSERT_EQ(dice_notation_new(&ctx), 0);
+	/* 4d6kh3: every one of the 6^4 outcomes */
+	memset(&l, 0, sizeof(l));
+	for (a = 1; a <= 6; a++)
+		for (b = 1; b <= 6; b++)
+			for (c = 1; c <= 6; c++)
+				for (x = 1; x <= 6; x++) {
+					int lo = a;
+
+					lo = b < lo ? b : lo;
+					lo = c < lo ? c : lo;
+					lo = x < lo ? x : lo;
+					law_add(&l, a + b + c + x - lo);
+				}
+	d = dist_of(ctx, "4d6kh3");
+	ASSERT_EQ(d != NULL, 1);
+	expect_law(d, &l);
+	dice_dist_free(d);
+	/* 2d6*2-1d4: values with holes (odd ones impossible before -1d4) */
+	memset(&l, 0, sizeof(l));
+	for (a = 1; a <= 6; a++)
+		for (b = 1; b <= 6; b++)
+			for (c = 1; c <= 4; c++)
+				law_add(&l, (a + b) * 2 - c);
+	d = dist_of(ctx, "2d6*2-1d4");
+	ASSERT_EQ(d != NULL, 1);
+	expect_law(d, &l);
+	dice_dist_free(d);
+	/* 3d6>=5: successes */
+	memset(&l, 0, sizeof(l));
+	for (a = 1; a <= 6; a++)
+		for (b = 1; b <= 6; b++)
+			for (c = 1; c <= 6; c++)
+				law_add(&l, (a >= 5) + (b >= 5) + (c >= 5));
+	d = dist_of(ctx, "3d6>=5");
+	ASSERT_EQ(d != NULL, 1);
+	expect_law(d, &l);
+	dice_dist_free(d);
+	/* 2d6*2 has holes: only the values that can come up are listed */
+	memset(&l, 0, sizeof(l));
+	for (a = 1; a <= 6; a++)
+		for (b = 1; b <= 6; b++)
+			law_add(&l, (a + b) * 2);
+	d = dist_of(ctx, "2d6*2");
+	ASSERT_EQ(d != NULL, 1);
+	expect_law(d, &l);
+	dice_dist_free(d);
+	dice_notation_free(ctx);
+}
+
+static void test_dist_strings_and_stats(void)
+{
+	struct dice_dist_stats st;
+	struct dice_notation_error why;
+	struct dice_notation *ctx;
+	struct dice_expr *e;
+	struct dice_dist *d;
+	char *num, *den, *mean;
+	uint64_t n, m;
+	int64_t v;
+
+	ASSERT_EQ(dice_notation_new(&ctx), 0);
+	d = dist_of(ctx, "3d6");
+	ASSERT_EQ(d != NULL, 1);
+	ASSERT_EQ(dice_dist_prob_str(d, 7, &num, &den), 0);	/* P(10) */
+	EXPECT(!strcmp(num, "1") && !strcmp(den, "8"));		/* 27/216 */
+	free(num);
+	free(den);
+	ASSERT_EQ(dice_dist_stats(d, &st), 0);
+	EXPECT_EQ(st.min, 3);
+	EXPECT_EQ(st.max, 18);
+	EXPECT_EQ(st.median, 10);	/* P(X <= 10) is exactly 1/2 */
+	EXPECT(st.mean == 10.5);
+	EXPECT(fabs(st.stddev - sqrt(8.75)) < 1e-12);
+	ASSERT_EQ(dice_dist_mean_str(d, &mean), 0);
+	EXPECT(!strcmp(mean, "21/2"));
+	free(mean);
+	ASSERT_EQ(dice_dist_percentile(d, 95, &v), 0);
+	EXPECT_EQ(v, 15);	/* P(X <= 14) = 203/216 < 0.95 <= P(X <= 15) */
+	EXPECT_EQ(dice_dist_percentile(d, 101, &v), -EINVAL);
+	EXPECT_EQ(dice_dist_value(d, 16, &v), -EINVAL);
+	dice_dist_free(d);
+	/* a denominator past 64 bits: the numbers only as text */
+	d = dist_of(ctx, "30d100");
+	ASSERT_EQ(d != NULL, 1);
+	EXPECT_EQ(dice_dist_prob(d, 0, &n, &m), -EOVERFLOW);
+	ASSERT_EQ(dice_dist_prob_str(d, 0, &num, &den), 0);
+	EXPECT(!strcmp(num, "1"));
+	EXPECT(!strcmp(den, "1" "000000000000000000000000000000"
+			    "000000000000000000000000000000"));
+	free(num);
+	free(den);
+	dice_dist_free(d);
+	/* too big for an exact answer: -E2BIG with the reason */
+	ASSERT_EQ(dice_expr_parse(ctx, "1d6+5000d1000", &e, NULL), 0);
+	EXPECT_EQ(dice_expr_dist(ctx, e, &d, &why), -E2BIG);
+	EXPECT(why.message[0] != '\0');
+	EXPECT_EQ(why.offset, 4);
+	dice_expr_free(e);
+	dice_notation_free(ctx);
+}
+
+static void test_versus_and_count(void)
+{
+	struct dice_dist *a, *b, *vs, *cnt;
+	struct dice_notation *ctx;
+	struct law l;
+	int i, j, k, x;
+
+	ASSERT_EQ(dice_notation_new(&ctx), 0);
+	a = dist_of(ctx, "2d6");
+	b = dist_of(ctx, "1d12");
+	ASSERT_EQ(a && b, 1);
+	ASSERT_EQ(dice_dist_versus(a, b, &vs), 0);
+	memset(&l, 0, sizeof(l));
+	for (i = 1; i <= 6; i++)
+		for (j = 1; j <= 6; j++)
+			for (k = 1; k <= 12; k++)
+				law_add(&l, (i + j > k) - (i + j < k));
+	expect_law(vs, &l);
+	dice_dist_free(vs);
+	/* how many of 3 rolls of 1d6 show 5 or more */
+	dice_dist_free(a);
+	a = dist_of(ctx, "1d6");
+	ASSERT_EQ(a != NULL, 1);
+	ASSERT_EQ(dice_dist_count(a, ">=5", 3, &cnt), 0);
+	memset(&l, 0, sizeof(l));
+	for (i = 1; i <= 6; i++)
+		for (j = 1; j <= 6; j++)
+			for (x = 1; x <= 6; x++)
+				law_add(&l, (i >= 5) + (j >= 5) + (x >= 5));
+	expect_law(cnt, &l);
+	dice_dist_free(cnt);
+	EXPECT_EQ(dice_dist_count(a, "~5", 3, &cnt), -EINVAL);
+	EXPECT_EQ(dice_dist_count(a, "5", 0, &cnt), -EINVAL);
+	dice_dist_free(a);
+	dice_dist_free(b);
+	dice_notation_free(ctx);
+}
+
+/* ---- contexts share nothing ---------------------------------------------- */
+
+struct job {
+	uint64_t seed;
+	char text[128];
+	char mean[64];
+};
+
+/* What one thread computes, all with its own context and handle. */
+static void *work(void *arg)
+{
+	struct job *j = arg;
+	struct dice_notation *ctx;
+	struct dice_dist *d;
+	char *s, *m;
+	int i;
+
+	j->text[0] = j->mean[0] = '\0';
+	if (dice_notation_new(&ctx))
+		return NULL;
+	for (i = 0; i < 50; i++) {	/* long enough to overlap */
+		if (seeded_text(ctx, "{4d6kh3,3d8!}kh1+2d10r1", j->seed,
+				DICE_TEXT_BREAKDOWN, &s, NULL))
+			break;
+		snprintf(j->text, sizeof(j->text), "%s", s);
+		free(s);
+		d = dist_of(ctx, "4d6kh3+1d8!");
+		if (!d || dice_dist_mean_str(d, &m)) {
+			dice_dist_free(d);
+			break;
+		}
+		snprintf(j->mean, sizeof(j->mean), "%s", m);
+		free(m);
+		dice_dist_free(d);
+	}
+	dice_notation_free(ctx);
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	struct job one[2] = { { .seed = 5 }, { .seed = 6 } }, two[2];
+	pthread_t th[2];
+	int i;
+
+	memcpy(two, one, sizeof(one));
+	work(&one[0]);
+	work(&one[1]);
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(pthread_create(&th[i], NULL, work, &two[i]), 0);
+	for (i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	for (i = 0; i < 2; i++) {
+		EXPECT(one[i].text[0] && one[i].mean[0]);
+		EXPECT(!strcmp(one[i].text, two[i].text));
+		EXPECT(!strcmp(one[i].mean, two[i].mean));
+	}
+	EXPECT(strcmp(one[0].text, one[1].text));
+}
+
+static void test_contexts_apart(void)
+{
+	struct dice_notation *small, *big;
+	struct dice_notation_error err;
+	struct dice_expr *e;
+
+	ASSERT_EQ(dice_notation_new(&small), 0);
+	ASSERT_EQ(dice_notation_new(&big), 0);
+	ASSERT_EQ(dice_notation_set_limit(small, DICE_LIMIT_MAX_DICE, 10), 0);
+	EXPECT_EQ(dice_expr_parse(small, "20d6", &e, &err), -EINVAL);
+	ASSERT_EQ(dice_expr_parse(big, "20d6", &e, &err), 0);
+	dice_expr_free(e);
+	/* a dialect is the context's too */
+	ASSERT_EQ(dice_notation_set_dialect(small, DICE_DIALECT_ROLL20), 0);
+	ASSERT_EQ(dice_expr_parse(small, "1d20>19", &e, NULL), 0);
+	EXPECT(dice_expr_warning(e, 0) == NULL);
+	dice_expr_free(e);
+	ASSERT_EQ(dice_expr_parse(big, "1d20>19", &e, NULL), 0);
+	EXPECT(dice_expr_warning(e, 0) != NULL);
+	dice_expr_free(e);
+	dice_notation_free(small);
+	dice_notation_free(big);
+}
+
+static void test_interrupt(void)
+{
+	volatile sig_atomic_t stop = 1;
+	struct dice_notation *ctx;
+	struct dice_expr *e;
+	struct dice_dist *d;
+
+	ASSERT_EQ(dice_notation_new(&ctx), 0);
+	ASSERT_EQ(dice_notation_set_interrupt(ctx, &stop), 0);
+	ASSERT_EQ(dice_expr_parse(ctx, "{4d6kh3,4d6kh3,4d6kh3}kh2+20d20kh10",
+				  &e, NULL), 0);
+	EXPECT_EQ(dice_expr_dist(ctx, e, &d, NULL), -EINTR);
+	stop = 0;
+	ASSERT_EQ(dice_expr_dist(ctx, e, &d, NULL), 0);
+	dice_dist_free(d);
+	dice_expr_free(e);
+	dice_notation_free(ctx);
+}
+
+static void test_bad_arguments(void)
+{
+	struct dice_notation *ctx;
+	struct dice_expr *e;
+
+	EXPECT_EQ(dice_notation_new(NULL), -EINVAL);
+	ASSERT_EQ(dice_notation_new(&ctx), 0);
+	EXPECT_EQ(dice_notation_set_limit(ctx, DICE_LIMIT_MAX_DICE, 0),
+		  -EINVAL);
+	EXPECT_EQ(dice_notation_set_limit(ctx, DICE_LIMIT_MAX_DICE, 1ULL << 40),
+		  -ERANGE);
+	EXPECT_EQ(dice_notation_set_limit(ctx, 99, 1), -EINVAL);
+	EXPECT_EQ(dice_notation_set_dialect(ctx, 7), -EINVAL);
+	EXPECT_EQ(dice_expr_parse(ctx, NULL, &e, NULL), -EINVAL);
+	EXPECT_EQ(dice_expr_parse(NULL, "1d6", &e, NULL), -EINVAL);
+	ASSERT_EQ(dice_expr_parse(ctx, "1d6", &e, NULL), 0);
+	EXPECT_EQ(dice_expr_roll(ctx, e, NULL, NULL), -EINVAL);
+	EXPECT_EQ(dice_result_text(NULL, DICE_TEXT_TOTAL, NULL), -EINVAL);
+	EXPECT_EQ(dice_result_flags(NULL), -EINVAL);
+	dice_expr_free(e);
+	dice_expr_free(NULL);
+	dice_result_free(NULL);
+	dice_dist_free(NULL);
+	dice_notation_free(ctx);
+	dice_notation_free(NULL);
+}
+
+/* ---- no exit ------------------------------------------------------------- */
+
+/*
+ * A library must not end its caller's process: libdice.so, as loaded,
+ * imports none of the functions that do.
+ */
+static void test_no_exit(void)
+{
+	static const char *const enders[] = {
+		"exit", "_exit", "_Exit", "quick_exit", "abort",
+	};
+	char cmd[4200], line[512];
+	unsigned int i, imports = 0;
+	Dl_info info;
+	FILE *p;
+
+	/* a static test binary (the VM's) has no libdice.so to look at */
+	if (!dladdr((void *)dice_expr_parse, &info) || !info.dli_fname)
+		SKIP("not linked with libdice.so");
+	if (!strstr(info.dli_fname, "libdice.so"))
+		SKIP("not linked with libdice.so: %s", info.dli_fname);
+	snprintf(cmd, sizeof(cmd), "nm -D --undefined-only '%s' 2>/dev/null",
+		 info.dli_fname);
+	p = popen(cmd, "r");
+	ASSERT_EQ(p != NULL, 1);
+	while (fgets(line, sizeof(line), p)) {
+		char name[256];
+
+		if (sscanf(line, " U %255[^@ \n]", name) != 1)
+			continue;
+		imports++;
+		for (i = 0; i < sizeof(enders) / sizeof(enders[0]); i++) {
+			EXPECT(strcmp(name, enders[i]));
+			if (!strcmp(name, enders[i]))
+				tap_note("libdice.so imports %s", name);
+		}
+	}
+	EXPECT_EQ(pclose(p), 0);
+	EXPECT(imports > 10);	/* nm worked: malloc, ioctl, ... */
+}
+
+int main(void)
+{
+	TAP_RUN(test_parse_error);
+	TAP_RUN(test_seeded_roll);
+	TAP_RUN(test_result_tree);
+	TAP_RUN(test_markdown);
+	TAP_RUN(test_flags_and_range);
+	TAP_RUN(test_dist_oracle);
+	TAP_RUN(test_dist_strings_and_stats);
+	TAP_RUN(test_versus_and_count);
+	TAP_RUN(test_threads);
+	TAP_RUN(test_contexts_apart);
+	TAP_RUN(test_interrupt);
+	TAP_RUN(test_bad_arguments);
+	TAP_RUN(test_no_exit);
+	return tap_done("notation");
+}
