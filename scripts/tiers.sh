@@ -44,6 +44,7 @@ docs - make -s docs
 core - make -s -C kmod/tests O="$B/core" check
 libdice - make -s -C libdice O="$B/libdice" check
 cli - make -s -C tools O="$B/tools" check
+python - make -s python-test
 fuzz - make -s -C fuzz O="$B/fuzz" check FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
 install bookworm scripts/install-check.sh
 dkms bookworm scripts/dkms-check.sh
@@ -89,6 +90,7 @@ docs python3-sphinx
 core valgrind
 libdice pkg-config liburing-dev libsodium-dev
 cli pkg-config liburing-dev libsodium-dev
+python pkg-config liburing-dev libsodium-dev python3-dev python3-setuptools python3-pytest python3-venv python3-pip python3-wheel
 fuzz clang llvm lld libclang-rt-dev pkg-config liburing-dev libsodium-dev
 install debootstrap pkg-config liburing-dev libsodium-dev
 dkms debootstrap
