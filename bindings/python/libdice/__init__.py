@@ -16,12 +16,11 @@ faces are those of libdice's C ``dice_open_seeded()`` for the same seed:
 replays, never secrets.
 """
 
-from __future__ import annotations
-
+# The types are in __init__.pyi: importing typing and dataclasses here
+# would triple the import time (and the QEMU guest's image) for nothing.
 import itertools
 import operator
-from dataclasses import dataclass
-from typing import Iterator, List, Optional, Sequence, Tuple, Union, overload
+from collections import namedtuple
 
 from . import _ext
 from ._ext import DeviceNotFoundError, InvalidArgumentError
@@ -51,54 +50,44 @@ __all__ = [
 #   versus(a, b)         -> the exact comparison of two expressions
 # None exists before then, not even as a stub.
 
-MAX_FAIR_SIDES: int = _ext.MAX_FAIR_SIDES
-TABLE_SIDES_MAX: int = _ext.TABLE_SIDES_MAX
+MAX_FAIR_SIDES = _ext.MAX_FAIR_SIDES
+TABLE_SIDES_MAX = _ext.TABLE_SIDES_MAX
 
 #: The sampling methods by name, as dice_method_name(3) spells them.
-METHODS: Tuple[str, ...] = tuple(
+METHODS = tuple(
     name for name in (_ext.method_name(m) for m in range(16)) if name)
 
 
-def method_name(method: int) -> Optional[str]:
+def method_name(method):
     """The name of a method number, None when there is no such method."""
     return _ext.method_name(operator.index(method))
 
 
-def method_parse(name: str) -> int:
+def method_parse(name):
     """The number of a method name; ValueError when there is none."""
     if not isinstance(name, str):
         raise TypeError("a method name is a str")
     return _ext.method_parse(name)
 
 
-def alias_build(weights: Sequence[int]) -> Tuple[List[int], List[int], int]:
+def alias_build(weights):
     """An exact alias table ``(thresholds, aliases, mass)`` from integer
     weights, as dice_alias_build(3) makes it: ``Die(alias=...)`` takes it."""
     return _ext.alias_build(_uint_list(weights, "weights", 2**32 - 1))
 
 
-@dataclass(frozen=True)
-class DieInfo:
-    """What the die is (dice_get_info(3))."""
-    sides: int
-    kind: str           # "fair" or "loaded"
-    method: str         # a name of METHODS
-    userspace: bool     # libdice's engine in this process, not /dev/dice
-    source: int         # DICE_SRC_KERNEL (0): the CRNG, or the seed's stream
+#: What the die is (dice_get_info(3)): kind "fair" or "loaded", method a
+#: name of METHODS, userspace True for libdice's engine in this process,
+#: source DICE_SRC_KERNEL (0): the CRNG, or the seed's stream.
+DieInfo = namedtuple("DieInfo", "sides kind method userspace source")
+
+#: What the die has spent (dice_get_stats(3)): the device counts the bits
+#: of its CRNG draws, the engine those of its stream.
+DieStats = namedtuple("DieStats",
+                      "rolls bits_used bits_drawn bits_discarded coin_bits")
 
 
-@dataclass(frozen=True)
-class DieStats:
-    """What the die has spent (dice_get_stats(3)): the device counts the
-    bits of its own CRNG draws, the engine of its stream."""
-    rolls: int
-    bits_used: int
-    bits_drawn: int
-    bits_discarded: int
-    coin_bits: int
-
-
-def _uint_list(values: Sequence[int], what: str, most: int) -> List[int]:
+def _uint_list(values, what, most):
     # Checked here so that a bad value is named before any C call.
     if isinstance(values, (str, bytes)):
         raise TypeError(f"{what} must be a sequence of ints")
@@ -130,13 +119,9 @@ class Die:
     serves one call at a time.
     """
 
-    def __init__(self, sides: Optional[int] = None, *,
-                 weights: Optional[Sequence[int]] = None,
-                 alias: Optional[Tuple[Sequence[int], Sequence[int],
-                                       int]] = None,
-                 userspace: bool = False, seed: Optional[int] = None,
-                 method: Union[str, int, None] = None) -> None:
-        self._die: Optional[_ext.Die] = None
+    def __init__(self, sides=None, *, weights=None, alias=None,
+                 userspace=False, seed=None, method=None):
+        self._die = None
         given = [n for n, v in (("sides", sides), ("weights", weights),
                                 ("alias", alias)) if v is not None]
         if len(given) > 1:
@@ -193,23 +178,23 @@ class Die:
 
     # ---- lifetime --------------------------------------------------------
 
-    def close(self) -> None:
+    def close(self):
         """Release the die; calling it again does nothing."""
         if self._die is not None:
             self._die.close()
 
     @property
-    def closed(self) -> bool:
+    def closed(self):
         return self._die is None or self._die.closed
 
-    def __enter__(self) -> "Die":
+    def __enter__(self):
         self._handle()
         return self
 
-    def __exit__(self, *exc_info: object) -> None:
+    def __exit__(self, *exc_info):
         self.close()
 
-    def _handle(self) -> _ext.Die:
+    def _handle(self):
         # The C handle, for the future notation functions too.
         if self._die is None or self._die.closed:
             raise ValueError("I/O operation on a closed Die")
@@ -217,12 +202,7 @@ class Die:
 
     # ---- rolls ------------------------------------------------------------
 
-    @overload
-    def roll(self) -> int: ...
-    @overload
-    def roll(self, n: int) -> List[int]: ...
-
-    def roll(self, n: Optional[int] = None) -> Union[int, List[int]]:
+    def roll(self, n=None):
         """One face (1..sides), or a list of n faces."""
         die = self._handle()
         if n is None:
@@ -232,7 +212,7 @@ class Die:
             raise ValueError("n must be >= 0")
         return die.roll(n)
 
-    def __iter__(self) -> Iterator[int]:
+    def __iter__(self):
         """Rolls without end, one at a time (none rolled ahead)."""
         roll = self._handle().roll
         return (roll() for _ in itertools.repeat(None))
@@ -240,7 +220,7 @@ class Die:
     # ---- queries ----------------------------------------------------------
 
     @property
-    def info(self) -> DieInfo:
+    def info(self):
         i = self._handle().info()
         return DieInfo(sides=i["sides"],
                        kind="fair" if i["kind"] == _ext.KIND_FAIR
@@ -249,10 +229,10 @@ class Die:
                        userspace=i["userspace"], source=i["source"])
 
     @property
-    def stats(self) -> DieStats:
+    def stats(self):
         return DieStats(**self._handle().stats())
 
-    def __repr__(self) -> str:
+    def __repr__(self):
         if self.closed:
             return "<libdice.Die closed>"
         i = self.info
