@@ -45,7 +45,8 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc < 4 || argc > 5) {
-		fprintf(stderr, "usage: seeded_oracle SEED COUNT DIE [METHOD]\n");
+		fprintf(stderr,
+			"usage: seeded_oracle SEED COUNT DIE [METHOD]\n");
 		return 2;
 	}
 	seed = strtoull(argv[1], NULL, 0);

@@ -26,6 +26,8 @@ def test_python_rst_examples():
 def test_readme_python_example():
     if not os.path.exists(README):
         pytest.skip("no README.md here")
+    if not os.path.isdir(os.path.join(TOP, "build", "python", "lib")):
+        pytest.skip("no build/python/lib (make python) for its PYTHONPATH")
     with open(README, encoding="utf-8") as f:
         text = f.read()
     # The example: the lines of the fenced block under "Python" that run

@@ -25,7 +25,7 @@ typedef struct {
  * them and to run signal handlers (Ctrl-C stops a long roll). */
 #define ROLL_CHUNK	4096
 
-/* ---- lock -------------------------------------------------------------- */
+/* ---- lock ---------------------------------------------------------------- */
 
 struct dice *libdice_die_acquire(PyObject *obj)
 {
@@ -39,7 +39,8 @@ struct dice *libdice_die_acquire(PyObject *obj)
 	}
 	if (!self->dice) {	/* closed, perhaps while we waited */
 		PyThread_release_lock(self->lock);
-		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed Die");
+		PyErr_SetString(PyExc_ValueError,
+				"I/O operation on a closed Die");
 		return NULL;
 	}
 	return self->dice;
@@ -50,7 +51,7 @@ void libdice_die_release(PyObject *obj)
 	PyThread_release_lock(((DieObject *)obj)->lock);
 }
 
-/* ---- lifetime ------------------------------------------------------------- */
+/* ---- lifetime ------------------------------------------------------------ */
 
 /*
  * No /dev/dice: never a silent fallback.  The message names both fixes,
@@ -162,7 +163,7 @@ static PyObject *die_get_closed(DieObject *self, void *Py_UNUSED(closure))
 	return PyBool_FromLong(self->dice == NULL);
 }
 
-/* ---- configuration ------------------------------------------------------------ */
+/* ---- configuration ------------------------------------------------------- */
 
 /* Run CALL (an int expression using d) on the die, without the GIL. */
 #define DIE_CALL(self, d, err, CALL)					\
@@ -238,8 +239,8 @@ static void *ints_from_sequence(PyObject *seq_obj, const char *what,
 			    PyErr_ExceptionMatches(PyExc_OverflowError)) {
 				PyErr_Clear();
 				PyErr_Format(PyExc_ValueError,
-					     "%s[%zd] must be an int in 0..%llu",
-					     what, i, max);
+					     "%s[%zd] must be an int in "
+					     "0..%llu", what, i, max);
 			}
 			PyMem_Free(out);
 			Py_DECREF(seq);
@@ -330,7 +331,7 @@ out:
 	return NULL;
 }
 
-/* ---- rolls ------------------------------------------------------------------ */
+/* ---- rolls --------------------------------------------------------------- */
 
 /*
  * Roll @count faces into @list (NULL: return the one face).  The die stays
@@ -349,7 +350,9 @@ static PyObject *die_roll_into(DieObject *self, size_t count, PyObject *list)
 	if (!d)
 		return NULL;
 	while (filled < count) {
-		want = count - filled < ROLL_CHUNK ? count - filled : ROLL_CHUNK;
+		want = count - filled;
+		if (want > ROLL_CHUNK)
+			want = ROLL_CHUNK;
 		done = 0;
 		Py_BEGIN_ALLOW_THREADS
 		err = dice_roll(d, buf, want, &done);
@@ -409,7 +412,7 @@ static PyObject *die_roll(DieObject *self, PyObject *args)
 	return ret;
 }
 
-/* ---- queries --------------------------------------------------------------- */
+/* ---- queries ------------------------------------------------------------- */
 
 static PyObject *die_info(DieObject *self, PyObject *Py_UNUSED(ignored))
 {
@@ -452,7 +455,7 @@ static PyObject *die_stats(DieObject *self, PyObject *Py_UNUSED(ignored))
 			     "coin_bits", (unsigned long long)st.coin_bits);
 }
 
-/* ---- the type ----------------------------------------------------------------- */
+/* ---- the type ------------------------------------------------------------ */
 
 static PyMethodDef die_methods[] = {
 	{ "close", (PyCFunction)die_close, METH_NOARGS,

@@ -18,7 +18,7 @@
 PyObject *libdice_device_not_found_error;
 PyObject *libdice_invalid_argument_error;
 
-/* ---- errors ------------------------------------------------------------------ */
+/* ---- errors -------------------------------------------------------------- */
 
 PyObject *libdice_raise(int err, const char *what)
 {
@@ -40,7 +40,7 @@ PyObject *libdice_raise(int err, const char *what)
 	return NULL;
 }
 
-/* ---- functions ---------------------------------------------------------------- */
+/* ---- functions ----------------------------------------------------------- */
 
 static PyObject *method_name(PyObject *Py_UNUSED(module), PyObject *arg)
 {
@@ -108,8 +108,9 @@ static PyObject *alias_build(PyObject *Py_UNUSED(module), PyObject *arg)
 			    PyErr_ExceptionMatches(PyExc_OverflowError)) {
 				PyErr_Clear();
 				PyErr_Format(PyExc_ValueError,
-					     "weights[%zd] must be an int in "
-					     "0..%lu", i, (unsigned long)UINT32_MAX);
+					     "weights[%zd] must be an int "
+					     "in 0..%lu", i,
+					     (unsigned long)UINT32_MAX);
 			}
 			goto out;
 		}
@@ -151,7 +152,7 @@ out:
 	return ret;
 }
 
-/* ---- the module ---------------------------------------------------------------- */
+/* ---- the module ---------------------------------------------------------- */
 
 static PyMethodDef module_methods[] = {
 	{ "method_name", method_name, METH_O,
