@@ -89,9 +89,16 @@ for n in $names; do
 done
 kvers=$(for n in $names; do echo "${K[$n]}"; done)
 
-# 3. the root (sparse from trixie itself; gcc-14 comes with the headers)
+# 3. the root (sparse from trixie itself; gcc-14 comes with the headers),
+# with debian/control's Build-Depends: the deb tier builds python3-libdice
+# (a Python extension, for Debian 13's Python) in it.
+DEB_BUILD_DEPS="build-essential dpkg-dev debhelper dh-dkms dh-python
+	python3-all-dev python3-setuptools python3-pytest pkg-config
+	liburing-dev libsodium-dev"
 # shellcheck disable=SC2086
-root=$("$HERE"/deb-root.sh --suite trixie --backports --packages "sparse bc" $kvers)
+# and what building the source package there needs (the deb tier).
+root=$("$HERE"/deb-root.sh --suite trixie --backports --packages "sparse bc
+	$DEB_BUILD_DEPS" $kvers)
 
 # download PKG DIR: PKG's .deb (the candidate, or the only version) in DIR
 download() {
