@@ -301,6 +301,9 @@ for k in trixie-6.12 trixie-6.12-rt trixie-bpo trixie-bpo-rt; do
 		trixie_root=$r trixie_kvers="$trixie_kvers${trixie_kvers:+ }$v"
 	fi
 done
+# The root of this tree's scripts/trixie.sh (its package list: the
+# Build-Depends), not the one the shared state file names.
+[ -n "$trixie_root" ] && trixie_root=$("$TOP"/scripts/trixie.sh --root 2>>"$logs/trixie.log")
 if [ -n "$trixie_root" ] && [ "$(echo $trixie_kvers | wc -w)" -eq 4 ]; then
 	ok "Debian 13 root of scripts/trixie.sh: $(cat "$trixie_root/../megabytes") MB, made in $(cat "$trixie_root/../seconds")s; kernels $trixie_kvers"
 	trixie_build "$trixie_root" &&

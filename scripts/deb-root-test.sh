@@ -273,7 +273,7 @@ assert set(faces) == {1, 2, 3, 4, 5}
 python_links() { # libdice1's libdice.so.1, found without an rpath; typed
 	local so
 	so=$(R dpkg -L python3-libdice | grep '/_ext\..*\.so$') && echo "$so" &&
-		R ldd "$so" | tee /dev/stderr | grep -q 'libdice\.so\.1 => /usr/lib/' &&
+		R ldd "$so" | tee /dev/stderr | grep -qE 'libdice\.so\.1 => /(usr/)?lib/' &&
 		! R readelf -d "$so" | grep -E 'R(UN)?PATH' &&
 		R dpkg -L python3-libdice | grep -E '/libdice/(py\.typed|__init__\.pyi|_ext\.pyi)$' |
 		wc -l | grep -qx 3

@@ -13,6 +13,7 @@ No network is needed: setuptools from Debian's python3-setuptools.
 """
 
 import os
+import re
 import shlex
 import subprocess
 
@@ -21,15 +22,24 @@ from setuptools import Extension, setup
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def python_version(version):
+    """VERSION as PEP 440 spells it: Debian's "~" (before the release:
+    the deb tier's 0.1~prev1) becomes a development release, 0.1.dev0,
+    with the rest as a local label, +prev1."""
+    release, tilde, rest = version.partition("~")
+    if not tilde:
+        return version
+    label = re.sub(r"[^A-Za-z0-9]+", ".", rest).strip(".")
+    return f"{release}.dev0" + (f"+{label}" if label else "")
+
+
 def read_version():
-    # The project's one version, when built from the tree (VERSION at the
-    # top); a copy of bindings/python alone keeps the one in PKG-INFO.
-    for path in (os.path.join(HERE, "..", "..", "VERSION"),
-                 os.path.join(HERE, "VERSION")):
-        if os.path.exists(path):
-            with open(path, encoding="ascii") as f:
-                return f.read().strip()
-    raise SystemExit("setup.py: no VERSION file (../../VERSION)")
+    # The project's one version, from VERSION at the top of the tree.
+    path = os.path.join(HERE, "..", "..", "VERSION")
+    if not os.path.exists(path):
+        raise SystemExit("setup.py: no VERSION file (../../VERSION)")
+    with open(path, encoding="ascii") as f:
+        return python_version(f.read().strip())
 
 
 def libdice_flags():
