@@ -99,6 +99,21 @@ libdice:
 cli: libdice
 	$(MAKE) -C tools O=$(B)/tools
 
+# libdice's Python bindings (bindings/python): the package libdice and its
+# C extension, built by Debian's /usr/bin/python3 and setuptools against
+# this tree's libdice.so (pkg-config finds libdice-uninstalled.pc, which
+# gives the extension an rpath to it), into $(B)/python/lib: use it with
+# PYTHONPATH=$(B)/python/lib.  python-test runs its pytest suite (the
+# python tier; make check-python installs its packages first).
+PYTHON = /usr/bin/python3
+python: libdice
+	cd bindings/python && PKG_CONFIG_PATH=$(B)/libdice $(PYTHON) setup.py -q \
+		build --build-base $(B)/python --build-lib $(B)/python/lib
+python-test: python
+	cd $(B)/python && PYTHONPATH=$(B)/python/lib PKG_CONFIG_PATH=$(B)/libdice \
+		DICE_TOP=$(TOP) $(PYTHON) -B -m pytest -q -p no:cacheprovider \
+		--rootdir $(TOP)/bindings/python $(TOP)/bindings/python/tests
+
 # Tests that need no VM (the VM ones: vmtest, vmfork, vmtest-kernels,
 # vmtest-debug below); make check runs every tier (scripts/check.sh).
 sparse:
@@ -390,4 +405,4 @@ export TOP KVER KDIR KIMAGE B LINUX_SRC DICE_CACHE
 .PHONY: all deps bookworm vm-kernel trixie linux-src linux-src-newest checkpatch-newest docs upstream \
 	kunit-newest tiers module core libdice cli sparse checkpatch \
 	selftests fuzz kunit vmtest vmfork kmod-files kver static kernels vmtest-kernels debug-kernel vmtest-debug check check-tiers demo demo-run bench bench-run install uninstall dkms \
-	dkms-source dkms-install dkms-uninstall deb deb-check shell clean
+	dkms-source dkms-install dkms-uninstall deb deb-check shell clean python python-test

@@ -9,8 +9,8 @@
 # ignore) into DIR/dice-VERSION, makes DIR/dice_VERSION.orig.tar.xz from it
 # (reproducible: sorted, owner 0, mtime of the changelog entry) and runs
 # dpkg-buildpackage there: the source package (dpkg-source -b, format
-# 3.0 (quilt)) and the binary packages dice-dkms, libdice1, libdice-dev and
-# dice land in DIR, next to the .changes that lintian reads.
+# 3.0 (quilt)) and the binary packages dice-dkms, libdice1, libdice-dev,
+# dice and python3-libdice land in DIR, next to the .changes that lintian reads.
 #
 # --version V builds the same sources as upstream version V (VERSION and
 # a one-entry changelog rewritten in the copy): the upgrade test's
@@ -35,7 +35,8 @@ case $out in /*) ;; *) out=$PWD/$out ;; esac
 
 # What the package build needs, said plainly rather than by a failed build.
 missing=
-for p in dpkg-dev debhelper dh-dkms liburing-dev libsodium-dev xz-utils; do
+for p in dpkg-dev debhelper dh-dkms dh-python python3-all-dev python3-setuptools \
+	python3-pytest pkg-config liburing-dev libsodium-dev xz-utils; do
 	dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^ii' ||
 		missing="$missing $p"
 done
@@ -77,6 +78,9 @@ if [ -z "$binary_only" ]; then
 		-cf - "dice-$version" | xz -6 -T1 >"$out/dice_$version.orig.tar.xz"
 fi
 
+# The system's tools only, as on a build machine: an interpreter of one's
+# own early on PATH (pyenv's python3.11, say) would run pybuild's tests.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 # No -dbgsym packages: build/deb/*.deb is what a user installs.
 export DEB_BUILD_OPTIONS="noautodbgsym ${DEB_BUILD_OPTIONS:-}"
 opts=(-us -uc -j"$(nproc)")

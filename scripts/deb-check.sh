@@ -4,8 +4,9 @@
 # The deb tier of make check: build the Debian packages, lint them, and
 # install, upgrade and purge them in a throwaway Debian root.
 #
-#   1. make deb: the source package and dice-dkms, libdice1, libdice-dev
-#      and dice, from a clean copy of the tree, build-time tests included
+#   1. make deb: the source package and dice-dkms, libdice1, libdice-dev,
+#      dice and python3-libdice, from a clean copy of the tree, build-time
+#      tests included
 #   2. the same sources as the previous version (VERSION~prev1), binary
 #      packages only: what the upgrade test starts from.  DICE_DEB_PREV=DIR
 #      takes a real previous release's four .deb files from DIR instead.
@@ -18,7 +19,11 @@
 #      in a private mount and PID namespace over an overlay of the cache;
 #      then the same in the Debian 13 root of scripts/trixie.sh (Debian
 #      13's 6.12 and trixie-backports' newest 7.x, each also -rt: DKMS
-#      builds for all four), TAP names "deb trixie: ..."
+#      builds for all four), TAP names "deb trixie: ..."; there the
+#      source package is built too (dpkg-buildpackage -b, its tests run
+#      with Debian 13's Python), and that build's python3-libdice is the
+#      one installed (a Python extension is built for the Pythons of its
+#      release: Debian 12's, 3.11, does not install on 13's 3.13)
 #   5. the host is as it was: its dpkg database, /usr/src, /var/lib/dkms
 #      (entries and signing keys), loaded modules and lintian's caches in
 #      TMPDIR hold nothing of ours that was not there before
@@ -47,7 +52,7 @@ secs() { echo $(( $(date +%s) - $1 )); }
 # What of ours the host holds: it must be the same at the end.
 host_state() {
 	dpkg-query -W -f='${db:Status-Abbrev} ${Package} ${Version}\n' \
-		dice dice-dkms libdice1 libdice-dev 2>/dev/null
+		dice dice-dkms libdice1 libdice-dev python3-libdice 2>/dev/null
 	ls -d /usr/src/dice-* 2>/dev/null
 	ls -A --full-time /var/lib/dkms 2>/dev/null	# entries, signing keys
 	echo "lintian caches: $(find "${TMPDIR:-/tmp}" -maxdepth 1 \
@@ -103,9 +108,9 @@ if [ -z "${DICE_DEB_PREV:-}" ]; then
 fi
 if "$TOP"/scripts/deb-build.sh --out "$B/deb" >"$logs/build.log" 2>&1 &&
 	[ "$(cd "$B/deb" && ls -- *.deb | sed 's/_.*//' | LC_ALL=C sort | tr '\n' ' ')" = \
-		"dice dice-dkms libdice-dev libdice1 " ] &&
+		"dice dice-dkms libdice-dev libdice1 python3-libdice " ] &&
 	ls "$B/deb/dice_$ver-"*.dsc >/dev/null; then
-	ok "make deb: dice_$ver source package, dice-dkms, libdice1, libdice-dev, dice ($(secs "$t")s)"
+	ok "make deb: dice_$ver source package, dice-dkms, libdice1, libdice-dev, dice, python3-libdice ($(secs "$t")s)"
 	sed -n '/^deb-build: in/,$p' "$logs/build.log" | sed 's/^/# /'
 else
 	not_ok "make deb" "$logs/build.log"
@@ -135,13 +140,14 @@ one_version() {
 	echo "VERSION $ver"
 	(cd "$TOP" && dpkg-parsechangelog -SVersion) | tee /dev/stderr | grep -qx "$ver-[^-]*" &&
 		grep -x "PACKAGE_VERSION=\"$ver\"" "$x/usr/src/dice-$ver/dkms.conf" &&
-		grep -x "Version: $ver" "$x"/usr/lib/*/pkgconfig/libdice.pc
+		grep -x "Version: $ver" "$x"/usr/lib/*/pkgconfig/libdice.pc &&
+		grep -x "Version: $ver" "$x"/usr/lib/python3/dist-packages/libdice-*-info/PKG-INFO
 	local rc=$?
 	rm -rf "$x"
 	return $rc
 }
 if one_version >"$logs/version.log" 2>&1; then
-	ok "one version $ver: debian/changelog, dkms.conf, libdice.pc (dice --version below)"
+	ok "one version $ver: debian/changelog, dkms.conf, libdice.pc, python3-libdice's PKG-INFO (dice --version below)"
 else
 	not_ok "one version $ver everywhere" "$logs/version.log"
 fi
@@ -212,7 +218,10 @@ fi
 # ---- 4: the throwaway root -------------------------------------------------------
 # In the background, so that a signal is handled at once, not after it.
 t=$(date +%s)
-timeout 1800 "$TOP"/scripts/deb-root.sh "$kver" >"$logs/root.path" 2>"$logs/root.log" &
+# python3: what python3-libdice depends on is there before the install, so
+# that the purge leaves the root exactly as it was.
+timeout 1800 "$TOP"/scripts/deb-root.sh --packages python3 "$kver" \
+	>"$logs/root.path" 2>"$logs/root.log" &
 root_pid=$!
 if ! wait "$root_pid"; then
 	root_pid=
@@ -226,14 +235,16 @@ ok "Debian 12 root: $(cat "$pristine/../megabytes") MB, made in $(cat "$pristine
 # A run killed outright (SIGKILL) leaves its directory: gone after a day.
 find "$cache" -maxdepth 1 -name 'deb-run.*' -mmin +1440 \
 	-exec rm -rf --one-file-system {} + 2>/dev/null
-# in_root NAME PRISTINE KVERS: the install, purge and upgrade tests there.
+# in_root NAME PRISTINE KVERS [NEWDEBS PREVDEBS]: the install, purge and
+# upgrade tests there (default: make deb's packages and the previous ones).
 in_root() {
 	local name=$1 pristine=$2 kvers=$3 rc t l=${1// /-}
+	local newdebs=${4:-$B/deb} prevdebs=${5:-$B/deb-prev}
 	t=$(date +%s)
 	work=$(mktemp -d "$cache/deb-run.XXXXXX")
 	rm -rf "${logs:?}/$l" && mkdir -p "$logs/$l"
 	unshare --mount --propagation private --pid --fork --kill-child --mount-proc \
-		timeout 1200 "$TOP"/scripts/deb-root-test.sh "$pristine" "$work" "$B/deb" "$B/deb-prev" \
+		timeout 1200 "$TOP"/scripts/deb-root-test.sh "$pristine" "$work" "$newdebs" "$prevdebs" \
 		"$kvers" "$tap_n" "$logs/$l" "$name" >"$logs/$l-test.log" 2>&1 &
 	unshare_pid=$!
 	wait "$unshare_pid"
@@ -249,6 +260,41 @@ in_root() {
 }
 in_root deb "$pristine" "$kver"
 
+# trixie_build ROOT: the source package built in the Debian 13 root
+# (dpkg-source -x, dpkg-buildpackage -b, build-time tests included, in an
+# overlay: scripts/in-root.sh), as a Debian 13 build machine would; then
+# the packages the Debian 13 tests install: make deb's but python3-libdice,
+# which comes from this build (Python 3.13), and the previous version's
+# without python3-libdice (built for Debian 12's Python only): the upgrade
+# installs it new.
+trixie_build() {
+	local t d=$B/deb-trixie
+	t=$(date +%s)
+	rm -rf "$d" && mkdir -p "$d/new" "$d/prev" || return 1
+	# shellcheck disable=SC2016 # expanded in the root
+	if "$TOP"/scripts/in-root.sh "$1" sh -euc '
+		cd "$B/deb-trixie"
+		dpkg-source -x "$B"/deb/dice_*.dsc src >/dev/null
+		cd src
+		dpkg-checkbuilddeps
+		DEB_BUILD_OPTIONS="noautodbgsym" dpkg-buildpackage -us -uc -b \
+			-j"$(nproc)"
+		python3 --version' >"$logs/build-trixie.log" 2>&1 &&
+		cp "$d"/python3-libdice_*.deb "$d/new/" &&
+		for p in "$B"/deb/*.deb; do
+			case ${p##*/} in python3-libdice_*) ;; *) cp "$p" "$d/new/" ;; esac
+		done &&
+		for p in "$B"/deb-prev/*.deb; do
+			case ${p##*/} in python3-libdice_*) ;; *) cp "$p" "$d/prev/" ;; esac
+		done; then
+		ok "Debian 13: the source package builds in the root, its tests pass ($(tail -n 1 "$logs/build-trixie.log"), $(secs "$t")s)"
+		rm -rf "$d/src"
+	else
+		not_ok "Debian 13: the source package builds in the root" "$logs/build-trixie.log"
+		return 1
+	fi
+}
+
 # The Debian 13 root: scripts/trixie.sh made it (make trixie), with the
 # headers of every trixie-* kernel of scripts/kernels.sh.
 t=$(date +%s)
@@ -259,9 +305,14 @@ for k in trixie-6.12 trixie-6.12-rt trixie-bpo trixie-bpo-rt; do
 		trixie_root=$r trixie_kvers="$trixie_kvers${trixie_kvers:+ }$v"
 	fi
 done
+# The root of this tree's scripts/trixie.sh (its package list: the
+# Build-Depends), not the one the shared state file names.
+[ -n "$trixie_root" ] && trixie_root=$("$TOP"/scripts/trixie.sh --root 2>>"$logs/trixie.log")
 if [ -n "$trixie_root" ] && [ "$(echo $trixie_kvers | wc -w)" -eq 4 ]; then
 	ok "Debian 13 root of scripts/trixie.sh: $(cat "$trixie_root/../megabytes") MB, made in $(cat "$trixie_root/../seconds")s; kernels $trixie_kvers"
-	in_root "deb trixie" "$trixie_root" "$trixie_kvers"
+	trixie_build "$trixie_root" &&
+		in_root "deb trixie" "$trixie_root" "$trixie_kvers" "$B/deb-trixie/new" \
+			"$B/deb-trixie/prev"
 else
 	not_ok "the Debian 13 root with the four trixie kernels' headers (make trixie)" "$logs/trixie.log"
 fi

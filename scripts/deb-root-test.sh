@@ -9,17 +9,21 @@
 #
 # PRISTINE is the cached root (scripts/deb-root.sh), never written: an
 # overlay on top of it, upper layer in WORK, is the root the tests use.
-# NEWDEBS and PREVDEBS hold the four packages of this version and of the
-# previous one.  KVERS: the kernels whose headers the root has (one or
+# NEWDEBS and PREVDEBS hold the packages of this version and of the
+# previous one: dice-dkms, libdice1, libdice-dev, dice and python3-libdice
+# (the Debian 13 run's PREVDEBS lack python3-libdice: the upgrade installs
+# it new).  KVERS: the kernels whose headers the root has (one or
 # more, space-separated): DKMS must build for each.  TAP from test N+1 on,
 # named "NAME: ..." (default deb); test K's output is in LOGS/K.log.
 #
-#   install   apt-get install of the four packages; DKMS built and installed
+#   install   apt-get install of the packages; DKMS built and installed
 #             the module for each of the root's kernels (KVERS, found by
 #             the package's postinst, as on a user's machine); dice --version;
 #             pkg-config; libdice-dev's headers; a program built against
 #             libdice-dev links (shared and static) and runs; man pages,
-#             udev rule
+#             udev rule; python3 imports libdice (libdice1's shared
+#             library, no rpath), whose Die() says /dev/dice is missing
+#             and whose seeded die rolls
 #   purge     apt-get purge: no DKMS entry, no module, no source, and the
 #             root holds exactly the files it had before the install
 #   upgrade   previous packages installed, then this version's: DKMS
@@ -30,7 +34,9 @@ set -uo pipefail
 pristine=$1 work=$2 newdebs=$3 prevdebs=$4 kvers=$5 logs=$7
 suite=${8:-deb}
 arch=$(uname -m)
-PKGS="dice dice-dkms libdice-dev libdice1"
+# The packages of NEWDEBS, by name (dice dice-dkms libdice-dev libdice1
+# python3-libdice).
+PKGS=$(for f in "$newdebs"/*.deb; do dpkg-deb -f "$f" Package; done | sort | paste -sd' ')
 
 # shellcheck source=testlib/tap.sh
 . "$(dirname "$0")/../testlib/tap.sh"
@@ -246,10 +252,37 @@ rebuilt() { # OLD NEW: the upgrade replaced OLD's module by NEW's fresh build
 	done
 }
 purged() { no_dice_left && none_installed; }
+python_import() { # the module, from Debian's python3, without /dev/dice
+	R python3 -c '
+import errno, sys, libdice
+print(sys.version.split()[0], libdice.__file__)
+assert libdice.__file__.startswith("/usr/lib/python3/dist-packages/")
+try:
+    libdice.Die()
+except libdice.DeviceNotFoundError as e:
+    print(e)
+    assert e.errno == errno.ENOENT and "modprobe dice" in str(e)
+else:
+    sys.exit("Die() opened something without /dev/dice")
+with libdice.Die(weights=[2, 2, 6, 1, 1], seed=42) as d:
+    faces = d.roll(1000)
+    print(faces[:10], d.stats)
+assert set(faces) == {1, 2, 3, 4, 5}
+'
+}
+python_links() { # libdice1's libdice.so.1, found without an rpath; typed
+	local so
+	so=$(R dpkg -L python3-libdice | grep '/_ext\..*\.so$') && echo "$so" &&
+		R ldd "$so" | tee /dev/stderr | grep -qE 'libdice\.so\.1 => /(usr/)?lib/' &&
+		! R readelf -d "$so" | grep -E 'R(UN)?PATH' &&
+		R dpkg -L python3-libdice | grep -E '/libdice/(py\.typed|__init__\.pyi|_ext\.pyi)$' |
+		wc -l | grep -qx 3
+}
+python_version() { R python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])'; }
 
 # ---- install ---------------------------------------------------------------------
 snapshot >"$work/before"
-check "apt-get install ./*.deb: dice-dkms, libdice1, libdice-dev, dice $new" \
+check "apt-get install ./*.deb: $PKGS $new" \
 	install_debs new
 check "DKMS built and installed dice/$new for $kvers, the root's kernels" \
 	dkms_installed "$new"
@@ -264,9 +297,16 @@ check "a program built against libdice-dev links libdice.so.1 and runs" \
 check "the same program links libdice.a (pkg-config --static) and runs" build_static
 check "man pages dice(1), libdice(3), dice_open(3)" man_pages
 check "udev rule 60-dice.rules: misc device dice, mode 0666" udev_rule
+if [[ " $PKGS " = *" python3-libdice "* ]]; then
+	pyver=$(python_version)
+	check "python3-libdice: import libdice in Python $pyver; no /dev/dice: DeviceNotFoundError naming modprobe; a seeded loaded die rolls" \
+		python_import
+	check "python3-libdice: its extension links libdice1's libdice.so.1, no rpath; py.typed and the .pyi stubs" \
+		python_links
+fi
 
 # ---- purge -----------------------------------------------------------------------
-check "apt-get purge of the four packages" purge
+check "apt-get purge of the packages" purge
 check "purge: no DKMS entry, no dice.ko, no /usr/src/dice-*, dpkg knows none" purged
 check "purge: every file installed is gone, the root is as before" \
 	same_as_before "$work/before"
@@ -279,7 +319,7 @@ touch "$work/upgrade-start"
 sleep 1
 check "upgrade $prev -> $new: apt-get install of this version's packages" \
 	install_debs new
-check "upgrade: dpkg has $new of all four packages" all_at "$new"
+check "upgrade: dpkg has $new of every package" all_at "$new"
 check "upgrade: module rebuilt: dice/$new built and installed for $kvers, dice/$prev gone" \
 	rebuilt "$prev" "$new"
 check "upgrade: dice --version prints 'dice $new'" cli_version "$new"

@@ -40,6 +40,11 @@ for d in null zero full random urandom tty; do
 	mount --bind "/dev/$d" "$r/dev/$d"
 done
 ln -s /proc/self/fd "$r/dev/fd"
+# Pseudo-terminals of its own, as a build chroot has (sbuild): tests that
+# run a program in a terminal (script(1)) need them.
+mkdir "$r/dev/pts"
+mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts "$r/dev/pts"
+ln -s pts/ptmx "$r/dev/ptmx"
 mount -t tmpfs -o mode=1777 tmp "$r/tmp"
 for d in "$TOP" "$B"; do
 	mkdir -p "$r$d"

@@ -44,6 +44,7 @@ docs - make -s docs
 core - make -s -C kmod/tests O="$B/core" check
 libdice - make -s -C libdice O="$B/libdice" check
 cli - make -s -C tools O="$B/tools" check
+python - make -s python-test
 fuzz - make -s -C fuzz O="$B/fuzz" check FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
 install bookworm scripts/install-check.sh
 dkms bookworm scripts/dkms-check.sh
@@ -89,18 +90,19 @@ docs python3-sphinx
 core valgrind
 libdice pkg-config liburing-dev libsodium-dev
 cli pkg-config liburing-dev libsodium-dev
+python pkg-config liburing-dev libsodium-dev python3-dev python3-setuptools python3-pytest python3-venv python3-pip python3-wheel
 fuzz clang llvm lld libclang-rt-dev pkg-config liburing-dev libsodium-dev
 install debootstrap pkg-config liburing-dev libsodium-dev
 dkms debootstrap
-deb debootstrap git build-essential debhelper dh-dkms dpkg-dev lintian pkg-config liburing-dev libsodium-dev
+deb debootstrap git build-essential debhelper dh-dkms dpkg-dev lintian pkg-config liburing-dev libsodium-dev dh-python python3-all-dev python3-setuptools python3-pytest
 kunit linux-source flex bison bc libelf-dev libssl-dev
 upstream debootstrap rsync flex bison bc libelf-dev libssl-dev python3-ply python3-git python3-sphinx python3-yaml
 selftests-build debootstrap gcc-multilib
-vm debootstrap gcc-multilib qemu-system-x86 busybox-static cpio pkg-config liburing-dev libsodium-dev dieharder ent
+vm debootstrap gcc-multilib qemu-system-x86 busybox-static cpio pkg-config liburing-dev libsodium-dev dieharder ent python3-dev python3-setuptools
 vmfork debootstrap qemu-system-x86 busybox-static cpio
 kernel-* debootstrap gcc-multilib qemu-system-x86 busybox-static cpio
 debug-kernel linux-source flex bison bc libelf-dev libssl-dev
-vm-debug debootstrap linux-source flex bison bc libelf-dev libssl-dev gcc-multilib qemu-system-x86 busybox-static cpio pkg-config liburing-dev libsodium-dev dieharder ent
+vm-debug debootstrap linux-source flex bison bc libelf-dev libssl-dev gcc-multilib qemu-system-x86 busybox-static cpio pkg-config liburing-dev libsodium-dev dieharder ent python3-dev python3-setuptools
 demo debootstrap qemu-system-x86 busybox-static cpio
 bench debootstrap valgrind libgsl-dev pkg-config liburing-dev libsodium-dev qemu-system-x86 busybox-static cpio
 EOF

@@ -7,6 +7,8 @@
 #   scripts/trixie.sh            find the kernels, make what is missing
 #                                (root, network); print the state file
 #   scripts/trixie.sh --offline  the same from the index already here
+#   scripts/trixie.sh --root     only the root of step 3, made if
+#                                missing: print its directory
 #
 # 1. The index: Debian's trixie, trixie-updates, trixie-security and
 #    trixie-backports package lists, fetched by the host's apt into a
@@ -42,8 +44,14 @@ T=$cache/trixie
 mirror=${DEB_MIRROR:-http://deb.debian.org/debian}
 security=${DEB_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 HERE=$(cd "$(dirname "$0")" && pwd)
-offline=
-[ "${1:-}" = --offline ] && offline=1
+offline='' root_only=''
+for a in "$@"; do
+	case $a in
+	--offline) offline=1 ;;
+	--root) root_only=1 ;;
+	*) echo "trixie.sh: unknown argument $a" >&2; exit 2 ;;
+	esac
+done
 say() { echo "trixie: $*" >&2; }
 
 mkdir -p "$T/kernels"
@@ -89,9 +97,22 @@ for n in $names; do
 done
 kvers=$(for n in $names; do echo "${K[$n]}"; done)
 
-# 3. the root (sparse from trixie itself; gcc-14 comes with the headers)
+# 3. the root (sparse from trixie itself; gcc-14 comes with the headers),
+# with debian/control's Build-Depends: the deb tier builds python3-libdice
+# (a Python extension, for Debian 13's Python) in it.
+DEB_BUILD_DEPS="build-essential dpkg-dev debhelper dh-dkms dh-python
+	python3-all-dev python3-setuptools python3-pytest pkg-config
+	liburing-dev libsodium-dev"
 # shellcheck disable=SC2086
-root=$("$HERE"/deb-root.sh --suite trixie --backports --packages "sparse bc" $kvers)
+root=$("$HERE"/deb-root.sh --suite trixie --backports --packages "sparse bc
+	$DEB_BUILD_DEPS" $kvers)
+# --root: that root's path alone, for the deb tier.  The state file is
+# shared by every tree using DICE_CACHE: another tree's trixie.sh (another
+# package list) may have written its own root there meanwhile.
+if [ -n "$root_only" ]; then
+	echo "$root"
+	exit 0
+fi
 
 # download PKG DIR: PKG's .deb (the candidate, or the only version) in DIR
 download() {

@@ -109,10 +109,11 @@ MODE=tests
 printf 'MODE=%s\nTEST_TIMEOUT=%s\n' "$MODE" "$TEST_TIMEOUT" >"$STAGE/etc/dicevm.conf"
 
 # Copy the shared libraries (and loader) of any dynamically linked
-# executable under the paths the guest's loader will look in.
+# executable, or shared object (a Python extension module, which has no
+# interpreter of its own), under the paths the guest's loader will look in.
 copy_libs() {
 	local f=$1 lib
-	LC_ALL=C readelf -l "$f" 2>/dev/null | grep -q 'program interpreter' || return 0
+	LC_ALL=C readelf -d "$f" 2>/dev/null | grep -q '(NEEDED)' || return 0
 	if LC_ALL=C ldd "$f" | grep -q 'not found'; then
 		ldd "$f" >&2
 		die "${f#"$STAGE"}: shared library not found (set LD_LIBRARY_PATH?)"

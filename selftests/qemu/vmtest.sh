@@ -38,13 +38,15 @@
 #   selftests  every binary of build/selftests
 #   libdice    libdice's device and io_uring tests
 #   cli        the dice CLI against the device
+#   python     libdice's Python binding against the device (Debian's
+#              python3 and the modules it needs brought into the image)
 #   quality    ent and dieharder on the device's streams (selftests/quality)
 #   device     the device's own kselftests, as the extra kernels run them:
 #              KERNEL_TESTS, default dice_test dice_loaded_test
 #              dice_written_test dice_fuzz_test dice_stress_test
 #              dice_hostile_test dice_latency_test dice_compat_test
 #              dice_compat32_test (one not built is named and left out)
-#   all        selftests libdice cli quality
+#   all        selftests libdice cli python quality
 #   vmfork     alone: the VM saved while a file holds CRNG bits and started
 #              twice (vmfork.py); the clones must roll different dice;
 #              prefix "vmfork" ("NAME vmfork" on another kernel)
@@ -89,8 +91,8 @@ Usage: $ME [options] [TEST...]
   --timeout SECS       the whole VM (default 1800, 2400 for debug)
   --test-timeout SECS  each test in the guest (default 900)
   -h, --help           this text
-TEST: a binary of build/selftests, or selftests, libdice, cli, quality,
-device, all, vmfork (alone).  Default: all (6.1, default and debug
+TEST: a binary of build/selftests, or selftests, libdice, cli, python,
+quality, device, all, vmfork (alone).  Default: all (6.1, default and debug
 kernels), device (the others).
 EOF
 }
@@ -381,7 +383,7 @@ add_group() { # NAME
 	local t
 	case $1 in
 	all)
-		for t in selftests libdice cli quality; do
+		for t in selftests libdice cli python quality; do
 			add_group $t
 		done
 		;;
@@ -392,6 +394,16 @@ add_group() { # NAME
 	libdice)
 		make -s -C "$TOP/libdice" selftests O="$B/libdice" VMTESTS="$tests" ||
 			fail_tests "libdice selftests did not build"
+		;;
+	python)
+		# Debian's python3, the standard library modules the test
+		# imports and the binding (make python) in /extra/python, the
+		# test in /tests/python_test (guest_image.py says what and why).
+		make -s -C "$TOP" python >"$W/python-build.log" 2>&1 &&
+			/usr/bin/python3 "$TOP/bindings/python/tests/guest_image.py" \
+				--pylib "$B/python/lib" --extra "$W/extra" \
+				--tests "$tests" ||
+			fail_tests "the Python binding's guest test: $(tail -n 3 "$W/python-build.log")"
 		;;
 	cli)
 		if [ -f "$TOP/tools/Makefile" ]; then

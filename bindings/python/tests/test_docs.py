@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The examples of Documentation/dice/python.rst (doctest) and README's
+Python example run as written."""
+
+import doctest
+import os
+import re
+import subprocess
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+PAGE = os.path.join(TOP, "Documentation", "dice", "python.rst")
+README = os.path.join(TOP, "README.md")
+
+
+def test_python_rst_examples():
+    if not os.path.exists(PAGE):
+        pytest.skip("no Documentation/ here")
+    result = doctest.testfile(PAGE, module_relative=False,
+                              optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 10 and result.failed == 0
+
+
+def test_readme_python_example():
+    if not os.path.exists(README):
+        pytest.skip("no README.md here")
+    if not os.path.isdir(os.path.join(TOP, "build", "python", "lib")):
+        pytest.skip("no build/python/lib (make python) for its PYTHONPATH")
+    with open(README, encoding="utf-8") as f:
+        text = f.read()
+    # The example: the lines of the fenced block under "Python" that run
+    # /usr/bin/python3 -c, as a shell would (PYTHONPATH as given there).
+    block = re.search(r"```sh\n(make python\n.*?/usr/bin/python3 -c .*?)```",
+                      text, re.S)
+    assert block, "README has no Python example"
+    script = block.group(1).replace("make python\n", "")
+    out = subprocess.run(["sh", "-ec", script], cwd=TOP, check=True,
+                         capture_output=True, text=True)
+    assert out.stdout.strip()
