@@ -74,7 +74,8 @@ def libdice_flags():
 flags = libdice_flags()
 ext = Extension(
     "libdice._ext",
-    sources=["libdice/ext/module.c", "libdice/ext/die.c"],
+    sources=["libdice/ext/module.c", "libdice/ext/die.c",
+             "libdice/ext/notation.c"],
     depends=["libdice/ext/internal.h"],
     extra_compile_args=["-Wall", "-Wextra", "-Wno-missing-field-initializers",
                         "-fvisibility=hidden"],

@@ -14,6 +14,11 @@ names the fixes (``modprobe dice``, or ``userspace=True`` for libdice's
 userspace engine in this process).  ``seed=`` gives a seeded engine whose
 faces are those of libdice's C ``dice_open_seeded()`` for the same seed:
 replays, never secrets.
+
+The notation of dice(1), over libdice's C notation API
+(<dice_notation.h>): ``roll("4d6kh3", die=None)`` a :class:`Result`,
+``distribution("2d6")`` the exact law as a dict of Fractions,
+``versus("1d20", "1d20")`` exact P(A > B), P(A = B), P(A < B).
 """
 
 # The types are in __init__.pyi: importing typing and dataclasses here
@@ -23,32 +28,30 @@ import operator
 from collections import namedtuple
 
 from . import _ext
-from ._ext import DeviceNotFoundError, InvalidArgumentError
+from ._ext import DeviceNotFoundError, InvalidArgumentError, NotationError
 
 __all__ = [
     "Die",
     "DieInfo",
     "DieStats",
     "DeviceNotFoundError",
+    "Distribution",
+    "Face",
+    "Group",
     "InvalidArgumentError",
+    "NotationError",
+    "Result",
+    "Versus",
     "METHODS",
     "MAX_FAIR_SIDES",
     "TABLE_SIDES_MAX",
     "alias_build",
     "method_name",
     "method_parse",
+    "distribution",
+    "roll",
+    "versus",
 ]
-
-# Hook point for the notation API (issue #31, part 1): when libdice's C
-# notation API lands, its functions are added here, each over a C function
-# of a new libdice/ext/notation.c that rolls on a Die's handle through
-# libdice_die_acquire()/libdice_die_release() (ext/internal.h), with the
-# GIL released like every other call:
-#   roll(expr, die=None) -> a result with .total, a text and a Markdown
-#                           breakdown, the tree, crit/fumble flags
-#   distribution(expr)   -> dict[int, Fraction] with min/max/mean/percentiles
-#   versus(a, b)         -> the exact comparison of two expressions
-# None exists before then, not even as a stub.
 
 MAX_FAIR_SIDES = _ext.MAX_FAIR_SIDES
 TABLE_SIDES_MAX = _ext.TABLE_SIDES_MAX
@@ -195,7 +198,7 @@ class Die:
         self.close()
 
     def _handle(self):
-        # The C handle, for the future notation functions too.
+        # The C handle, for roll(expr, die=...) too.
         if self._die is None or self._die.closed:
             raise ValueError("I/O operation on a closed Die")
         return self._die
@@ -238,3 +241,180 @@ class Die:
         i = self.info
         where = "userspace" if i.userspace else "/dev/dice"
         return f"<libdice.Die {i.kind} d{i.sides} {i.method} {where}>"
+
+
+# ---- the notation (dice(1)'s, from libdice's <dice_notation.h>) -------------
+
+# Flags of a die of a roll (DICE_DIE_* of dice_notation.h), by name.
+_DIE_FLAGS = (
+    (0x1, "dropped"), (0x2, "exploded"), (0x4, "extra"), (0x8, "rerolled"),
+    (0x10, "critical"), (0x20, "fumble"), (0x40, "success"),
+    (0x80, "failure"),
+)
+_RESULT_CRITICAL = 0x1
+_RESULT_FUMBLE = 0x2
+
+
+class Face(namedtuple("Face", "value flags")):
+    """One die of a group: ``value`` what it counts, ``flags`` a
+    frozenset of "dropped", "exploded", "extra" (added by an explosion),
+    "rerolled", "critical", "fumble", "success", "failure"."""
+
+    __slots__ = ()
+
+    @property
+    def dropped(self):
+        return "dropped" in self.flags
+
+    @property
+    def kept(self):
+        return "dropped" not in self.flags
+
+
+#: One dice group of a roll (``4d6kh3`` of ``4d6kh3+2``): its text, where
+#: it lies in Result.expr (start, end), its value, and its dice (Faces).
+Group = namedtuple("Group", "text start end value dice")
+
+
+def _face(value, flags):
+    return Face(value, frozenset(n for bit, n in _DIE_FLAGS if flags & bit))
+
+
+class Result:
+    """One roll of an expression.
+
+    ``total`` (an int, exact even beyond 64 bits), ``text`` the breakdown
+    ("4d6kh3 [6, 5, 4, 1 dropped] = 15"), ``markdown`` the same for chat
+    ("4d6kh3 \\[6, 5, 4, ~~1~~\\] = **15**"), ``total_text`` the total
+    with its labels and comment, ``tree`` the groups with their dice,
+    ``critical``/``fumble`` whether a kept die rolled one, ``expr`` the
+    text as read, ``warnings`` readings other rollers differ on.
+    ``str(result)`` is the breakdown.
+    """
+
+    __slots__ = ("total", "flags", "total_text", "text", "markdown", "expr",
+                 "tree", "warnings")
+
+    def __init__(self, raw):
+        (self.total, self.flags, self.total_text, self.text, self.markdown,
+         self.expr, groups, self.warnings) = raw
+        self.tree = [Group(self.expr[start:end], start, end, value,
+                           [_face(v, f) for v, f in dice])
+                     for start, end, value, dice in groups]
+
+    @property
+    def critical(self):
+        return bool(self.flags & _RESULT_CRITICAL)
+
+    @property
+    def fumble(self):
+        return bool(self.flags & _RESULT_FUMBLE)
+
+    def __int__(self):
+        return self.total
+
+    def __str__(self):
+        return self.text
+
+    def __repr__(self):
+        return f"<libdice.Result {self.text!r}>"
+
+
+def _expr(expr):
+    if not isinstance(expr, str):
+        raise TypeError(f"an expression is a str, not {type(expr).__name__}")
+    return expr
+
+
+def roll(expr, die=None):
+    """Parse and roll ``expr`` (dice(1)'s notation) once: a :class:`Result`.
+
+    Without ``die``, from /dev/dice as dice(1) rolls (never a fallback:
+    :class:`DeviceNotFoundError` without the module); with one
+    (``Die(userspace=True)``, ``Die(seed=N)``, any sides: the notation sets
+    them), through it: a seeded die rolls dice(1)'s faces for ``dice
+    --seed N``.  Parse errors raise :class:`NotationError`.
+    """
+    expr = _expr(expr)
+    if die is None:
+        handle = _ext.Die()
+        try:
+            return Result(_ext.roll(expr, handle))
+        finally:
+            handle.close()
+    if not isinstance(die, Die):
+        raise TypeError(f"die must be a libdice.Die, not "
+                        f"{type(die).__name__}")
+    return Result(_ext.roll(expr, die._handle()))
+
+
+def _fraction(num, den):
+    from fractions import Fraction  # not at import: it costs milliseconds
+    return Fraction(int(num), int(den))
+
+
+class Distribution(dict):
+    """The exact law of an expression: {value: Fraction}, ascending, every
+    value of non-zero probability; ``min``, ``max``, ``mean`` (a Fraction),
+    :meth:`percentile`, :meth:`at_least`, :meth:`at_most`."""
+
+    __slots__ = ("expr", "min", "max", "mean", "_percentiles")
+
+    @property
+    def probabilities(self):
+        """A plain dict {value: Fraction}."""
+        return dict(self)
+
+    def percentile(self, p):
+        """The p-th percentile (p an int, 0..100), as libdice computes it
+        (dice_dist_percentile(3)): the least value v with P(X <= v) >= p%."""
+        p = operator.index(p)
+        if not 0 <= p <= 100:
+            raise ValueError("p must be in 0..100")
+        return self._percentiles[p]
+
+    @property
+    def median(self):
+        return self._percentiles[50]
+
+    def at_least(self, value):
+        """P(X >= value), exactly."""
+        return sum((q for v, q in self.items() if v >= value),
+                   _fraction(0, 1))
+
+    def at_most(self, value):
+        """P(X <= value), exactly."""
+        return sum((q for v, q in self.items() if v <= value),
+                   _fraction(0, 1))
+
+    def __repr__(self):
+        return f"<libdice.Distribution {self.expr!r} {dict.__repr__(self)}>"
+
+
+def distribution(expr):
+    """The exact distribution of ``expr``: a :class:`Distribution`.
+    :class:`NotationError` when it does not parse or cannot be computed
+    exactly within libdice's limits (its message says which)."""
+    expr = _expr(expr)
+    law, mean, percentiles = _ext.distribution(expr)
+    d = Distribution((v, _fraction(n, m)) for v, n, m in law)
+    d.expr = expr
+    d.min = law[0][0]
+    d.max = law[-1][0]
+    d.mean = _fraction(*mean.split("/")) if "/" in mean else \
+        _fraction(mean, 1)
+    d._percentiles = tuple(percentiles)
+    return d
+
+
+#: versus(a, b): exact P(A > B) (win), P(A = B) (tie), P(A < B) (lose).
+Versus = namedtuple("Versus", "win tie lose")
+
+
+def versus(a, b):
+    """Exact chances of ``a`` against ``b``: Versus(win=P(A > B),
+    tie=P(A = B), lose=P(A < B)), as ``dice --versus A B`` gives them."""
+    law = {sign: _fraction(n, m)
+           for sign, n, m in _ext.versus(_expr(a), _expr(b))}
+    zero = _fraction(0, 1)
+    return Versus(law.get(1, zero), law.get(0, zero), law.get(-1, zero))

@@ -3,9 +3,9 @@
  * internal.h - what the files of libdice._ext share
  *
  * One .c per object, as in libgpiod's bindings: module.c (the module, its
- * exceptions and functions), die.c (the Die type).  A future notation.c
- * (libdice.roll(expr, die=...), distribution(), versus()) rolls on a Die
- * through libdice_die_acquire() and libdice_die_release().
+ * exceptions and functions), die.c (the Die type), notation.c (roll(),
+ * distribution(), versus() over <dice_notation.h>; a roll goes through a
+ * Die's handle with libdice_die_acquire() and libdice_die_release()).
  */
 #ifndef LIBDICE_EXT_INTERNAL_H
 #define LIBDICE_EXT_INTERNAL_H
@@ -20,6 +20,11 @@ extern PyTypeObject libdice_die_type;
 /* Exceptions of the module: set up by module.c before any Die exists. */
 extern PyObject *libdice_device_not_found_error;
 extern PyObject *libdice_invalid_argument_error;
+/* libdice.NotationError (a ValueError): notation.c raises it. */
+extern PyObject *libdice_notation_error;
+
+/* notation.c's functions, added to the module by module.c */
+extern PyMethodDef libdice_notation_methods[];
 
 /*
  * Raise the exception for a negative errno @err from libdice, @what naming

@@ -225,7 +225,17 @@ PyMODINIT_FUNC PyInit__ext(void)
 		"libdice refused an argument (EINVAL): an OSError and a "
 		"ValueError.", bases, NULL) : NULL;
 	Py_XDECREF(bases);
-	if (!libdice_device_not_found_error || !libdice_invalid_argument_error)
+	libdice_notation_error = PyErr_NewExceptionWithDoc(
+		"libdice.NotationError",
+		"A dice expression did not parse (or has no exact "
+		"distribution): .offset (where in the text), .message, .expr.",
+		PyExc_ValueError, NULL);
+	if (!libdice_device_not_found_error ||
+	    !libdice_invalid_argument_error || !libdice_notation_error)
+		goto fail;
+	Py_INCREF(libdice_notation_error);
+	if (PyModule_AddObject(m, "NotationError", libdice_notation_error) ||
+	    PyModule_AddFunctions(m, libdice_notation_methods))
 		goto fail;
 	Py_INCREF(libdice_device_not_found_error);
 	Py_INCREF(libdice_invalid_argument_error);
