@@ -337,11 +337,8 @@ def roll(expr, die=None):
     """
     expr = _expr(expr)
     if die is None:
-        handle = _ext.Die()
-        try:
-            return Result(_ext.roll(expr, handle))
-        finally:
-            handle.close()
+        # /dev/dice, opened by _ext.roll once expr has parsed
+        return Result(_ext.roll(expr, None))
     if not isinstance(die, Die):
         raise TypeError(f"die must be a libdice.Die, not "
                         f"{type(die).__name__}")

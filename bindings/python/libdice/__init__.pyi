@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Types of the libdice package (libdice/__init__.py).
-from typing import (Iterator, List, NamedTuple, Optional, Sequence, Tuple,
-                    Union, overload)
+from fractions import Fraction
+from typing import (Dict, FrozenSet, Iterator, List, NamedTuple, Optional,
+                    Sequence, Tuple, Union, overload)
 
 from ._ext import DeviceNotFoundError as DeviceNotFoundError
 from ._ext import InvalidArgumentError as InvalidArgumentError
+from ._ext import NotationError as NotationError
 
 MAX_FAIR_SIDES: int
 TABLE_SIDES_MAX: int
@@ -50,3 +52,57 @@ class Die:
     def info(self) -> DieInfo: ...
     @property
     def stats(self) -> DieStats: ...
+
+# ---- the notation ----------------------------------------------------------
+
+class Face(NamedTuple):
+    value: int
+    flags: FrozenSet[str]
+    @property
+    def dropped(self) -> bool: ...
+    @property
+    def kept(self) -> bool: ...
+
+class Group(NamedTuple):
+    text: str
+    start: int
+    end: int
+    value: int
+    dice: List[Face]
+
+class Result:
+    total: int
+    flags: int
+    total_text: str
+    text: str
+    markdown: str
+    expr: str
+    tree: List[Group]
+    warnings: List[str]
+    @property
+    def critical(self) -> bool: ...
+    @property
+    def fumble(self) -> bool: ...
+    def __int__(self) -> int: ...
+
+class Distribution(Dict[int, Fraction]):
+    expr: str
+    min: int
+    max: int
+    mean: Fraction
+    @property
+    def probabilities(self) -> Dict[int, Fraction]: ...
+    @property
+    def median(self) -> int: ...
+    def percentile(self, p: int) -> int: ...
+    def at_least(self, value: int) -> Fraction: ...
+    def at_most(self, value: int) -> Fraction: ...
+
+class Versus(NamedTuple):
+    win: Fraction
+    tie: Fraction
+    lose: Fraction
+
+def roll(expr: str, die: Optional[Die] = ...) -> Result: ...
+def distribution(expr: str) -> Distribution: ...
+def versus(a: str, b: str) -> Versus: ...

@@ -63,6 +63,18 @@ static PyObject *raise_notation_error(PyObject *text_obj, const char *text,
 	return NULL;
 }
 
+/* -ERANGE: a value beyond int64_t, as libdice says; others as libdice_raise. */
+static PyObject *raise_notation_errno(int err, const char *what)
+{
+	if (err == -ERANGE) {
+		PyErr_Format(PyExc_OverflowError,
+			     "%s: a value does not fit in 64 bits (libdice: "
+			     "ERANGE)", what);
+		return NULL;
+	}
+	return libdice_raise(err, what);
+}
+
 /* ---- parsing ------------------------------------------------------------- */
 
 /*
@@ -162,7 +174,7 @@ static PyObject *result_groups(const struct dice_result *r)
 		PyList_SET_ITEM(groups, g, t);
 		continue;
 fail_err:
-		libdice_raise(err, "result");
+		raise_notation_errno(err, "result");
 		goto fail;
 	}
 	return groups;
@@ -187,13 +199,13 @@ static PyObject *result_tuple(const struct dice_expr *e,
 
 	err = dice_result_total_str(r, buf, sizeof(buf));
 	if (err)
-		return libdice_raise(err, "result");
+		return raise_notation_errno(err, "result");
 	for (i = 0; i < 3; i++) {
 		err = dice_result_text(r, (int)i, &texts[i]);
 		if (err) {
 			while (i--)
 				free(texts[i]);
-			return libdice_raise(err, "result");
+			return raise_notation_errno(err, "result");
 		}
 	}
 	/* The total as Python's int, exact beyond int64 too (the _str). */
@@ -224,22 +236,40 @@ static PyObject *result_tuple(const struct dice_expr *e,
 			     dice_expr_text(e), groups, warnings);
 }
 
-/* roll(expr, die): die is a libdice._ext.Die */
+/*
+ * roll(expr, die): die is a libdice._ext.Die, or None for /dev/dice,
+ * opened once the expression has parsed (a Die() of its own: its
+ * DeviceNotFoundError without the module, never a fallback), closed after.
+ */
 static PyObject *notation_roll(PyObject *Py_UNUSED(module), PyObject *args)
 {
-	PyObject *text_obj, *die_obj, *ret = NULL;
+	PyObject *text_obj, *die_arg, *die_obj = NULL, *ret = NULL;
 	struct dice_notation *ctx;
 	struct dice_result *r = NULL;
 	struct dice_expr *e;
 	struct dice *d;
 	int err;
 
-	if (!PyArg_ParseTuple(args, "UO!:roll", &text_obj, &libdice_die_type,
-			      &die_obj))
+	if (!PyArg_ParseTuple(args, "UO:roll", &text_obj, &die_arg))
 		return NULL;
+	if (die_arg != Py_None &&
+	    !PyObject_TypeCheck(die_arg, &libdice_die_type)) {
+		PyErr_SetString(PyExc_TypeError,
+				"die must be a libdice._ext.Die or None");
+		return NULL;
+	}
 	e = parse(text_obj, &ctx);
 	if (!e)
 		return NULL;
+	if (die_arg == Py_None)
+		die_obj = PyObject_CallObject((PyObject *)&libdice_die_type,
+					      NULL);
+	else {
+		Py_INCREF(die_arg);	/* Py_NewRef(): Python 3.10 */
+		die_obj = die_arg;
+	}
+	if (!die_obj)
+		goto out;
 	d = libdice_die_acquire(die_obj);
 	if (!d)
 		goto out;
@@ -248,11 +278,19 @@ static PyObject *notation_roll(PyObject *Py_UNUSED(module), PyObject *args)
 	Py_END_ALLOW_THREADS
 	libdice_die_release(die_obj);
 	if (err) {
-		libdice_raise(err, "roll");
+		raise_notation_errno(err, "roll");
 		goto out;
 	}
 	ret = result_tuple(e, r);
 out:
+	if (die_obj && die_arg == Py_None) {
+		PyObject *closed = PyObject_CallMethod(die_obj, "close", NULL);
+
+		if (!closed && ret)
+			Py_CLEAR(ret);
+		Py_XDECREF(closed);
+	}
+	Py_XDECREF(die_obj);
 	dice_result_free(r);
 	dice_expr_free(e);
 	dice_notation_free(ctx);
@@ -283,7 +321,7 @@ static struct dice_dist *text_dist(PyObject *text_obj)
 			raise_notation_error(text_obj,
 					     PyUnicode_AsUTF8(text_obj), &why);
 		else
-			libdice_raise(err, "distribution");
+			raise_notation_errno(err, "distribution");
 		return NULL;
 	}
 	return dist;
