@@ -6,6 +6,7 @@ import doctest
 import os
 import re
 import subprocess
+import sys
 
 import pytest
 
@@ -39,3 +40,20 @@ def test_readme_python_example():
     out = subprocess.run(["sh", "-ec", script], cwd=TOP, check=True,
                          capture_output=True, text=True)
     assert out.stdout.strip()
+
+
+def test_readme_notation_example():
+    if not os.path.exists(README):
+        pytest.skip("no README.md here")
+    with open(README, encoding="utf-8") as f:
+        text = f.read()
+    # the three lines of the ```python block with libdice.roll
+    block = re.search(r"```python\n(import libdice\n.*?libdice\.roll.*?)```",
+                      text, re.S)
+    assert block, "README has no libdice.roll example"
+    lines = block.group(1).strip().splitlines()
+    assert len(lines) == 3
+    out = subprocess.run([sys.executable, "-c", block.group(1)], check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+    assert re.fullmatch(r"4d6kh3 \\\[.*~~\d~~.*\\\] = \*\*\d+\*\*", out[0])
+    assert out[1] == "13/20 13053/16000"
