@@ -200,6 +200,12 @@ static: linux-src
 	{ $(MAKE) -s -C libdice O=$(B)/static/libdice all && \
 	  $(MAKE) -s -C tools O=$(B)/static/tools LIBDICE_O=$(B)/static/libdice \
 		$(B)/static/tools/dice && \
+	  ( for f in bindings/python/libdice/ext/*.c; do \
+		mkdir -p $(B)/static/$${f%/*} && \
+		$(CC) -c -fPIC -w $$($(PYTHON)-config --includes) \
+			$$(PKG_CONFIG_PATH=$(B)/static/libdice pkg-config --cflags libdice) \
+			-o $(B)/static/$${f%.c}.o $$f || exit 1; \
+	  done ) && \
 	  /usr/bin/python3 scripts/call-cycles.py libdice=$(B)/static/libdice \
 		tools=$(B)/static/tools bindings=$(B)/static/bindings; } || \
 		{ fail=1; printf 'not '; }; \

@@ -75,7 +75,7 @@ flags = libdice_flags()
 ext = Extension(
     "libdice._ext",
     sources=["libdice/ext/module.c", "libdice/ext/die.c",
-             "libdice/ext/notation.c"],
+             "libdice/ext/notation.c", "libdice/ext/errors.c"],
     depends=["libdice/ext/internal.h"],
     extra_compile_args=["-Wall", "-Wextra", "-Wno-missing-field-initializers",
                         "-fvisibility=hidden"],

@@ -5,7 +5,8 @@
  * One .c per object, as in libgpiod's bindings: module.c (the module, its
  * exceptions and functions), die.c (the Die type), notation.c (roll(),
  * distribution(), versus() over <dice_notation.h>; a roll goes through a
- * Die's handle with libdice_die_acquire() and libdice_die_release()).
+ * Die's handle with libdice_die_acquire() and libdice_die_release()),
+ * errors.c (the exceptions, libdice_raise()): no two call each other.
  */
 #ifndef LIBDICE_EXT_INTERNAL_H
 #define LIBDICE_EXT_INTERNAL_H
@@ -17,7 +18,7 @@
 
 extern PyTypeObject libdice_die_type;
 
-/* Exceptions of the module: set up by module.c before any Die exists. */
+/* Exceptions of the module (errors.c): module.c makes them at import. */
 extern PyObject *libdice_device_not_found_error;
 extern PyObject *libdice_invalid_argument_error;
 /* libdice.NotationError (a ValueError): notation.c raises it. */

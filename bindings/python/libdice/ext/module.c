@@ -5,40 +5,15 @@
  * The C half of the libdice Python package (libdice/__init__.py is the
  * other): a thin layer over libdice's C API, as libgpiod's gpiod._ext is
  * over libgpiod.  Errors are libdice's negative errno values turned into
- * Python exceptions here, in one place (libdice_raise()).
+ * Python exceptions in one place, errors.c's libdice_raise().
  *
- * Sections: errors, functions, the module.
+ * Sections: functions, the module.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "internal.h"
-
-PyObject *libdice_device_not_found_error;
-PyObject *libdice_invalid_argument_error;
-
-/* ---- errors -------------------------------------------------------------- */
-
-PyObject *libdice_raise(int err, const char *what)
-{
-	const char *hint = strcmp(what, "open") ? NULL : dice_open_hint(err);
-	PyObject *type = PyExc_OSError, *exc;
-
-	/* libdice checks arguments the Python layer cannot (a table's
-	 * columns, a method the die has not): a ValueError too. */
-	if (err == -EINVAL)
-		type = libdice_invalid_argument_error;
-	/* OSError(errno, text) picks the subclass from errno itself
-	 * (FileNotFoundError, PermissionError, BlockingIOError, ...). */
-	exc = PyObject_CallFunction(type, "is", -err, hint ? hint :
-				    strerror(-err));
-	if (!exc)
-		return NULL;
-	PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
-	Py_DECREF(exc);
-	return NULL;
-}
 
 /* ---- functions ----------------------------------------------------------- */
 

@@ -22,8 +22,6 @@
 
 #include "internal.h"
 
-PyObject *libdice_notation_error;
-
 /* ---- errors -------------------------------------------------------------- */
 
 /*
