@@ -149,8 +149,18 @@ def closed():
     return False, "no ValueError"
 
 
-@case("no module: Die() raises DeviceNotFoundError naming modprobe and "
-      "userspace=True, no fallback")
+@case("/dev/dice notation: libdice.roll('4d6kh3') with no die, its tree")
+def notation():
+    rolls = [libdice.roll("4d6kh3") for _ in range(200)]
+    r = rolls[0]
+    print(f"# libdice.roll('4d6kh3') from /dev/dice: {r}")
+    ok = all(3 <= x.total <= 18 and len(x.tree[0].dice) == 4 and
+             sum(f.dropped for f in x.tree[0].dice) == 1 for x in rolls)
+    return ok and len({x.total for x in rolls}) > 3, str(r)
+
+
+@case("no module: Die() and libdice.roll() raise DeviceNotFoundError "
+      "naming modprobe and userspace=True, no fallback")
 def missing():
     # os.system, not subprocess: the image holds only what this imports
     if os.system("rmmod dice") != 0:
@@ -162,9 +172,16 @@ def missing():
         except libdice.DeviceNotFoundError as e:
             msg = str(e)
             print(f"# {type(e).__name__}: {msg}")
-            return (gone and isinstance(e, FileNotFoundError) and
-                    "modprobe dice" in msg and "userspace=True" in msg, msg)
-        return False, "Die() opened something without the module"
+            if not (gone and isinstance(e, FileNotFoundError) and
+                    "modprobe dice" in msg and "userspace=True" in msg):
+                return False, msg
+        else:
+            return False, "Die() opened something without the module"
+        try:
+            libdice.roll("4d6kh3")
+        except libdice.DeviceNotFoundError as e:
+            return "modprobe dice" in str(e), str(e)
+        return False, "libdice.roll() rolled without the module"
     finally:
         if os.system("insmod /dice/dice.ko") != 0:
             print("# insmod /dice/dice.ko failed")
