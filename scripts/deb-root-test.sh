@@ -217,16 +217,18 @@ build_static() {
 		$(pkg-config --static --libs libdice | sed "s/-ldice//")' &&
 		! R ldd /tmp/prog-static | grep libdice && R /tmp/prog-static
 }
-headers() { # <dice.h> and the uapi as <libdice/uapi.h>; nothing in the kernel's place
+headers() { # <dice.h>, <dice_notation.h>, the uapi as <libdice/uapi.h>; nothing in the kernel's place
 	R dpkg -L libdice-dev | grep '^/usr/include/' &&
 		test -f "$root/usr/include/dice.h" &&
+		test -f "$root/usr/include/dice_notation.h" &&
 		test -f "$root/usr/include/libdice/uapi.h" &&
 		! R dpkg -L libdice-dev | grep '^/usr/include/linux'
 }
 man_pages() {
 	ls -l "$root/usr/share/man/man1/dice.1.gz" \
 		"$root/usr/share/man/man3/libdice.3.gz" \
-		"$root/usr/share/man/man3/dice_open.3.gz"
+		"$root/usr/share/man/man3/dice_open.3.gz" \
+		"$root/usr/share/man/man3/dice_expr_parse.3.gz"
 }
 udev_rule() {
 	grep -x 'SUBSYSTEM=="misc", KERNEL=="dice", MODE="0666"' \
@@ -291,11 +293,11 @@ check "dice.ko in /lib/modules/KVER/updates/dkms, vermagic KVER, in modules.dep 
 check "dice --version prints 'dice $new'" cli_version "$new"
 check "dice --seed 42 3d6 rolls with the userspace engine" R dice --seed 42 3d6
 check "pkg-config --libs libdice is -ldice, --modversion $new" pkg_config "$new"
-check "libdice-dev: <dice.h> and <libdice/uapi.h>, nothing in /usr/include/linux" headers
+check "libdice-dev: <dice.h>, <dice_notation.h> and <libdice/uapi.h>, nothing in /usr/include/linux" headers
 check "a program built against libdice-dev links libdice.so.1 and runs" \
 	build_shared /tmp/prog
 check "the same program links libdice.a (pkg-config --static) and runs" build_static
-check "man pages dice(1), libdice(3), dice_open(3)" man_pages
+check "man pages dice(1), libdice(3), dice_open(3), dice_expr_parse(3)" man_pages
 check "udev rule 60-dice.rules: misc device dice, mode 0666" udev_rule
 if [[ " $PKGS " = *" python3-libdice "* ]]; then
 	pyver=$(python_version)
