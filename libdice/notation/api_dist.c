@@ -255,28 +255,6 @@ DICE_NOTATION_EXPORT int dice_dist_mean_str(const struct dice_dist *d,
 	return *out ? 0 : -ENOMEM;
 }
 
-/* Counts and denominator of @d to lowest terms, zero ends trimmed. */
-static void dist_lowest(struct dist *d)
-{
-	struct big g = { 0 }, t = { 0 };
-	size_t i;
-
-	dist_trim(d);
-	big_copy(&g, &d->den);
-	for (i = 0; i < d->n; i++) {
-		big_gcd(&t, &g, &d->c[i]);
-		big_swap(&t, &g);
-	}
-	for (i = 0; i < d->n; i++) {
-		big_divmod(&t, NULL, &d->c[i], &g);
-		big_swap(&t, &d->c[i]);
-	}
-	big_divmod(&t, NULL, &d->den, &g);
-	big_swap(&t, &d->den);
-	big_free(&g);
-	big_free(&t);
-}
-
 DICE_NOTATION_EXPORT int dice_dist_versus(const struct dice_dist *a,
 					  const struct dice_dist *b,
 					  struct dice_dist **out)

@@ -462,6 +462,13 @@ static void dist_reduce(struct dist *d)
 	big_free(&t);
 }
 
+/* Counts and denominator of @d to lowest terms, zero ends trimmed. */
+void dist_lowest(struct dist *d)
+{
+	dist_trim(d);
+	dist_reduce(d);
+}
+
 int dist_expr_report(const struct expr *e, const struct dist_limits *lim,
 		     struct dist *out, struct dist_report *rep)
 {

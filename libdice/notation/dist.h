@@ -75,6 +75,8 @@ int dist_expr_report(const struct expr *e, const struct dist_limits *lim,
 int dist_expr(const struct expr *e, const struct dist_limits *lim,
 	      struct dist *out, char *why, size_t whylen);
 void dist_free(struct dist *d);
+/* Counts and denominator to lowest terms, zero counts at the ends dropped. */
+void dist_lowest(struct dist *d);
 
 /* The mean as a fraction in lowest terms: (*neg ? -1 : 1) * num / den. */
 void dist_mean(const struct dist *d, struct big *num, struct big *den,

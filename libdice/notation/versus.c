@@ -56,38 +56,6 @@ void versus_counts(const struct dist *da, const struct dist *db,
 	big_free(&below);
 }
 
-/* Trim zero counts at both ends and bring the fractions to lowest terms. */
-static void count_reduce(struct dist *d)
-{
-	struct big g = { 0 }, t = { 0 };
-	size_t a = 0, b = d->n, i;
-
-	while (a + 1 < b && big_is_zero(&d->c[a]))
-		a++;
-	while (b > a + 1 && big_is_zero(&d->c[b - 1]))
-		b--;
-	for (i = 0; i < a; i++)
-		big_free(&d->c[i]);
-	for (i = b; i < d->n; i++)
-		big_free(&d->c[i]);
-	memmove(d->c, d->c + a, (b - a) * sizeof(*d->c));
-	d->lo += (int64_t)a;
-	d->n = b - a;
-	big_copy(&g, &d->den);
-	for (i = 0; i < d->n; i++) {
-		big_gcd(&t, &g, &d->c[i]);
-		big_swap(&t, &g);
-	}
-	for (i = 0; i < d->n; i++) {
-		big_divmod(&t, NULL, &d->c[i], &g);
-		big_swap(&t, &d->c[i]);
-	}
-	big_divmod(&t, NULL, &d->den, &g);
-	big_swap(&t, &d->den);
-	big_free(&g);
-	big_free(&t);
-}
-
 void count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
 		struct dist *out)
 {
@@ -132,7 +100,7 @@ void count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
 	}
 	free(hp);
 	free(mp);
-	count_reduce(out);
+	dist_lowest(out);
 	big_free(&hit);
 	big_free(&miss);
 	big_free(&t);
