@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: every test tier of scripts/tiers.sh (the one list), one after
-# the other.  Each tier's output goes to build/logs/TIER.log and is echoed;
+# the other in its order, but deb and the kernel-NAME tiers, which run last,
+# two at a time (lanes() below).  Each tier's output goes to
+# build/logs/TIER.log and is echoed when the tier is done;
 # TAP "ok"/"not ok" lines are counted (a tier that produces none counts as
 # one test, passed if it exited 0).  Ends with "N passed, N failed[, N
 # skipped]" and, where any skipped, the reasons; exit 1 on any failure.
@@ -47,36 +49,100 @@ count() {
 	echo "$((p - s)) $f $s"
 }
 
-# tier NAME NEEDS CMD: run one tier and book its results.
-tier() {
-	local name=$1 needs=$2 cmd=$3 log=$LOGS/$1.log rc p f s start
-	start=$(date +%s)
-	echo "=== $name: $cmd"
+# needs NAME NEEDS: make what tier NAME needs (the list's NEEDS, "-" for
+# nothing), quietly; on failure its output and a failed line go to the
+# tier's log, and it returns 1.
+needs() {
+	local name=$1 needs=$2 log=$LOGS/$1.log
 	: >"$log"
-	if [ "$needs" != - ] &&
-		! make -s --no-print-directory ${needs//,/ } >"$LOGS/$name.needs.log" 2>&1; then
-		cat "$LOGS/$name.needs.log" >"$log"
-		echo "not ok 1 - $name: make ${needs//,/ } (what the tier needs) failed" >>"$log"
-		rc=1
-	else
-		eval "$cmd" >>"$log" 2>&1
-		rc=$?
-	fi
+	[ "$needs" != - ] || return 0
+	make -s --no-print-directory ${needs//,/ } >"$LOGS/$name.needs.log" 2>&1 &&
+		return 0
+	cat "$LOGS/$name.needs.log" >"$log"
+	echo "not ok 1 - $name: make ${needs//,/ } (what the tier needs) failed" >>"$log"
+	return 1
+}
+
+# book NAME RC SECONDS: echo tier NAME's log and add its results (exit
+# status RC) to the totals.
+book() {
+	local name=$1 rc=$2 secs=$3 log=$LOGS/$1.log p f s
 	cat "$log"
 	read -r p f s < <(count "$log")
 	if [ -n "${TAP_ONLY:-}" ] && [ "$((p + f))" -eq 0 ]; then
 		echo "not ok - $name: TAP_ONLY=$TAP_ONLY ran no case here"
 		f=1
 	elif [ "$((p + f + s))" -eq 0 ]; then
-		if [ $rc -eq 0 ]; then p=1; else f=1; fi
-	elif [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
+		if [ "$rc" -eq 0 ]; then p=1; else f=1; fi
+	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1	# it failed without saying which test: count the tier
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	[ "$f" -eq 0 ] || failed_tiers+=("$name")
 	grep -E '^(# )?ok [0-9]+.*# (SKIP|skip)' "$log" | sed "s/^/  $name: /" >>"$NOTES/skips"
-	echo "=== $name: $p passed, $f failed, $s skipped ($(( $(date +%s) - start ))s)"
-	echo "$name $p $f $s $(( $(date +%s) - start ))" >>"$NOTES/times"
+	echo "=== $name: $p passed, $f failed, $s skipped (${secs}s)"
+	echo "$name $p $f $s $secs" >>"$NOTES/times"
+}
+
+# tier NAME NEEDS CMD: run one tier and book its results.
+tier() {
+	local name=$1 needs=$2 cmd=$3 rc start
+	start=$(date +%s)
+	echo "=== $name: $cmd"
+	if needs "$name" "$needs"; then
+		eval "$cmd" >>"$LOGS/$name.log" 2>&1
+		rc=$?
+	else
+		rc=1
+	fi
+	book "$name" "$rc" "$(($(date +%s) - start))"
+}
+
+# lanes: run the tiers queued in LANE_TIERS ("NAME NEEDS CMD" lines), up
+# to LANES (env CHECK_LANES, default 2) at a time, then book each in list
+# order.  Queued, and run after the other tiers: deb and the kernel-NAME
+# tiers.  Each keeps about one core busy (a QEMU guest under TCG, or the
+# package builds in a Debian root), none needs another's results, and they
+# share nothing they write: each kernel's module and guest files are its
+# own, deb builds in its own directory, and scripts/in-root.sh gives each
+# build its own overlay of a Debian root.  So two at a time on two cores
+# take about half the time.  Their NEEDS are made one at a time first:
+# make never runs twice at once on the same targets.
+LANES=${CHECK_LANES:-2}
+LANE_TIERS=
+lanes() {
+	local name needs cmd rc secs starts=() names=() i=0 running=0 ok
+	[ -n "$LANE_TIERS" ] || return 0
+	while read -r name needs cmd; do
+		[ -n "$name" ] || continue
+		names+=("$name")
+		starts+=("$(date +%s)")
+		echo "=== $name: $cmd (started; ${LANES} at a time)"
+		if needs "$name" "$needs"; then ok=1; else ok=0; fi
+		(
+			[ "$ok" -eq 1 ] || exit 1
+			start=$(date +%s)
+			eval "$cmd" >>"$LOGS/$name.log" 2>&1
+			rc=$?
+			echo "$rc $(($(date +%s) - start))" >"$NOTES/lane.$name"
+			exit "$rc"
+		) </dev/null &
+		running=$((running + 1))
+		if [ "$running" -ge "$LANES" ]; then
+			wait -n
+			running=$((running - 1))
+		fi
+	done <<<"$LANE_TIERS"
+	wait
+	for name in "${names[@]}"; do
+		read -r rc secs 2>/dev/null <"$NOTES/lane.$name" || {
+			rc=1
+			secs=$(($(date +%s) - starts[i]))
+		}
+		book "$name" "$rc" "$secs"
+		i=$((i + 1))
+	done
+	LANE_TIERS=
 }
 
 # kbuild NAME ARGS...: make -C the headers of kernel NAME of
@@ -119,8 +185,13 @@ trap 'rm -rf "$NOTES"' EXIT
 RUN_START=$(date +%s)
 
 while read -r name needs cmd; do
-	selected "$name" && tier "$name" "$needs" "$cmd"
+	selected "$name" || continue
+	case $name in
+	deb | kernel-*) LANE_TIERS+="$name $needs $cmd"$'\n' ;;
+	*) tier "$name" "$needs" "$cmd" ;;
+	esac
 done <<<"$TIER_LIST"
+lanes
 
 echo
 # What the closing line counts besides tests: the kernels whose module

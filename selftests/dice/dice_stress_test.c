@@ -892,15 +892,37 @@ static const char *cgroup2_root(bool *mounted)
 	return root;
 }
 
+/* The value of KEY in the cgroup file @cg/@name ("KEY VALUE" lines), or -1. */
+static long long cg_value(const char *cg, const char *name, const char *key)
+{
+	char path[400], line[128];
+	long long val = -1;
+	size_t len = strlen(key);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", cg, name);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!*key)
+			val = strtoll(line, NULL, 10);
+		else if (!strncmp(line, key, len) && line[len] == ' ')
+			val = strtoll(line + len + 1, NULL, 10);
+	}
+	if (f)
+		fclose(f);
+	return val;
+}
+
 TEST_F_TIMEOUT(limit, memcg_limit_gives_enomem, 120)
 {
 	const char *opt = getenv("DICE_STRESS_MEMCG"), *root;
-	char cg[320], path[400], buf[512];
-	__u64 max, oom_kills = 0;
+	long long oom, oom_kills, events_max, peak;
 	static __u32 w[DICE_TABLE_SIDES_MAX];
+	char cg[320], path[400], said[160];
+	int status, pipefd[2];
 	bool mounted;
-	int status, fd;
 	ssize_t len;
+	__u64 max;
 	pid_t pid;
 	__u32 i;
 
@@ -929,62 +951,80 @@ TEST_F_TIMEOUT(limit, memcg_limit_gives_enomem, 120)
 	/* Touched here, so the child's reads charge nothing to its cgroup. */
 	for (i = 0; i < max; i++)
 		w[i] = 1 + i % 3;
+	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
 
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
 		__u32 n, last = 0;
-		char me[32];
-		int dfd, err = 0;
+		char me[32], msg[160];
+		int dfd, err = 0, step;
 		unsigned char roll[4];
+		ssize_t got = 0;
 
+		/*
+		 * What the child will write, written before it joins: after
+		 * that, a copy-on-write fault at the limit would be the memcg
+		 * OOM killer's to answer, whatever the module does.
+		 */
+		memset(msg, 0, sizeof(msg));
+		memset(roll, 0, sizeof(roll));
 		snprintf(me, sizeof(me), "%d", getpid());
 		snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
 		if (!write_file(path, me))
 			_exit(10);
+		step = 11;
 		dfd = open(DICE_PATH, O_RDWR | O_CLOEXEC);
 		if (dfd < 0 || die_set_format(dfd, DICE_FMT_U32))
-			_exit(11);
+			goto out;
 		/* Bigger and bigger tables until the limit says no. */
 		for (n = 1024; n <= max && !err; n *= 2) {
 			err = set_weights(dfd, w, n);
 			if (!err)
 				last = n;
 		}
+		step = 12;	/* the limit never bit, or not cleanly */
 		if (err != ENOMEM)
-			_exit(12);	/* the limit never bit, or not cleanly */
+			goto out;
 		/* The die is still the last table that fit, and works. */
-		if (read(dfd, roll, 4) != 4 || get_le(roll, 4) < 1 ||
-		    get_le(roll, 4) > last)
-			_exit(13);
+		step = 13;
+		got = read(dfd, roll, 4);
+		if (got != 4 || get_le(roll, 4) < 1 || get_le(roll, 4) > last)
+			goto out;
+		step = 14;
 		if (set_weights(dfd, w, 6))
-			_exit(14);
+			goto out;
 		close(dfd);
-		_exit(0);
+		step = 0;
+out:
+		snprintf(msg, sizeof(msg),
+			 "step %d: %u sides last fit, then errno %d (%s); read %zd bytes, roll %llu",
+			 step, last, err, strerror(err), got,
+			 (unsigned long long)get_le(roll, 4));
+		if (write(pipefd[1], msg, strlen(msg)) < 0)
+			_exit(15);
+		_exit(step);
 	}
+	close(pipefd[1]);
+	len = read(pipefd[0], said, sizeof(said) - 1);
+	said[len > 0 ? len : 0] = 0;
+	close(pipefd[0]);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	snprintf(path, sizeof(path), "%s/memory.events", cg);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		len = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (len > 0) {
-			char *p;
-
-			buf[len] = 0;
-			p = strstr(buf, "oom_kill ");
-			if (p)
-				oom_kills = strtoull(p + 9, NULL, 10);
-		}
-	}
+	oom = cg_value(cg, "memory.events", "oom");
+	oom_kills = cg_value(cg, "memory.events", "oom_kill");
+	events_max = cg_value(cg, "memory.events", "max");
+	peak = cg_value(cg, "memory.peak", "");
 	rmdir(cg);
 	if (mounted)
 		umount(CG_MNT);
+	TH_LOG("child: %s; memory.events: max %lld, oom %lld, oom_kill %lld; memory.peak %lld",
+	       said[0] ? said : "(said nothing)", events_max, oom, oom_kills,
+	       peak);
 	EXPECT_EQ(0, oom_kills) TH_LOG("the memcg OOM killer ran");
 	ASSERT_TRUE(WIFEXITED(status))
 		TH_LOG("the caller died of signal %d", WTERMSIG(status));
 	EXPECT_EQ(0, WEXITSTATUS(status))
-		TH_LOG("step %d: 12 = no clean ENOMEM, 13 = the die broke, 14 = no small table after",
+		TH_LOG("step %d: 11 = no die, 12 = no clean ENOMEM, 13 = the die broke, 14 = no small table after",
 		       WEXITSTATUS(status));
 }
 

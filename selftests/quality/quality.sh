@@ -9,10 +9,13 @@
 #   d2    a zero-based d2, eight rolls packed in a byte        (4 MiB)
 #
 # Each stream is written to a file once; ent reads it whole (bytes for d256,
-# bits for d2) and each dieharder test reads it from the start with
-# generator 201 (file_input_raw).  The dieharder tests and their psamples
-# are chosen so that no test needs more than the file (a test that would
-# rewind it fails here): reused data would void its p-value.
+# bits for d2) and each dieharder test reads it from the start on its
+# standard input, with generator 200 (stdin_input_raw).  The dieharder
+# tests and their psamples are chosen so that no test needs more than the
+# file.  A test that does fails here: stdin_input_raw stops at the end of
+# its input, where file_input_raw (201) would rewind the file and reuse
+# its data, voiding the p-values, and say so only in dieharder's default
+# output, which the psamples' p-values read below exclude.
 #
 # Prints TAP ("ok N - quality: ...", plan last; testlib/tap.sh) and every
 # verdict as recorded by the tools; exit 0 when all passed, 1 on a failure,
@@ -34,7 +37,7 @@
 #
 # Environment: DICE_QUALITY_D256, DICE_QUALITY_D2: stream sizes (dicecat
 # syntax, e.g. 16MiB).  Smaller streams make some dieharder tests fail for
-# rewinding.
+# running out of data.
 set -u
 
 D256_SIZE=${DICE_QUALITY_D256:-16MiB}
@@ -147,15 +150,19 @@ ent_checks() {
 # of them, the smallest below 5e-7 / k or the largest above 1 - 5e-7 / k
 # fails (Bonferroni, 1e-6 in all), as does a dieharder FAILED at p < 0.5.
 # A FAILED at p > 0.5 ("too good") is shown in the TAP line, not gated.
+# That needs well calibrated psamples, which diehard_runs's are not: over
+# 20,000 of them on 4 MiB files of /dev/urandom, 40 were below 1e-3 (20
+# expected) and 269 below 1e-2 (200), and one at 1e-8 failed a CI run.
+# It is left out; sts_runs tests runs, and its psamples are calibrated.
 dh() {
 	name=$1 file=$2
 	shift 2
 	args=$*
 	s=$(date +%s)
 	# -D 65536: psample_values, which dieharder names but refuses by name.
-	dieharder -g 201 -f "$file" -D test_name -D ntuple -D tsamples \
+	dieharder -g 200 -D test_name -D ntuple -D tsamples \
 		-D psamples -D pvalues -D assessment -D 65536 "$@" \
-		>"$WORK/dh" 2>&1
+		<"$file" >"$WORK/dh" 2>&1
 	rc=$?
 	t=$(($(date +%s) - s))
 	grep -vE '^\|[0-9.e-]+\|$|^#==*#$|Values of test p-values|^ *$' \
@@ -183,10 +190,11 @@ EOF
 	[ "$weak" -gt 0 ] && what="$what, $weak WEAK"
 	[ "$high" -gt 0 ] && what="$what, $high FAILED at p > 0.5 (not gated)"
 	what="$what; $k psamples, p $lo..$hi"
-	if [ $rc -ne 0 ] || [ "$lines" -eq 0 ] || [ "$k" -eq 0 ]; then
+	# stdin_input_raw's "Error: EOF" comes with no verdict and exit 0.
+	if grep -q 'stdin_input_raw.*EOF' "$WORK/dh"; then
+		not_ok "$what: ran out of data (the stream is too short)"
+	elif [ $rc -ne 0 ] || [ "$lines" -eq 0 ] || [ "$k" -eq 0 ]; then
 		not_ok "$what: no verdict (exit $rc)"
-	elif grep -q rewound "$WORK/dh"; then
-		not_ok "$what: ran out of data (rewound the file)"
 	elif [ "$low" -gt 0 ]; then
 		not_ok "$what: FAILED at p < 0.5"
 	elif [ "$out" -ne 0 ]; then
@@ -217,7 +225,6 @@ if tap_wanted "quality: d256" && stream d256 d256 "$D256_SIZE"; then
 	dh d256 "$f" -d 3 -p 5		# diehard_rank_6x8
 	dh d256 "$f" -d 8 -p 10		# diehard_count_1s_str
 	dh d256 "$f" -d 10 -p 10	# diehard_parking_lot
-	dh d256 "$f" -d 15 -p 10	# diehard_runs
 	dh d256 "$f" -d 100 -p 10	# sts_monobit
 	dh d256 "$f" -d 101 -p 10	# sts_runs
 	dh d256 "$f" -d 200 -n 1 -p 10	# rgb_bitdist, 1-bit ntuples
@@ -231,7 +238,6 @@ if tap_wanted "quality: d2" && stream d2 d2 "$D2_SIZE"; then
 	dh d2 "$f" -d 0 -p 20		# diehard_birthdays
 	dh d2 "$f" -d 8 -p 10		# diehard_count_1s_str
 	dh d2 "$f" -d 10 -p 10		# diehard_parking_lot
-	dh d2 "$f" -d 15 -p 10		# diehard_runs
 	dh d2 "$f" -d 100 -p 10		# sts_monobit
 	dh d2 "$f" -d 101 -p 10		# sts_runs
 	rm -f "$f"
