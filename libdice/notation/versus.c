@@ -52,7 +52,7 @@ void versus_counts(const struct dist *da, const struct dist *db,
 	big_mul(den, &da->den, &db->den);
 	for (i = 0; i <= db->n; i++)
 		big_free(&cum[i]);
-	free(cum);
+	xfree(cum);
 	big_free(&below);
 }
 
@@ -98,8 +98,8 @@ void count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
 		big_free(&hp[k]);
 		big_free(&mp[k]);
 	}
-	free(hp);
-	free(mp);
+	xfree(hp);
+	xfree(mp);
 	dist_lowest(out);
 	big_free(&hit);
 	big_free(&miss);
