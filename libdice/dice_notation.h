@@ -274,8 +274,15 @@ int dice_dist_variance_str(const struct dice_dist *d, char **out);
 /* The law of the sign of A - B: values -1 (A < B), 0 (a tie), 1 (A > B). */
 int dice_dist_versus(const struct dice_dist *a, const struct dice_dist *b,
 		     struct dice_dist **out);
-/* The law of how many of @rolls rolls of @one meet @target (">=10"). */
-int dice_dist_count(const struct dice_dist *one, const char *target,
+/* dice_dist_count()'s comparisons: a value = < <= > >= the target */
+#define DICE_CMP_EQ	1
+#define DICE_CMP_LT	2
+#define DICE_CMP_LE	3
+#define DICE_CMP_GT	4
+#define DICE_CMP_GE	5
+
+/* The law of how many of @rolls rolls of @one compare to @target so. */
+int dice_dist_count(const struct dice_dist *one, int cmp, int64_t target,
 		    uint64_t rolls, struct dice_dist **out);
 
 #ifdef __cplusplus

@@ -49,7 +49,8 @@ struct options {
 	bool versus;		/* --versus A B */
 	bool count;		/* --count=CMP */
 	const char *count_arg;	/* as given */
-	char *count_target;	/* as counted (--roll20's '>' is ">=") */
+	int count_cmp;		/* DICE_CMP_* (--roll20's '>' is '>=') */
+	int64_t count_n;	/* the number it compares with */
 	bool fair;		/* an engine of fair.c: no "seeded" notice */
 };
 
@@ -65,10 +66,10 @@ void vsay(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 void die_fail(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
 /* fail.c: allocation that says "dice: out of memory" and exits 1. */
-void *xmalloc(size_t size);
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t n, size_t size);
-char *xstrdup(const char *s);
+void *cli_malloc(size_t size);
+void *cli_calloc(size_t n, size_t size);
+void *cli_realloc(void *p, size_t n, size_t size);
+char *cli_strdup(const char *s);
 /* fail.c: strict decimal numbers (no sign, spaces or overflow): 0 or -1. */
 int parse_u64(const char *s, uint64_t *out);
 int parse_i64(const char *s, int64_t *out);

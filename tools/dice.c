@@ -84,7 +84,7 @@ static uint64_t number_opt(const char *opt, const char *arg, uint64_t min,
 /* Split "a,b,c" strictly: no empty items, no spaces.  Returns the count. */
 static size_t split_list(const char *opt, const char *arg, char ***items)
 {
-	char *copy = xstrdup(arg), *p = copy, **v = NULL;
+	char *copy = cli_strdup(arg), *p = copy, **v = NULL;
 	size_t n = 0;
 
 	for (;;) {
@@ -94,7 +94,7 @@ static size_t split_list(const char *opt, const char *arg, char ***items)
 			*comma = '\0';
 		if (!*p)
 			bad_usage("%s: empty item in '%s'", opt, arg);
-		v = xrealloc(v, n + 1, sizeof(*v));
+		v = cli_realloc(v, n + 1, sizeof(*v));
 		v[n++] = p;
 		if (n > DICE_NOTATION_MAX_CUSTOM_SIDES)
 			bad_usage("%s: more than %u items", opt,
@@ -117,7 +117,7 @@ static void build_custom(struct options *o)
 		return;
 	if (o->weights_arg) {
 		n = nw = split_list("--weights", o->weights_arg, &items);
-		o->weights = xmalloc(n * sizeof(*o->weights));
+		o->weights = cli_malloc(n * sizeof(*o->weights));
 		for (i = 0; i < n; i++) {
 			uint64_t w;
 
@@ -138,7 +138,7 @@ static void build_custom(struct options *o)
 		if (o->weights_arg && n != nw)
 			bad_usage("--faces has %zu values but --weights has %zu",
 				  n, nw);
-		o->faces = xmalloc(n * sizeof(*o->faces));
+		o->faces = cli_malloc(n * sizeof(*o->faces));
 		for (i = 0; i < n; i++) {
 			if (parse_i64(items[i], &o->faces[i]))
 				bad_usage("--faces: '%s' is not a whole number",
@@ -427,7 +427,7 @@ static int compute_dist(const struct dice_expr *e, struct dice_dist **d,
 
 static int dist_exprs(struct dice_expr **e, unsigned int n)
 {
-	struct shown *v = xcalloc(n, sizeof(*v));
+	struct shown *v = cli_calloc(n, sizeof(*v));
 	unsigned int i;
 	int status = 0, err;
 
@@ -437,7 +437,7 @@ static int dist_exprs(struct dice_expr **e, unsigned int n)
 		if (!status && o.count) {	/* how many of the repeats */
 			struct dice_dist *c;
 
-			err = dice_dist_count(v[i].d, o.count_target,
+			err = dice_dist_count(v[i].d, o.count_cmp, o.count_n,
 					      dice_expr_repeat(e[i]), &c);
 			if (err == -ERANGE)
 				status = expr_fail(2, "--count counts at most 100000 rolls, not %llu",
@@ -509,11 +509,11 @@ static int histogram_one_expr(const struct dice_expr *e)
 	engine_open(&o);
 	samples = o.histogram * repeat;
 	n = dice_dist_size(d);
-	rows = xcalloc(n, sizeof(*rows));
+	rows = cli_calloc(n, sizeof(*rows));
 	err = dice_dist_table(d, rows);
 	if (err)
 		die_fail("out of memory");
-	obs = xcalloc(n, sizeof(*obs));
+	obs = cli_calloc(n, sizeof(*obs));
 	if (o.bits)
 		bits_mark(&mark);
 	eng.prefetch = true;
@@ -757,43 +757,20 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/*
- * Does dice_dist_count() take @t as a target?  Asked with the law of the
- * expression "0", so that --count is checked with the other options.
- */
-static bool count_target_ok(const char *t)
+/* --count's target: =N, <N, <=N, >N, >=N or N.  0 or -1. */
+static int count_target(const char *s, int *cmp, int64_t *n)
 {
-	struct dice_notation *ctx = NULL;
-	struct dice_expr *e = NULL;
-	struct dice_dist *d = NULL, *c = NULL;
-	int err;
+	*cmp = DICE_CMP_EQ;
+	if (s[0] == '<' || s[0] == '>') {
+		bool eq = s[1] == '=';
 
-	err = dice_notation_new(&ctx);
-	if (!err)
-		err = dice_expr_parse(ctx, "0", &e, NULL);
-	if (!err)
-		err = dice_expr_dist(ctx, e, &d, NULL);
-	if (!err)
-		err = dice_dist_count(d, t, 1, &c);
-	if (err && err != -EINVAL)
-		die_fail("--count: %s", strerror(-err));
-	dice_dist_free(c);
-	dice_dist_free(d);
-	dice_expr_free(e);
-	dice_notation_free(ctx);
-	return !err;
-}
-
-/* The target as --roll20 reads it: its '<' and '>' include their number. */
-static char *count_target(const char *t, bool roll20)
-{
-	char *s = xmalloc(strlen(t) + 2);
-
-	if (roll20 && (t[0] == '<' || t[0] == '>') && t[1] != '=')
-		sprintf(s, "%c=%s", t[0], t + 1);
-	else
-		strcpy(s, t);
-	return s;
+		*cmp = s[0] == '<' ? (eq ? DICE_CMP_LE : DICE_CMP_LT) :
+				     (eq ? DICE_CMP_GE : DICE_CMP_GT);
+		s += 1 + eq;
+	} else if (s[0] == '=') {
+		s++;
+	}
+	return parse_i64(s, n);
 }
 
 static void set_engine(const char *name, const char *from)
@@ -876,7 +853,7 @@ static void parse_options(int argc, char **argv)
 		case OPT_COUNT:
 			o.count = true;
 			o.count_arg = optarg;
-			if (!count_target_ok(optarg))
+			if (count_target(optarg, &o.count_cmp, &o.count_n))
 				bad_usage("--count '%s': expected a target such as >=15, <3 or 6",
 					  optarg);
 			break;
@@ -952,8 +929,10 @@ static void parse_options(int argc, char **argv)
 		bad_usage("--count goes with --dist");
 	if (o.roll20 + o.foundry + o.avrae > 1)
 		bad_usage("--roll20, --foundry and --avrae cannot be combined: each reads the notation as its roller does");
-	if (o.count)
-		o.count_target = count_target(o.count_arg, o.roll20);
+	if (o.roll20 && o.count_cmp == DICE_CMP_GT)	/* as in the notation */
+		o.count_cmp = DICE_CMP_GE;
+	if (o.roll20 && o.count_cmp == DICE_CMP_LT)
+		o.count_cmp = DICE_CMP_LE;
 	if (o.count && o.versus)
 		bad_usage("--count and --versus cannot be combined");
 	if (!o.explode_set)
@@ -1040,7 +1019,7 @@ static int dice_main(int argc, char **argv)
 		finish(status);
 	}
 
-	exprs = xcalloc((size_t)nargs, sizeof(*exprs));
+	exprs = cli_calloc((size_t)nargs, sizeof(*exprs));
 	for (i = 0; i < nargs; i++) {
 		line_parse(args[i], &exprs[i]);	/* exits on error */
 		used_custom |= dice_expr_flags(exprs[i]) & DICE_EXPR_CUSTOM;
@@ -1075,7 +1054,6 @@ static int dice_main(int argc, char **argv)
 	free(exprs);
 	free(o.faces);
 	free(o.weights);
-	free(o.count_target);
 	dice_notation_free(nctx);
 	finish(status);
 }

@@ -156,7 +156,7 @@ void engine_open(const struct options *o)
 		if (err)
 			die_fail("--method %s: %s", o->method_name, strerror(-err));
 	}
-	s->buf = xmalloc(PREFETCH * sizeof(*s->buf));
+	s->buf = cli_malloc(PREFETCH * sizeof(*s->buf));
 	s->method = o->method_name;
 	eng_open = true;
 }

@@ -40,17 +40,17 @@ static void *enough(void *p)
 	return p;
 }
 
-void *xmalloc(size_t size)
+void *cli_malloc(size_t size)
 {
 	return enough(malloc(size ? size : 1));
 }
 
-void *xcalloc(size_t n, size_t size)
+void *cli_calloc(size_t n, size_t size)
 {
 	return enough(calloc(n ? n : 1, size ? size : 1));
 }
 
-void *xrealloc(void *p, size_t n, size_t size)
+void *cli_realloc(void *p, size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
 		die_fail("out of memory");
@@ -58,7 +58,7 @@ void *xrealloc(void *p, size_t n, size_t size)
 	return enough(realloc(p, n ? n : 1));
 }
 
-char *xstrdup(const char *s)
+char *cli_strdup(const char *s)
 {
 	return enough(strdup(s));
 }

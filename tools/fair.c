@@ -109,7 +109,7 @@ fair_put(struct fair_buf *b, const char *fmt, ...)
 	va_end(ap);
 	if (b->n + (size_t)len + 1 > b->cap) {
 		b->cap = (b->n + (size_t)len + 1) * 2;
-		b->s = xrealloc(b->s, b->cap, 1);
+		b->s = cli_realloc(b->s, b->cap, 1);
 	}
 	va_start(ap, fmt);
 	vsnprintf(b->s + b->n, (size_t)len + 1, fmt, ap);

@@ -35,8 +35,8 @@ static void table_row(struct table *t, char **cells, char *bar)
 
 	if (t->nrows == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 64;
-		t->cell = xrealloc(t->cell, t->cap * t->ncols, sizeof(*t->cell));
-		t->bar = xrealloc(t->bar, t->cap, sizeof(*t->bar));
+		t->cell = cli_realloc(t->cell, t->cap * t->ncols, sizeof(*t->cell));
+		t->bar = cli_realloc(t->bar, t->cap, sizeof(*t->bar));
 	}
 	for (i = 0; i < t->ncols; i++)
 		t->cell[t->nrows * t->ncols + i] = cells[i];
@@ -63,7 +63,7 @@ static char *show_fmt(const char *f, ...)
 
 static void table_print(struct table *t, bool pad)
 {
-	size_t *w = xcalloc(t->ncols, sizeof(*w)), r, c;
+	size_t *w = cli_calloc(t->ncols, sizeof(*w)), r, c;
 
 	for (r = 0; pad && r < t->nrows; r++) {
 		for (c = 0; c < t->ncols; c++) {
@@ -116,7 +116,7 @@ static char *bar_text(long double frac, unsigned int width, bool utf8)
 		cells = width;
 	if (!utf8) {
 		full = (unsigned int)llroundl(cells);
-		s = xmalloc(full + 1);
+		s = cli_malloc(full + 1);
 		memset(s, '#', full);
 		s[full] = '\0';
 		return s;
@@ -125,7 +125,7 @@ static char *bar_text(long double frac, unsigned int width, bool utf8)
 	part = (unsigned int)((cells - full) * 8);
 	if (!full && !part && frac > 0)
 		part = 1;	/* show that it is there */
-	p = s = xmalloc(full * 3 + 4);
+	p = s = cli_malloc(full * 3 + 4);
 	for (i = 0; i < full; i++)
 		p += sprintf(p, "\u2588");
 	strcpy(p, eighth[part]);
@@ -185,7 +185,7 @@ static void stats_of(const struct dice_dist *d, struct stats *s)
 
 	memset(s, 0, sizeof(*s));
 	s->n = dice_dist_size(d);
-	s->rows = xcalloc(s->n, sizeof(*s->rows));
+	s->rows = cli_calloc(s->n, sizeof(*s->rows));
 	err = dice_dist_stats(d, &s->st);
 	if (!err)
 		err = dice_dist_mean_str(d, &s->mean);
@@ -210,7 +210,7 @@ static void stats_free(struct stats *s)
 
 static char *pct_line(const struct stats *s)
 {
-	char *line = xstrdup(""), *t;
+	char *line = cli_strdup(""), *t;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(pcts); i++) {
@@ -350,9 +350,9 @@ static void dist_single(const struct shown *v, const struct options *o,
 		printf("percentiles: %s\n", line);
 		free(line);
 		explode_line(v);
-		table_row(&t, (char *[]){ xstrdup("value"), xstrdup("count"),
-			  xstrdup("probability"), xstrdup("at least"),
-			  xstrdup("at most") }, NULL);
+		table_row(&t, (char *[]){ cli_strdup("value"), cli_strdup("count"),
+			  cli_strdup("probability"), cli_strdup("at least"),
+			  cli_strdup("at most") }, NULL);
 	}
 	for (k = 0; bars && k < s->n; k++)
 		top = s->rows[k].prob > top ? s->rows[k].prob : top;
@@ -409,7 +409,7 @@ static void dist_side(struct shown *v, unsigned int n, const struct options *o,
 			   o->cumul == CUMUL_AT_MOST ? "at most" : "probability";
 	unsigned int i, j;
 	char **row;
-	size_t *k = xcalloc(n, sizeof(*k));
+	size_t *k = cli_calloc(n, sizeof(*k));
 	long double top = 0;
 	bool bars = want_bars(o) && !o->csv;
 
@@ -417,7 +417,7 @@ static void dist_side(struct shown *v, unsigned int n, const struct options *o,
 		lo = s[i].st.min < lo ? s[i].st.min : lo;
 		hi = s[i].st.max > hi ? s[i].st.max : hi;
 	}
-	row = xcalloc(n + 1, sizeof(*row));
+	row = cli_calloc(n + 1, sizeof(*row));
 	if (o->csv) {
 		fputs("value", stdout);
 		for (i = 0; i < n; i++) {
@@ -426,12 +426,12 @@ static void dist_side(struct shown *v, unsigned int n, const struct options *o,
 		}
 		putchar('\n');
 	} else {
-		row[0] = xstrdup("");
+		row[0] = cli_strdup("");
 		for (i = 0; i < n; i++)
-			row[i + 1] = xstrdup(show_title(v[i].e));
+			row[i + 1] = cli_strdup(show_title(v[i].e));
 		table_row(&t, row, NULL);
 #define STAT_ROW(name, ...) do {					\
-		row[0] = xstrdup(name);					\
+		row[0] = cli_strdup(name);					\
 		for (i = 0; i < n; i++)					\
 			row[i + 1] = show_fmt(__VA_ARGS__);			\
 		table_row(&t, row, NULL);				\
@@ -452,9 +452,9 @@ static void dist_side(struct shown *v, unsigned int n, const struct options *o,
 		if (i < n)
 			STAT_ROW("explode cap", "%u", v[i].info.explode_limit);
 #undef STAT_ROW
-		row[0] = xstrdup("value");
+		row[0] = cli_strdup("value");
 		for (i = 0; i < n; i++)
-			row[i + 1] = xstrdup(what);
+			row[i + 1] = cli_strdup(what);
 		table_row(&t, row, NULL);
 	}
 	for (x = lo; bars && x <= hi; x++) {
@@ -515,7 +515,7 @@ static void dist_side(struct shown *v, unsigned int n, const struct options *o,
 
 void show_dists(struct shown *v, unsigned int n, const struct options *o)
 {
-	struct stats *s = xcalloc(n, sizeof(*s));
+	struct stats *s = cli_calloc(n, sizeof(*s));
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
@@ -570,7 +570,7 @@ void show_histogram(const struct hist *h, const struct options *o,
 		    const char *source)
 {
 	struct table t = { .ncols = 3 };
-	long double *expect = xcalloc(h->n, sizeof(*expect)), maxv = 0, scale;
+	long double *expect = cli_calloc(h->n, sizeof(*expect)), maxv = 0, scale;
 	uint64_t hidden = 0;
 	bool bars = want_bars(o) && !o->csv && !o->json;
 	size_t i;
@@ -593,9 +593,9 @@ void show_histogram(const struct hist *h, const struct options *o,
 	} else {
 		printf("histogram of %s: %llu rolls against the exact distribution\n",
 		       dice_expr_text(h->e), (unsigned long long)h->samples);
-		table_row(&t, (char *[]){ xstrdup("value"), xstrdup("observed"),
-			  xstrdup("expected") },
-			  bars ? xstrdup("(bar: observed; '|': expected)") : NULL);
+		table_row(&t, (char *[]){ cli_strdup("value"), cli_strdup("observed"),
+			  cli_strdup("expected") },
+			  bars ? cli_strdup("(bar: observed; '|': expected)") : NULL);
 	}
 	for (i = 0; i < h->n; i++) {
 		int64_t v = h->rows[i].value;

@@ -24,8 +24,8 @@ static int versus_fraction(const struct dice_dist *v,
 	for (i = 0; i < dice_dist_size(v) && rows[i].value != value; i++)
 		;
 	if (i == dice_dist_size(v)) {	/* never */
-		ns = xstrdup("0");
-		ds = xstrdup("1");
+		ns = cli_strdup("0");
+		ds = cli_strdup("1");
 	} else {
 		err = dice_dist_prob_str(v, i, &ns, &ds);
 		if (err)

@@ -110,6 +110,10 @@ DICE_NOTATION_EXPORT int dice_notation_set_custom(struct dice_notation *ctx,
 		d.weight_sum += weights[i];
 	if (sides && !d.weight_sum)
 		return -EINVAL;		/* every weight is zero */
+	if (!sides) {
+		custom_clear(ctx);
+		return 0;
+	}
 	if (faces) {
 		d.faces = malloc(sides * sizeof(*faces));
 		if (!d.faces)
@@ -125,8 +129,6 @@ DICE_NOTATION_EXPORT int dice_notation_set_custom(struct dice_notation *ctx,
 		memcpy(d.weights, weights, sides * sizeof(*weights));
 	}
 	custom_clear(ctx);
-	if (!sides)
-		return 0;
 	ctx->custom = d;
 	ctx->opts.custom = &ctx->custom;
 	return 0;

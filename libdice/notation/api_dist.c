@@ -405,18 +405,24 @@ DICE_NOTATION_EXPORT int dice_dist_versus(const struct dice_dist *a,
 	return 0;
 }
 
-DICE_NOTATION_EXPORT int dice_dist_count(const struct dice_dist *one,
-					 const char *target, uint64_t rolls,
+DICE_NOTATION_EXPORT int dice_dist_count(const struct dice_dist *one, int cmp,
+					 int64_t target, uint64_t rolls,
 					 struct dice_dist **out)
 {
+	static const enum cmp_op ops[] = {
+		[DICE_CMP_EQ] = CMP_EQ, [DICE_CMP_LT] = CMP_LT,
+		[DICE_CMP_LE] = CMP_LE, [DICE_CMP_GT] = CMP_GT,
+		[DICE_CMP_GE] = CMP_GE,
+	};
 	struct dice_dist_info info = { 0 };
+	struct cmp c = { .n = target };
 	struct notation_call call;
 	struct dice_dist *dd;
 	struct dist d;
-	struct cmp c;
 
-	if (!one || !target || !out || !rolls || count_target(target, &c))
+	if (!one || !out || !rolls || cmp < DICE_CMP_EQ || cmp > DICE_CMP_GE)
 		return -EINVAL;
+	c.op = ops[cmp];
 	if (rolls > COUNT_MAX_ROLLS)
 		return -ERANGE;
 	api_call_enter(&call, NULL);

@@ -254,33 +254,3 @@ void val_print(FILE *f, val_t v)
 
 	fputs(val_str(v, buf), f);
 }
-
-int parse_u64(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -1;
-		if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
-			return -1;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	*out = v;
-	return 0;
-}
-
-int parse_i64(const char *s, int64_t *out)
-{
-	uint64_t u;
-	int neg = *s == '-';
-
-	if (parse_u64(s + neg, &u))
-		return -1;
-	if (u > (uint64_t)INT64_MAX + neg)
-		return -1;
-	*out = neg ? (int64_t)(0 - u) : (int64_t)u;
-	return 0;
-}

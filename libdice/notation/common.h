@@ -121,9 +121,5 @@ char *notation_strdup(const char *s);
 char *val_str(val_t v, char *buf);
 void val_print(FILE *f, val_t v);
 
-/* Strict unsigned decimal: digits only, no sign, no overflow. 0 or -1. */
-int parse_u64(const char *s, uint64_t *out);
-/* Strict signed decimal: optional '-', then digits.  0 or -1. */
-int parse_i64(const char *s, int64_t *out);
 
 #endif /* _DICE_NOTATION_COMMON_H */

@@ -477,7 +477,7 @@ static void test_versus_and_count(void)
 	dice_dist_free(a);
 	a = dist_of(ctx, "1d6");
 	ASSERT_EQ(a != NULL, 1);
-	ASSERT_EQ(dice_dist_count(a, ">=5", 3, &cnt), 0);
+	ASSERT_EQ(dice_dist_count(a, DICE_CMP_GE, 5, 3, &cnt), 0);
 	memset(&l, 0, sizeof(l));
 	for (i = 1; i <= 6; i++)
 		for (j = 1; j <= 6; j++)
@@ -485,8 +485,21 @@ static void test_versus_and_count(void)
 				law_add(&l, (i >= 5) + (j >= 5) + (x >= 5));
 	expect_law(cnt, &l);
 	dice_dist_free(cnt);
-	EXPECT_EQ(dice_dist_count(a, "~5", 3, &cnt), -EINVAL);
-	EXPECT_EQ(dice_dist_count(a, "5", 0, &cnt), -EINVAL);
+	/* fewer than 3 (<3): the same law from the other end */
+	ASSERT_EQ(dice_dist_count(a, DICE_CMP_LT, 3, 4, &cnt), 0);
+	memset(&l, 0, sizeof(l));
+	for (i = 1; i <= 6; i++)
+		for (j = 1; j <= 6; j++)
+			for (x = 1; x <= 6; x++)
+				for (k = 1; k <= 6; k++)
+					law_add(&l, (i < 3) + (j < 3) + (x < 3) +
+						(k < 3));
+	expect_law(cnt, &l);
+	dice_dist_free(cnt);
+	EXPECT_EQ(dice_dist_count(a, 0, 5, 3, &cnt), -EINVAL);
+	EXPECT_EQ(dice_dist_count(a, DICE_CMP_GE + 1, 5, 3, &cnt), -EINVAL);
+	EXPECT_EQ(dice_dist_count(a, DICE_CMP_EQ, 5, 0, &cnt), -EINVAL);
+	EXPECT_EQ(dice_dist_count(a, DICE_CMP_EQ, 5, 100001, &cnt), -ERANGE);
 	dice_dist_free(a);
 	dice_dist_free(b);
 	dice_notation_free(ctx);

@@ -251,7 +251,7 @@ static int call_versus(void)
 
 	if (err)
 		return err;
-	err = dice_dist_count(v, ">=1", 5, &c);
+	err = dice_dist_count(v, DICE_CMP_GE, 1, 5, &c);
 	if (!err)
 		dice_dist_free(c);
 	dice_dist_free(v);
