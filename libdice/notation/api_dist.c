@@ -235,7 +235,7 @@ DICE_NOTATION_EXPORT int dice_dist_table(const struct dice_dist *d,
 		notation_call_fail(&call);
 		return -ENOMEM;
 	}
-	/* the cumulative counts of dist_cumulative(), one at a time */
+	/* the counts of X <= v, then of X >= v, one sum each */
 	for (i = 0; i < d->size; i++) {
 		const struct big *c = &d->d.c[d->idx[i]];
 

@@ -143,7 +143,7 @@ void notation_work_add(uint64_t n)
  * internal functions that did not enter one: a bug) there is nowhere to
  * return to, and the process traps.
  */
-void notation_oom(void)
+static void __attribute__((noreturn)) notation_oom(void)
 {
 	if (current) {
 		/* the marks live in the frames the jump leaves */

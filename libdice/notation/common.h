@@ -94,8 +94,6 @@ void notation_call_fail(struct notation_call *c);
 void notation_mark(struct notation_mark *mark);
 void notation_release(struct notation_mark *mark);
 void notation_unmark(struct notation_mark *mark);
-/* Unwind the current call as an allocation failure does. */
-__attribute__((noreturn)) void notation_oom(void);
 /* The current call was asked to stop. */
 bool notation_interrupted(void);
 /* Limb products done in the current call; big.c adds to them. */
