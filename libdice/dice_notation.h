@@ -13,7 +13,9 @@
  * fit (sums of huge dice go up to 128 bits) is -ERANGE, or text from the
  * _str functions.  Exact probabilities are numerator/denominator pairs of
  * unbounded size: as uint64_t when they fit (-EOVERFLOW when not), or as
- * decimal text.  See libdice(3) and dice(1) for the notation.
+ * decimal text; as numbers they are long double.  Allocation failure is
+ * -ENOMEM, with nothing leaked.  See libdice(3) and dice(1) for the
+ * notation.
  */
 #ifndef _DICE_NOTATION_H
 #define _DICE_NOTATION_H

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cli.h - what dice.c (options, input), engine.c (the engine that rolls)
- * and show.c, show_dist.c (output) share
+ * and show.c, show_dist.c, versus.c (output) share; the notation engine
+ * is libdice's, through its public API (<dice_notation.h>) alone
  */
 #ifndef _DICE_TOOLS_CLI_H
 #define _DICE_TOOLS_CLI_H

@@ -4,8 +4,9 @@
  *
  * Sections: options; the custom die (--weights, --faces); errors; rolls;
  * --dist; --histogram; reading expressions (arguments, standard input,
- * -i); main.  What is printed is in show.c
- * and show_dist.c; the engine that rolls is in engine.c.
+ * -i); main.  The notation is read, rolled and computed by libdice
+ * (<dice_notation.h>, one context for the run); what is printed is in
+ * show.c, show_dist.c and versus.c; the engine that rolls is in engine.c.
  *
  * Exit status: 0 success, 1 failure (device, overflow), 2 bad usage
  * (options, notation, or a limit: too many dice, an exact distribution
@@ -19,8 +20,8 @@
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdbool.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
