@@ -19,11 +19,8 @@
  *    their parents' ranges;
  *  - when cheap: dist_expr() under small limits gives 0 or -E2BIG, and a
  *    distribution with positive counts and a positive denominator.  Its
- *    failures unwind with longjmp() and strand what was in flight, by
- *    design (the CLI exits then); here the Makefile links the CLI with
- *    --wrap for xmalloc, xcalloc, xrealloc and free, so what dist_expr()
- *    allocates is tracked and what it strands is freed, and leaks stay
- *    errors everywhere else;
+ *    refusals unwind with longjmp() and free what was in flight
+ *    (notation_release(), common.c), so LeakSanitizer checks that too;
  *  - roll_expr() with a pseudo-random source (every side of nonzero
  *    weight possible, a budget of sides so that rerolls cannot run for
  *    ever) succeeds or reports overflow or a division by zero, and when
@@ -178,130 +175,6 @@ static void check_expr(const struct expr *e, const char *text, size_t len,
 	      (unsigned long long)e->repeat);
 }
 
-/* ---- what dist_expr() allocates ------------------------------------------ */
-
-void *__real_xmalloc(size_t size);
-void *__real_xcalloc(size_t n, size_t size);
-void *__real_xrealloc(void *p, size_t n, size_t size);
-void __real_free(void *p);
-void *__wrap_xmalloc(size_t size);
-void *__wrap_xcalloc(size_t n, size_t size);
-void *__wrap_xrealloc(void *p, size_t n, size_t size);
-void __wrap_free(void *p);
-
-/* Open addressing: NULL is an empty slot, TOMB a removed one. */
-#define TOMB	((void *)1)
-
-static struct {
-	bool on;
-	void **slot;
-	size_t cap, used;	/* used counts tombstones too */
-} live;
-
-static size_t slot_of(const void *p, size_t cap)
-{
-	uint64_t h = (uintptr_t)p * 0x9e3779b97f4a7c15ULL;
-
-	return (size_t)(h >> 20) & (cap - 1);
-}
-
-static void live_add(void *p);
-
-static void live_grow(void)
-{
-	void **old = live.slot;
-	size_t oldcap = live.cap, i;
-
-	live.cap = oldcap ? oldcap * 2 : 1024;
-	live.slot = calloc(live.cap, sizeof(*live.slot));
-	CHECK(live.slot, "out of memory");
-	live.used = 0;
-	for (i = 0; i < oldcap; i++)
-		if (old[i] && old[i] != TOMB)
-			live_add(old[i]);
-	__real_free(old);
-}
-
-static void live_add(void *p)
-{
-	size_t i;
-
-	if (2 * (live.used + 1) > live.cap)
-		live_grow();
-	for (i = slot_of(p, live.cap); live.slot[i] && live.slot[i] != TOMB;
-	     i = (i + 1) & (live.cap - 1))
-		;
-	if (!live.slot[i])
-		live.used++;
-	live.slot[i] = p;
-}
-
-static bool live_del(void *p)
-{
-	size_t i;
-
-	if (!live.cap)
-		return false;
-	for (i = slot_of(p, live.cap); live.slot[i];
-	     i = (i + 1) & (live.cap - 1)) {
-		if (live.slot[i] == p) {
-			live.slot[i] = TOMB;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* Stop tracking; free what is still live if @reclaim. */
-static void live_end(bool reclaim)
-{
-	size_t i;
-
-	live.on = false;
-	for (i = 0; i < live.cap; i++) {
-		if (reclaim && live.slot[i] && live.slot[i] != TOMB)
-			__real_free(live.slot[i]);
-		live.slot[i] = NULL;
-	}
-	live.used = 0;
-}
-
-void *__wrap_xmalloc(size_t size)
-{
-	void *p = __real_xmalloc(size);
-
-	if (live.on)
-		live_add(p);
-	return p;
-}
-
-void *__wrap_xcalloc(size_t n, size_t size)
-{
-	void *p = __real_xcalloc(n, size);
-
-	if (live.on)
-		live_add(p);
-	return p;
-}
-
-/* Only memory dist_expr() made itself is ever reclaimed. */
-void *__wrap_xrealloc(void *p, size_t n, size_t size)
-{
-	bool ours = live.on && (!p || live_del(p));
-
-	p = __real_xrealloc(p, n, size);
-	if (ours)
-		live_add(p);
-	return p;
-}
-
-void __wrap_free(void *p)
-{
-	if (live.on && p)
-		live_del(p);
-	__real_free(p);
-}
-
 /* The distribution, or -E2BIG; nothing stranded on the way survives. */
 static int try_dist(const struct expr *e, struct dist *d)
 {
@@ -310,9 +183,7 @@ static int try_dist(const struct expr *e, struct dist *d)
 	char why[256];
 	int err;
 
-	live.on = true;
 	err = dist_expr(e, &lim, d, why, sizeof(why));
-	live_end(err != 0);
 	CHECK(!err || err == -E2BIG, "dist_expr: %d", err);
 	if (!err) {
 		size_t i;
@@ -408,8 +279,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int ret = 0;
 
 	notation_call_enter(&call, NULL);
-	if (!setjmp(call.oom))
-		ret = fuzz_one(data, size);
+	if (setjmp(call.oom)) {
+		notation_call_fail(&call);	/* frees what the input held */
+		return 0;
+	}
+	ret = fuzz_one(data, size);
 	notation_call_leave(&call);
 	return ret;
 }

@@ -13,7 +13,9 @@
  * fit (sums of huge dice go up to 128 bits) is -ERANGE, or text from the
  * _str functions.  Exact probabilities are numerator/denominator pairs of
  * unbounded size: as uint64_t when they fit (-EOVERFLOW when not), or as
- * decimal text.  See libdice(3) and dice(1) for the notation.
+ * decimal text; as numbers they are long double.  Allocation failure is
+ * -ENOMEM, with nothing leaked.  See libdice(3) and dice(1) for the
+ * notation.
  */
 #ifndef _DICE_NOTATION_H
 #define _DICE_NOTATION_H
@@ -43,6 +45,15 @@ enum dice_notation_limit {
 	DICE_LIMIT_DIST_WORK,		/* its 64-bit products: 10^9 */
 };
 
+/* The defaults above, and the largest values the limits take */
+#define DICE_NOTATION_DEFAULT_MAX_DICE		1000000ULL
+#define DICE_NOTATION_DEFAULT_MAX_EXPLODE	100U
+#define DICE_NOTATION_DEFAULT_DIST_MAX_EXPLODE	10U
+#define DICE_NOTATION_MAX_DICE			100000000ULL
+#define DICE_NOTATION_MAX_EXPLODE		10000U
+/* Most sides of the die dW (dice_notation_set_custom()) */
+#define DICE_NOTATION_MAX_CUSTOM_SIDES		(1U << 20)
+
 /* dice_notation_set_dialect(): whose reading of ambiguous notation */
 #define DICE_DIALECT_DICE	0	/* dice(1)'s, with warnings */
 #define DICE_DIALECT_ROLL20	1	/* '<', '>' include their number */
@@ -55,6 +66,12 @@ int dice_notation_set_limit(struct dice_notation *ctx,
 			    enum dice_notation_limit limit, uint64_t value);
 int dice_notation_set_dialect(struct dice_notation *ctx, int dialect);
 /*
+ * The die dW: @sides sides showing @faces (NULL: 1..@sides), weighed by
+ * @weights (NULL: all alike).  @sides 0 and both NULL: no dW.
+ */
+int dice_notation_set_custom(struct dice_notation *ctx, size_t sides,
+			     const int64_t *faces, const uint32_t *weights);
+/*
  * Long rolls and distributions stop with -EINTR soon after *@flag becomes
  * non-zero (a signal handler sets it); NULL: never.
  */
@@ -64,14 +81,36 @@ int dice_notation_set_interrupt(struct dice_notation *ctx,
 /* ---- expressions ------------------------------------------------------- */
 
 /**
+ * struct dice_dist_info - how an exact distribution was computed
+ * @explode_limit: the cap on the extra dice of one exploding die that
+ *	was in force (0: nothing explodes)
+ * @explode_fit: dice_expr_dist() refused it (-E2BIG): the largest cap
+ *	under which it would be computed (0: none, or nothing explodes)
+ * @cap_prob: the largest probability that one die explodes up to the cap
+ *	(what the cap leaves out)
+ * @estimate: the 64-bit limb products the estimate made beforehand
+ *	foresaw
+ * @work: those done
+ */
+struct dice_dist_info {
+	unsigned int explode_limit;
+	unsigned int explode_fit;
+	long double cap_prob;
+	double estimate;
+	uint64_t work;
+};
+
+/**
  * struct dice_notation_error - why a text did not parse, or why its
  * distribution cannot be computed exactly
  * @offset: byte offset in the text as given of the character at fault
  * @message: what is wrong, one line without "dice: " nor a newline
+ * @dist: dice_expr_dist(): how far the computation went
  */
 struct dice_notation_error {
 	size_t offset;
 	char message[256];
+	struct dice_dist_info dist;
 };
 
 int dice_expr_parse(struct dice_notation *ctx, const char *text,
@@ -83,6 +122,14 @@ const char *dice_expr_text(const struct dice_expr *e);
 uint64_t dice_expr_repeat(const struct dice_expr *e);
 /* Warning @i (from 0) about a reading another roller differs on, or NULL. */
 const char *dice_expr_warning(const struct dice_expr *e, unsigned int i);
+/* The text after '#', spaces trimmed, or NULL. */
+const char *dice_expr_comment(const struct dice_expr *e);
+
+/* dice_expr_flags() */
+#define DICE_EXPR_CUSTOM	0x1	/* uses the die dW */
+#define DICE_EXPR_LOADED	0x2	/* has a loaded die (weights) */
+
+unsigned int dice_expr_flags(const struct dice_expr *e);
 
 /* ---- rolls --------------------------------------------------------------- */
 
@@ -94,6 +141,7 @@ const char *dice_expr_warning(const struct dice_expr *e, unsigned int i);
 #define DICE_TEXT_TOTAL		0	/* "15 (fire 8, cold 7)  # note" */
 #define DICE_TEXT_BREAKDOWN	1	/* "4d6kh3 [6, 5, 4, 1 dropped] = 15" */
 #define DICE_TEXT_MARKDOWN	2	/* "4d6kh3 [6, 5, 4, ~~1~~] = **15**" */
+#define DICE_TEXT_JSON		3	/* {"total":15,"groups":[...]} */
 
 /* Longest decimal text of a value, with its sign and NUL */
 #define DICE_VALUE_STRLEN	42
@@ -105,12 +153,15 @@ const char *dice_expr_warning(const struct dice_expr *e, unsigned int i);
  * @value: its value: the sum of its kept dice, or its count of successes
  * @ndice: its dice (those explosions added included), for
  *	dice_result_die()
+ * @nfaces: the faces that came up (rerolled and exploded ones included),
+ *	for dice_result_face_str()
  */
 struct dice_result_group {
 	size_t start;
 	size_t end;
 	int64_t value;
 	size_t ndice;
+	size_t nfaces;
 };
 
 /* struct dice_result_die's @flags */
@@ -135,6 +186,23 @@ struct dice_result_die {
 
 int dice_expr_roll(struct dice_notation *ctx, const struct dice_expr *e,
 		   struct dice *d, struct dice_result **out);
+
+/*
+ * A source of faces for dice_expr_roll_source(): @count faces of a die of
+ * @sides sides into @out, each 1..@sides, fair when @weights is NULL, else
+ * loaded with these @sides weights; 0 or a negative errno value.
+ */
+typedef int (*dice_source_fn)(void *arg, uint64_t sides,
+			      const uint32_t *weights, uint64_t *out,
+			      size_t count);
+
+/* dice_expr_roll_source()'s @flags */
+#define DICE_ROLL_TOTAL_ONLY	0x1	/* keep no dice: the total alone */
+
+int dice_expr_roll_source(struct dice_notation *ctx,
+			  const struct dice_expr *e, dice_source_fn source,
+			  void *arg, unsigned int flags,
+			  struct dice_result **out);
 void dice_result_free(struct dice_result *r);
 int dice_result_total(const struct dice_result *r, int64_t *total);
 int dice_result_total_str(const struct dice_result *r, char *buf, size_t len);
@@ -146,6 +214,9 @@ int dice_result_group(const struct dice_result *r, unsigned int i,
 		      struct dice_result_group *group);
 int dice_result_die(const struct dice_result *r, unsigned int group,
 		    size_t i, struct dice_result_die *die);
+/* Face @i of a group, in the order of its dice, as decimal text. */
+int dice_result_face_str(const struct dice_result *r, unsigned int group,
+			 size_t i, char *buf, size_t len);
 
 /* ---- exact distributions ------------------------------------------------- */
 
@@ -154,15 +225,31 @@ int dice_result_die(const struct dice_result *r, unsigned int group,
  * @min: the least value that can come up
  * @max: the greatest
  * @mean: the mean (the exact one: dice_dist_mean_str())
+ * @variance: the variance (the exact one: dice_dist_variance_str())
  * @stddev: the standard deviation
  * @median: the 50th percentile (dice_dist_percentile())
  */
 struct dice_dist_stats {
 	int64_t min;
 	int64_t max;
-	double mean;
-	double stddev;
+	long double mean;
+	long double variance;
+	long double stddev;
 	int64_t median;
+};
+
+/**
+ * struct dice_dist_row - one value of a distribution, for a table
+ * @value: the value
+ * @prob: its probability
+ * @at_least: the probability of a value at least @value
+ * @at_most: the probability of a value at most @value
+ */
+struct dice_dist_row {
+	int64_t value;
+	long double prob;
+	long double at_least;
+	long double at_most;
 };
 
 int dice_expr_dist(struct dice_notation *ctx, const struct dice_expr *e,
@@ -175,15 +262,29 @@ int dice_dist_prob(const struct dice_dist *d, size_t i, uint64_t *num,
 		   uint64_t *den);
 int dice_dist_prob_str(const struct dice_dist *d, size_t i, char **num,
 		       char **den);
+/* The same over the denominator common to every value, not reduced. */
+int dice_dist_weight_str(const struct dice_dist *d, size_t i, char **weight,
+			 char **total);
+/* Every value at once, with its probability and both cumulatives. */
+int dice_dist_table(const struct dice_dist *d, struct dice_dist_row *rows);
+int dice_dist_info(const struct dice_dist *d, struct dice_dist_info *info);
 int dice_dist_stats(const struct dice_dist *d, struct dice_dist_stats *st);
 int dice_dist_percentile(const struct dice_dist *d, unsigned int pct,
 			 int64_t *value);
 int dice_dist_mean_str(const struct dice_dist *d, char **out);
+int dice_dist_variance_str(const struct dice_dist *d, char **out);
 /* The law of the sign of A - B: values -1 (A < B), 0 (a tie), 1 (A > B). */
 int dice_dist_versus(const struct dice_dist *a, const struct dice_dist *b,
 		     struct dice_dist **out);
-/* The law of how many of @rolls rolls of @one meet @target (">=10"). */
-int dice_dist_count(const struct dice_dist *one, const char *target,
+/* dice_dist_count()'s comparisons: a value = < <= > >= the target */
+#define DICE_CMP_EQ	1
+#define DICE_CMP_LT	2
+#define DICE_CMP_LE	3
+#define DICE_CMP_GT	4
+#define DICE_CMP_GE	5
+
+/* The law of how many of @rolls rolls of @one compare to @target so. */
+int dice_dist_count(const struct dice_dist *one, int cmp, int64_t target,
 		    uint64_t rolls, struct dice_dist **out);
 
 #ifdef __cplusplus

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cli.h - what dice.c (options, input), engine.c (the engine that rolls)
- * and show.c, show_dist.c (output) share
+ * and show.c, show_dist.c, versus.c (output) share; the notation engine
+ * is libdice's, through its public API (<dice_notation.h>) alone
  */
 #ifndef _DICE_TOOLS_CLI_H
 #define _DICE_TOOLS_CLI_H
@@ -11,10 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dist.h"
-#include "notation.h"
-#include "roll.h"
-#include "versus.h"
+#include <dice_notation.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 enum bars { BARS_AUTO, BARS_ALWAYS, BARS_NEVER };
 enum cumul { CUMUL_NONE, CUMUL_AT_LEAST, CUMUL_AT_MOST };
@@ -42,14 +42,16 @@ struct options {
 	enum bars bars;
 	bool tty;		/* stdout is a terminal */
 	bool utf8;		/* and the locale writes UTF-8 */
-	struct die custom;
-	bool have_custom;
+	int64_t *faces;		/* dW: --faces, or NULL */
+	uint32_t *weights;	/* dW: --weights, or NULL */
+	size_t custom_sides;	/* dW: its sides, 0: no dW */
 	const char *weights_arg;
 	const char *faces_arg;
 	bool versus;		/* --versus A B */
 	bool count;		/* --count=CMP */
-	struct cmp count_cmp;
-	const char *count_arg;
+	const char *count_arg;	/* as given */
+	int count_cmp;		/* DICE_CMP_* (--roll20's '>' is '>=') */
+	int64_t count_n;	/* the number it compares with */
 	bool fair;		/* an engine of fair.c: no "seeded" notice */
 };
 
@@ -64,6 +66,14 @@ void vsay(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* fail.c: the same and a newline, then exit 1. */
 void die_fail(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
+/* fail.c: allocation that says "dice: out of memory" and exits 1. */
+void *cli_malloc(size_t size);
+void *cli_calloc(size_t n, size_t size);
+void *cli_realloc(void *p, size_t n, size_t size);
+char *cli_strdup(const char *s);
+/* fail.c: strict decimal numbers (no sign, spaces or overflow): 0 or -1. */
+int parse_u64(const char *s, uint64_t *out);
+int parse_i64(const char *s, int64_t *out);
 
 /* ---- engine.c ---------------------------------------------------------- */
 
@@ -106,38 +116,39 @@ void engine_open(const struct options *o);
 void engine_close(void);
 /* What the engine's bits come from: "seeded", "userspace", "/dev/dice". */
 const char *engine_name(const struct options *o);
-/* A roller's callback: @ctx is &eng. */
-int engine_roll(void *ctx, const struct die *d, uint64_t *out, size_t count);
+/* dice_expr_roll_source()'s source: @arg is &eng. */
+int engine_roll(void *arg, uint64_t sides, const uint32_t *weights,
+		uint64_t *out, size_t count);
 
 /* ---- show.c, show_dist.c ---------------------------------------------- */
 
 /* json.c: @s as a JSON string on standard output. */
 void json_string(const char *s);
 /* A JSON number when a double holds it exactly, else a decimal string. */
-void json_val(val_t v);
+void json_val(int64_t v);
 bool want_bars(const struct options *o);
-void print_total(const struct expr *e, const struct roll_result *r);
-void print_breakdown(const struct expr *e, const struct roll_result *r);
-void json_roll(const struct expr *e, const struct roll_result *r);
+/* A roll as dice_result_text() writes it in @format, and a newline. */
+void print_roll(const struct dice_result *r, int format);
 
 /**
  * struct shown - one expression's exact distribution, ready to print
  * @e: the expression
  * @d: its distribution
- * @rep: what dist_expr_report() said
+ * @info: how the expression's distribution was computed (for --count,
+ *	that of one roll)
  * @count: --count: @d is the number of the repeated rolls that meet this
  *	target (its text), not one roll
  */
 struct shown {
-	const struct expr *e;
-	struct dist d;
-	struct dist_report rep;
+	const struct dice_expr *e;
+	struct dice_dist *d;
+	struct dice_dist_info info;
 	const char *count;
 };
 
 /* ---- versus.c ---------------------------------------------------------- */
 
-/* --versus: P(A > B), P(A = B), P(A < B), exactly. */
+/* --versus: P(A > B), P(A = B), P(A < B), exactly (0, or -ENOMEM). */
 int versus_show(const struct shown *a, const struct shown *b,
 		const struct options *o);
 /* Print @n distributions (side by side when n > 1). */
@@ -146,13 +157,15 @@ void show_dists(struct shown *v, unsigned int n, const struct options *o);
 /**
  * struct hist - the outcome of --histogram for one expression
  * @e: the expression
- * @d: its exact distribution
- * @obs: rolls of each value of @d
+ * @rows: its exact distribution (dice_dist_table())
+ * @n: number of @rows
+ * @obs: rolls of each value of @rows
  * @samples: rolls in all
  */
 struct hist {
-	const struct expr *e;
-	const struct dist *d;
+	const struct dice_expr *e;
+	const struct dice_dist_row *rows;
+	size_t n;
 	const uint64_t *obs;
 	uint64_t samples;
 };

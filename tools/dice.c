@@ -4,8 +4,9 @@
  *
  * Sections: options; the custom die (--weights, --faces); errors; rolls;
  * --dist; --histogram; reading expressions (arguments, standard input,
- * -i); main.  What is printed is in show.c
- * and show_dist.c; the engine that rolls is in engine.c.
+ * -i); main.  The notation is read, rolled and computed by libdice
+ * (<dice_notation.h>, one context for the run); what is printed is in
+ * show.c, show_dist.c and versus.c; the engine that rolls is in engine.c.
  *
  * Exit status: 0 success, 1 failure (device, overflow), 2 bad usage
  * (options, notation, or a limit: too many dice, an exact distribution
@@ -13,14 +14,15 @@
  * SIGINT or SIGTERM, dice says so and dies by that signal.  See dice(1).
  */
 #include <ctype.h>
-#include <setjmp.h>
 #include <errno.h>
 #include <getopt.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -83,7 +85,7 @@ static uint64_t number_opt(const char *opt, const char *arg, uint64_t min,
 /* Split "a,b,c" strictly: no empty items, no spaces.  Returns the count. */
 static size_t split_list(const char *opt, const char *arg, char ***items)
 {
-	char *copy = xstrdup(arg), *p = copy, **v = NULL;
+	char *copy = cli_strdup(arg), *p = copy, **v = NULL;
 	size_t n = 0;
 
 	for (;;) {
@@ -93,11 +95,11 @@ static size_t split_list(const char *opt, const char *arg, char ***items)
 			*comma = '\0';
 		if (!*p)
 			bad_usage("%s: empty item in '%s'", opt, arg);
-		v = xrealloc(v, n + 1, sizeof(*v));
+		v = cli_realloc(v, n + 1, sizeof(*v));
 		v[n++] = p;
-		if (n > DICE_MAX_CUSTOM_SIDES)
+		if (n > DICE_NOTATION_MAX_CUSTOM_SIDES)
 			bad_usage("%s: more than %u items", opt,
-				  DICE_MAX_CUSTOM_SIDES);
+				  DICE_NOTATION_MAX_CUSTOM_SIDES);
 		if (!comma)
 			break;
 		p = comma + 1;
@@ -108,29 +110,27 @@ static size_t split_list(const char *opt, const char *arg, char ***items)
 
 static void build_custom(struct options *o)
 {
-	struct die *d = &o->custom;
 	char **items;
 	size_t n, i, nw = 0;
+	uint64_t sum = 0;
 
 	if (!o->weights_arg && !o->faces_arg)
 		return;
-	memset(d, 0, sizeof(*d));
-	d->type = DIE_CUSTOM;
 	if (o->weights_arg) {
 		n = nw = split_list("--weights", o->weights_arg, &items);
-		d->weights = xmalloc(n * sizeof(*d->weights));
+		o->weights = cli_malloc(n * sizeof(*o->weights));
 		for (i = 0; i < n; i++) {
 			uint64_t w;
 
 			if (parse_u64(items[i], &w) || w > UINT32_MAX)
 				bad_usage("--weights: '%s' is not a weight (a whole number from 0 to 4294967295)",
 					  items[i]);
-			d->weights[i] = (uint32_t)w;
-			d->weight_sum += w;
+			o->weights[i] = (uint32_t)w;
+			sum += w;
 		}
-		if (!d->weight_sum)
+		if (!sum)
 			bad_usage("--weights: every weight is zero");
-		d->sides = n;
+		o->custom_sides = n;
 		free(items[0]);
 		free(items);
 	}
@@ -139,24 +139,23 @@ static void build_custom(struct options *o)
 		if (o->weights_arg && n != nw)
 			bad_usage("--faces has %zu values but --weights has %zu",
 				  n, nw);
-		d->faces = xmalloc(n * sizeof(*d->faces));
+		o->faces = cli_malloc(n * sizeof(*o->faces));
 		for (i = 0; i < n; i++) {
-			if (parse_i64(items[i], &d->faces[i]))
+			if (parse_i64(items[i], &o->faces[i]))
 				bad_usage("--faces: '%s' is not a whole number",
 					  items[i]);
 		}
-		d->sides = n;
-		if (!o->weights_arg)
-			d->weight_sum = n;
+		o->custom_sides = n;
 		free(items[0]);
 		free(items);
 	}
-	o->have_custom = true;
 }
 
 /* ---- errors ------------------------------------------------------------------ */
 
 static struct options o;
+/* The notation engine's context: limits, dialect, dW, the interrupt flag. */
+static struct dice_notation *nctx;
 /* Set by the SIGINT/SIGTERM handler; the engine's long loops poll it. */
 static volatile sig_atomic_t dice_interrupted;
 static bool line_mode;		/* expressions from standard input */
@@ -256,6 +255,8 @@ static int roll_error(int err)
 {
 	if (err == -EINTR)
 		return interrupted("interrupted");
+	if (err == -ENOMEM)
+		die_fail("out of memory");
 	if (err == -EOVERFLOW)
 		return expr_fail(1, "the total does not fit in 128 bits");
 	if (err == -EDOM)
@@ -270,12 +271,13 @@ static int roll_error(int err)
  * Once per expression: main() checks the arguments before rolling any,
  * run_one() each line read.
  */
-static int check_method(const struct expr *e)
+static int check_method(const struct dice_expr *e)
 {
-	if (!o.method_name || !e->loaded || method_rolls_loaded(o.method))
+	if (!o.method_name || !(dice_expr_flags(e) & DICE_EXPR_LOADED) ||
+	    method_rolls_loaded(o.method))
 		return 0;
 	return expr_fail(2, "--method %s rolls fair dice only, and %s has a loaded die (weights): use --method recycle or --method alias",
-			 o.method_name, e->text);
+			 o.method_name, dice_expr_text(e));
 }
 
 /* ---- rolls ------------------------------------------------------------------- */
@@ -336,46 +338,49 @@ static void json_source(char *buf, size_t len)
 		snprintf(buf + n, len - (size_t)n, ",\"method\":\"%s\"", o.method_name);
 }
 
-static int roll_one_expr(const struct expr *e)
+/* One roll of @e from the engine into *@r: 0 or a negative errno. */
+static int roll_once(const struct dice_expr *e, unsigned int flags,
+		     struct dice_result **r)
 {
-	struct roll_result r;
+	return dice_expr_roll_source(nctx, e, engine_roll, &eng, flags, r);
+}
+
+static int roll_one_expr(const struct dice_expr *e)
+{
+	const char *comment = dice_expr_comment(e);
+	uint64_t i, repeat = dice_expr_repeat(e);
+	struct dice_result *r;
 	struct bits_mark mark;
 	char buf[256];
-	uint64_t i;
 	int err;
 
 	engine_open(&o);
-	roll_init(&r, e, o.breakdown || o.json);
 	if (o.bits)
 		bits_mark(&mark);
 	if (o.json) {
 		fputs("{\"expression\":", stdout);
-		json_string(e->text);
-		if (e->comment) {
+		json_string(dice_expr_text(e));
+		if (comment) {
 			fputs(",\"comment\":", stdout);
-			json_string(e->comment);
+			json_string(comment);
 		}
 		json_source(buf, sizeof(buf));
 		fputs(buf, stdout);
 		fputs(",\"rolls\":[", stdout);
 	}
-	for (i = 0; i < e->repeat; i++) {
-		err = roll_expr(e, &(struct roller){ engine_roll, &eng }, &r);
+	for (i = 0; i < repeat; i++) {
+		err = roll_once(e, o.breakdown || o.json ? 0 :
+				DICE_ROLL_TOTAL_ONLY, &r);
 		if (err) {
 			if (o.json)
 				fputc('\n', stdout);
-			roll_free(&r);
 			return roll_error(err);
 		}
-		if (o.json) {
-			if (i)
-				putchar(',');
-			json_roll(e, &r);
-		} else if (o.breakdown) {
-			print_breakdown(e, &r);
-		} else {
-			print_total(e, &r);
-		}
+		if (o.json && i)
+			putchar(',');
+		print_roll(r, o.json ? DICE_TEXT_JSON : o.breakdown ?
+			   DICE_TEXT_BREAKDOWN : DICE_TEXT_TOTAL);
+		dice_result_free(r);
 	}
 	if (o.json) {
 		putchar(']');
@@ -388,96 +393,136 @@ static int roll_one_expr(const struct expr *e)
 		bits_report(&mark, false, buf, sizeof(buf));
 		fputs(buf, stdout);
 	}
-	roll_free(&r);
 	return 0;
 }
 
 /* ---- --dist -------------------------------------------------------------------- */
 
 /* 0, or the status of the failure (reported, with a caret). */
-static int compute_dist(const struct expr *e, struct dist *d,
-			struct dist_report *rep, const char *for_what)
+static int compute_dist(const struct dice_expr *e, struct dice_dist **d,
+			struct dice_dist_info *info, const char *for_what)
 {
-	struct dist_limits lim = { DIST_DEFAULT_MAX_VALUES, DIST_DEFAULT_MAX_WORK,
-				   DIST_DEFAULT_MAX_LEAVES, false };
+	struct dice_notation_error why;
 	char msg[512], hint[128] = "";
-	int err = dist_expr_report(e, &lim, d, rep);
+	int err = dice_expr_dist(nctx, e, d, &why);
 
+	*info = why.dist;
+	if (!err)
+		dice_dist_info(*d, info);
 	if (getenv("DICE_DEBUG_DIST"))
 		fprintf(stderr, "dice: debug: estimate %.3g, work %llu limb products\n",
-			rep->estimate, (unsigned long long)rep->work);
+			info->estimate, (unsigned long long)info->work);
 	if (err == -EINTR)
 		return interrupted("interrupted");
+	if (err == -ENOMEM)
+		die_fail("out of memory");
 	if (!err)
 		return 0;
-	if (rep->explode_fit)
+	if (info->explode_fit)
 		snprintf(hint, sizeof(hint), "; --max-explode=%u would fit (now %u)",
-			 rep->explode_fit, rep->explode_limit);
+			 info->explode_fit, info->explode_limit);
 	snprintf(msg, sizeof(msg), "no exact distribution%s: %s%s", for_what,
-		 rep->why, hint);
-	return show_error(e->text, rep->offset, msg);
+		 why.message, hint);
+	return show_error(dice_expr_text(e), why.offset, msg);
 }
 
-static int dist_exprs(struct expr **e, unsigned int n)
+static int dist_exprs(struct dice_expr **e, unsigned int n)
 {
-	struct shown *v = xcalloc(n, sizeof(*v));
+	struct shown *v = cli_calloc(n, sizeof(*v));
 	unsigned int i;
-	int status = 0;
+	int status = 0, err;
 
 	for (i = 0; i < n && !status; i++) {
 		v[i].e = e[i];
-		status = compute_dist(e[i], &v[i].d, &v[i].rep, "");
+		status = compute_dist(e[i], &v[i].d, &v[i].info, "");
 		if (!status && o.count) {	/* how many of the repeats */
-			struct dist c;
+			struct dice_dist *c;
 
-			count_dist(&v[i].d, &o.count_cmp, e[i]->repeat, &c);
-			dist_free(&v[i].d);
-			v[i].d = c;
+			err = dice_dist_count(v[i].d, o.count_cmp, o.count_n,
+					      dice_expr_repeat(e[i]), &c);
+			if (err == -ERANGE)
+				status = expr_fail(2, "--count counts at most 100000 rolls, not %llu",
+						   (unsigned long long)dice_expr_repeat(e[i]));
+			else if (err)
+				die_fail("--count: %s", strerror(-err));
+			dice_dist_free(v[i].d);
+			v[i].d = status ? NULL : c;
 			v[i].count = o.count_arg;
 		}
 	}
-	if (!status && o.versus)
-		status = versus_show(&v[0], &v[1], &o);
-	else if (!status)
+	if (!status && o.versus) {
+		err = versus_show(&v[0], &v[1], &o);
+		if (err)
+			die_fail("--versus: %s", strerror(-err));
+	} else if (!status) {
 		show_dists(v, n, &o);
+	}
 	for (i = 0; i < n; i++)
-		dist_free(&v[i].d);
+		dice_dist_free(v[i].d);
 	free(v);
 	return status;
 }
 
 /* ---- --histogram ---------------------------------------------------------------- */
 
-static int histogram_one_expr(const struct expr *e)
+/* The row of @rows whose value is @v, or -1. */
+static ssize_t row_of(const struct dice_dist_row *rows, size_t n, int64_t v)
 {
-	struct dist d;
-	struct dist_report rep;
-	struct roll_result r;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rows[mid].value == v)
+			return (ssize_t)mid;
+		if (rows[mid].value < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static int histogram_one_expr(const struct dice_expr *e)
+{
+	uint64_t repeat = dice_expr_repeat(e);
+	struct dice_dist *d;
+	struct dice_dist_info info;
+	struct dice_dist_row *rows = NULL;
+	struct dice_result *r;
 	struct bits_mark mark;
 	struct hist h;
-	uint64_t *obs, i, samples;
+	uint64_t *obs = NULL, i, samples;
 	long double chi = 0, acc_e = 0, acc_o = 0, p;
 	unsigned long bins = 0;
 	char head[256], tail[256] = "";
+	size_t n;
 	int err;
 
-	if (o.histogram > MAX_HISTOGRAM_ROLLS / e->repeat)
+	if (o.histogram > MAX_HISTOGRAM_ROLLS / repeat)
 		return expr_fail(2, "--histogram %llu with %llu repeats is more than %llu rolls",
 				 (unsigned long long)o.histogram,
-				 (unsigned long long)e->repeat,
+				 (unsigned long long)repeat,
 				 (unsigned long long)MAX_HISTOGRAM_ROLLS);
-	err = compute_dist(e, &d, &rep, " to compare with");
+	err = compute_dist(e, &d, &info, " to compare with");
 	if (err)
 		return err;
 	engine_open(&o);
-	samples = o.histogram * e->repeat;
-	obs = xcalloc(d.n, sizeof(*obs));
+	samples = o.histogram * repeat;
+	n = dice_dist_size(d);
+	rows = cli_calloc(n, sizeof(*rows));
+	err = dice_dist_table(d, rows);
+	if (err)
+		die_fail("out of memory");
+	obs = cli_calloc(n, sizeof(*obs));
 	if (o.bits)
 		bits_mark(&mark);
 	eng.prefetch = true;
-	roll_init(&r, e, 0);
 	for (i = 0; i < samples; i++) {
-		err = roll_expr(e, &(struct roller){ engine_roll, &eng }, &r);
+		int64_t total;
+		ssize_t k = -1;
+
+		err = roll_once(e, DICE_ROLL_TOTAL_ONLY, &r);
 		if (err == -EINTR) {
 			err = interrupted("interrupted after %llu of %llu rolls",
 					  (unsigned long long)i,
@@ -488,20 +533,26 @@ static int histogram_one_expr(const struct expr *e)
 			err = roll_error(err);
 			goto out;
 		}
-		if (r.total < d.lo || r.total >= (val_t)d.lo + (val_t)d.n ||
-		    big_is_zero(&d.c[r.total - d.lo])) {
-			char buf[VAL_BUFSZ];
+		if (!dice_result_total(r, &total))
+			k = row_of(rows, n, total);
+		if (k < 0) {
+			char buf[DICE_VALUE_STRLEN];
 
+			dice_result_total_str(r, buf, sizeof(buf));
 			die_fail("%s: rolled %s, which the exact distribution says is impossible",
-				 e->text, val_str(r.total, buf));
+				 dice_expr_text(e), buf);
 		}
-		obs[r.total - d.lo]++;
+		dice_result_free(r);
+		obs[k]++;
 	}
 	eng.prefetch = false;
 
-	/* chi-square over bins merged left to right until expected >= 5 */
-	for (i = 0; i < d.n; i++) {
-		acc_e += big_ratio(&d.c[i], &d.den) * (long double)samples;
+	/*
+	 * chi-square over bins merged left to right until expected >= 5 (a
+	 * value of probability zero between two others adds nothing)
+	 */
+	for (i = 0; i < n; i++) {
+		acc_e += rows[i].prob * (long double)samples;
 		acc_o += (long double)obs[i];
 		if (acc_e >= 5) {
 			chi += (acc_o - acc_e) * (acc_o - acc_e) / acc_e;
@@ -514,7 +565,7 @@ static int histogram_one_expr(const struct expr *e)
 	p = bins > 1 ? chi2_gamma_q((long double)(bins - 1) / 2, chi / 2) : 1;
 
 	json_source(head, sizeof(head));
-	h = (struct hist){ e, &d, obs, samples };
+	h = (struct hist){ e, rows, n, obs, samples };
 	show_histogram(&h, &o, head);
 	if (o.bits)
 		bits_report(&mark, o.json, tail, sizeof(tail));
@@ -534,34 +585,36 @@ static int histogram_one_expr(const struct expr *e)
 	err = 0;
 out:
 	eng.prefetch = false;
-	roll_free(&r);
+	free(rows);
 	free(obs);
-	dist_free(&d);
+	dice_dist_free(d);
 	return err;
 }
 
 /* ---- reading expressions --------------------------------------------------------- */
 
-static struct notation_opts nopts;
-
 /* 0 with *@out, or the status of the error (reported). */
-static int line_parse(const char *text, struct expr **out)
+static int line_parse(const char *text, struct dice_expr **out)
 {
-	struct notation_error err;
+	struct dice_notation_error err;
+	const char *w;
 	unsigned int i;
+	int ret = dice_expr_parse(nctx, text, out, &err);
 
-	if (notation_parse(text, &nopts, out, &err))
-		return show_error(text, err.offset, err.msg);
+	if (ret == -ENOMEM)
+		die_fail("out of memory");
+	if (ret)
+		return show_error(text, err.offset, err.message);
 	/* another roller would give another number: never without a word */
-	for (i = 0; i < (*out)->nwarnings; i++)
-		fprintf(stderr, "dice: warning: %s\n", (*out)->warnings[i]);
+	for (i = 0; (w = dice_expr_warning(*out, i)); i++)
+		fprintf(stderr, "dice: warning: %s\n", w);
 	return 0;
 }
 
-static int run_one(const struct expr *e)
+static int run_one(struct dice_expr *e)
 {
 	if (o.dist)
-		return dist_exprs((struct expr **)&e, 1);
+		return dist_exprs(&e, 1);
 	if (check_method(e))
 		return 2;
 	if (o.histogram)
@@ -594,7 +647,7 @@ static int read_lines(void)
 
 	line_mode = true;
 	for (;;) {
-		struct expr *e;
+		struct dice_expr *e;
 
 		if (o.interactive) {
 			fputs("dice> ", stdout);
@@ -644,7 +697,7 @@ static int read_lines(void)
 		if (line_parse(line, &e))
 			continue;
 		run_one(e);
-		notation_free(e);
+		dice_expr_free(e);
 		if (fflush(stdout) || ferror(stdout))
 			die_fail("cannot write output: %s", strerror(errno));
 	}
@@ -705,6 +758,22 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* --count's target: =N, <N, <=N, >N, >=N or N.  0 or -1. */
+static int count_target(const char *s, int *cmp, int64_t *n)
+{
+	*cmp = DICE_CMP_EQ;
+	if (s[0] == '<' || s[0] == '>') {
+		bool eq = s[1] == '=';
+
+		*cmp = s[0] == '<' ? (eq ? DICE_CMP_LE : DICE_CMP_LT) :
+				     (eq ? DICE_CMP_GE : DICE_CMP_GT);
+		s += 1 + eq;
+	} else if (s[0] == '=') {
+		s++;
+	}
+	return parse_i64(s, n);
+}
+
 static void set_engine(const char *name, const char *from)
 {
 	if (!strcmp(name, "userspace")) {
@@ -722,7 +791,7 @@ static void parse_options(int argc, char **argv)
 	int c;
 
 	memset(&o, 0, sizeof(o));
-	o.max_dice = DICE_DEFAULT_MAX_DICE;
+	o.max_dice = DICE_NOTATION_DEFAULT_MAX_DICE;
 	if (env && *env)
 		set_engine(env, "DICE_ENGINE");
 	opterr = 0;
@@ -785,7 +854,7 @@ static void parse_options(int argc, char **argv)
 		case OPT_COUNT:
 			o.count = true;
 			o.count_arg = optarg;
-			if (count_target(optarg, &o.count_cmp))
+			if (count_target(optarg, &o.count_cmp, &o.count_n))
 				bad_usage("--count '%s': expected a target such as >=15, <3 or 6",
 					  optarg);
 			break;
@@ -812,11 +881,11 @@ static void parse_options(int argc, char **argv)
 			break;
 		case OPT_MAX_DICE:
 			o.max_dice = number_opt("--max-dice", optarg, 1,
-						DICE_HARD_MAX_DICE);
+						DICE_NOTATION_MAX_DICE);
 			break;
 		case OPT_MAX_EXPLODE:
 			o.explode_limit = (unsigned int)number_opt("--max-explode",
-				optarg, 1, DICE_HARD_MAX_EXPLODE);
+				optarg, 1, DICE_NOTATION_MAX_EXPLODE);
 			o.explode_set = true;
 			break;
 		case 'h':
@@ -861,15 +930,15 @@ static void parse_options(int argc, char **argv)
 		bad_usage("--count goes with --dist");
 	if (o.roll20 + o.foundry + o.avrae > 1)
 		bad_usage("--roll20, --foundry and --avrae cannot be combined: each reads the notation as its roller does");
-	if (o.roll20 && o.count_cmp.op == CMP_GT)	/* as in the notation */
-		o.count_cmp.op = CMP_GE;
-	if (o.roll20 && o.count_cmp.op == CMP_LT)
-		o.count_cmp.op = CMP_LE;
+	if (o.roll20 && o.count_cmp == DICE_CMP_GT)	/* as in the notation */
+		o.count_cmp = DICE_CMP_GE;
+	if (o.roll20 && o.count_cmp == DICE_CMP_LT)
+		o.count_cmp = DICE_CMP_LE;
 	if (o.count && o.versus)
 		bad_usage("--count and --versus cannot be combined");
 	if (!o.explode_set)
-		o.explode_limit = o.dist ? DICE_DIST_DEFAULT_MAX_EXPLODE :
-					   DICE_DEFAULT_MAX_EXPLODE;
+		o.explode_limit = o.dist ? DICE_NOTATION_DEFAULT_DIST_MAX_EXPLODE :
+					   DICE_NOTATION_DEFAULT_MAX_EXPLODE;
 	build_custom(&o);
 }
 
@@ -886,9 +955,40 @@ static void look_at_terminal(void)
 	}
 }
 
+/* The context the options describe (exit 1 if it cannot be made). */
+static void notation_setup(void)
+{
+	int dialect = o.roll20 ? DICE_DIALECT_ROLL20 :
+		      o.foundry ? DICE_DIALECT_FOUNDRY :
+		      o.avrae ? DICE_DIALECT_AVRAE : DICE_DIALECT_DICE;
+	int err;
+
+	err = dice_notation_new(&nctx);
+	if (!err)
+		err = dice_notation_set_limit(nctx, DICE_LIMIT_MAX_DICE,
+					      o.max_dice);
+	/* one cap for both: rolls and --dist parse alike */
+	if (!err)
+		err = dice_notation_set_limit(nctx, DICE_LIMIT_MAX_EXPLODE,
+					      o.explode_limit);
+	if (!err)
+		err = dice_notation_set_limit(nctx, DICE_LIMIT_DIST_MAX_EXPLODE,
+					      o.explode_limit);
+	if (!err)
+		err = dice_notation_set_dialect(nctx, dialect);
+	if (!err)
+		err = dice_notation_set_custom(nctx, o.custom_sides, o.faces,
+					       o.weights);
+	if (!err)
+		err = dice_notation_set_interrupt(nctx, &dice_interrupted);
+	if (err)
+		die_fail("cannot set up the notation engine: %s",
+			 strerror(-err));
+}
+
 static int dice_main(int argc, char **argv)
 {
-	struct expr **exprs;
+	struct dice_expr **exprs;
 	static char dw[] = "dW";
 	char *dflt[] = { dw };
 	char **args;
@@ -904,17 +1004,10 @@ static int dice_main(int argc, char **argv)
 	look_at_terminal();
 	args = argv + optind;
 	nargs = argc - optind;
-	nopts = (struct notation_opts){
-		.custom = o.have_custom ? &o.custom : NULL,
-		.max_dice = o.max_dice,
-		.explode_limit = o.explode_limit,
-		.roll20 = o.roll20,
-		.foundry = o.foundry,
-		.avrae = o.avrae,
-	};
+	notation_setup();
 	if (o.interactive && nargs)
 		bad_usage("-i reads expressions at a prompt: give none on the command line");
-	if (!nargs && o.have_custom && !o.interactive) {
+	if (!nargs && o.custom_sides && !o.interactive) {
 		args = dflt;
 		nargs = 1;
 	}
@@ -927,12 +1020,12 @@ static int dice_main(int argc, char **argv)
 		finish(status);
 	}
 
-	exprs = xcalloc((size_t)nargs, sizeof(*exprs));
+	exprs = cli_calloc((size_t)nargs, sizeof(*exprs));
 	for (i = 0; i < nargs; i++) {
 		line_parse(args[i], &exprs[i]);	/* exits on error */
-		used_custom |= exprs[i]->uses_custom;
+		used_custom |= dice_expr_flags(exprs[i]) & DICE_EXPR_CUSTOM;
 	}
-	if (o.have_custom && !used_custom)
+	if (o.custom_sides && !used_custom)
 		bad_usage("%s given, but no expression uses the die dW",
 			  o.weights_arg ? "--weights" : "--faces");
 	if (!o.dist) {
@@ -943,7 +1036,7 @@ static int dice_main(int argc, char **argv)
 	if (o.versus && nargs != 2)
 		bad_usage("--versus compares two expressions, A and B: dice --versus '1d20+5' '1d20+3'");
 	for (i = 0; o.count && i < nargs; i++) {
-		if (exprs[i]->repeat < 2)
+		if (dice_expr_repeat(exprs[i]) < 2)
 			bad_usage("--count counts the rolls of a repeat that meet the target: write NxEXPR, as in 6x1d20");
 	}
 	if (o.dist) {
@@ -958,22 +1051,15 @@ static int dice_main(int argc, char **argv)
 		engine_close();
 	}
 	for (i = 0; i < nargs; i++)
-		notation_free(exprs[i]);
+		dice_expr_free(exprs[i]);
 	free(exprs);
-	free(o.custom.faces);
-	free(o.custom.weights);
+	free(o.faces);
+	free(o.weights);
+	dice_notation_free(nctx);
 	finish(status);
 }
 
 int main(int argc, char **argv)
 {
-	/* the notation engine's one call (common.h): the whole run */
-	static struct notation_call call;
-
-	notation_call_enter(&call, &dice_interrupted);
-	if (setjmp(call.oom)) {
-		fputs("dice: out of memory\n", stderr);
-		exit(1);
-	}
 	return dice_main(argc, argv);
 }

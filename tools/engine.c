@@ -2,7 +2,8 @@
 /*
  * engine.c - the engine that rolls: libdice over /dev/dice (the device),
  * or libdice's userspace engine (getrandom() bits, or a seed's ChaCha20
- * keystream with --seed), behind the roller that roll.c asks for sides
+ * keystream with --seed), behind the source of faces libdice's notation
+ * engine asks for sides (dice_expr_roll_source())
  *
  * One engine is open at a time (dice rolls one expression after another).
  * It configures the die only when the die changes, keeps a buffer of faces
@@ -11,6 +12,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <dice.h>
@@ -23,11 +25,13 @@
 struct engine eng;
 static bool eng_open;
 
-static long double engine_entropy(const uint32_t *w, uint64_t n, uint64_t sum)
+static long double engine_entropy(const uint32_t *w, uint64_t n)
 {
 	long double h = 0;
-	uint64_t i;
+	uint64_t i, sum = 0;
 
+	for (i = 0; i < n; i++)
+		sum += w[i];
 	for (i = 0; i < n; i++) {
 		if (w[i]) {
 			long double p = (long double)w[i] / (long double)sum;
@@ -38,41 +42,39 @@ static long double engine_entropy(const uint32_t *w, uint64_t n, uint64_t sum)
 	return h;
 }
 
-static bool engine_same_die(const struct engine *s, const struct die *d)
+static bool engine_same_die(const struct engine *s, uint64_t sides,
+			    const uint32_t *w)
 {
-	const uint32_t *w = d->type == DIE_CUSTOM ? d->weights : NULL;
-
-	if (!s->configured || s->sides != d->sides || !w != !s->weights)
+	if (!s->configured || s->sides != sides || !w != !s->weights)
 		return false;
 	return !w || w == s->weights ||
-	       !memcmp(w, s->weights, d->sides * sizeof(*w));
+	       !memcmp(w, s->weights, sides * sizeof(*w));
 }
 
-static int engine_configure(struct engine *s, const struct die *d)
+static int engine_configure(struct engine *s, uint64_t sides,
+			    const uint32_t *w)
 {
-	const uint32_t *w = d->type == DIE_CUSTOM ? d->weights : NULL;
 	int err;
 
-	if (engine_same_die(s, d))
+	if (engine_same_die(s, sides, w))
 		return 0;
 	s->configured = false;
 	s->pos = s->len = 0;	/* buffered faces were of the old die */
 	if (w)
-		err = dice_set_weights(s->h, w, (uint32_t)d->sides);
+		err = dice_set_weights(s->h, w, (uint32_t)sides);
 	else
-		err = dice_set_sides(s->h, d->sides);
+		err = dice_set_sides(s->h, sides);
 	if (err) {
 		snprintf(s->what, sizeof(s->what), "cannot set up a %s die of %llu sides%s%s",
-			 w ? "loaded" : "fair", (unsigned long long)d->sides,
+			 w ? "loaded" : "fair", (unsigned long long)sides,
 			 s->method ? " with --method " : "",
 			 s->method ? s->method : "");
 		return err;
 	}
 	s->configured = true;
-	s->sides = d->sides;
+	s->sides = sides;
 	s->weights = w;
-	s->entropy = w ? engine_entropy(w, d->sides, d->weight_sum) :
-			 log2l((long double)d->sides);
+	s->entropy = w ? engine_entropy(w, sides) : log2l((long double)sides);
 	return 0;
 }
 
@@ -89,11 +91,11 @@ static int engine_fetch(struct engine *s, uint64_t *out, size_t count)
 	return 0;
 }
 
-int engine_roll(void *ctx, const struct die *d, uint64_t *out,
-		size_t count)
+int engine_roll(void *arg, uint64_t sides, const uint32_t *weights,
+		uint64_t *out, size_t count)
 {
-	struct engine *s = ctx;
-	int err = engine_configure(s, d);
+	struct engine *s = arg;
+	int err = engine_configure(s, sides, weights);
 
 	if (err)
 		return err;
@@ -154,7 +156,7 @@ void engine_open(const struct options *o)
 		if (err)
 			die_fail("--method %s: %s", o->method_name, strerror(-err));
 	}
-	s->buf = xmalloc(PREFETCH * sizeof(*s->buf));
+	s->buf = cli_malloc(PREFETCH * sizeof(*s->buf));
 	s->method = o->method_name;
 	eng_open = true;
 }

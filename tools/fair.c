@@ -40,6 +40,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -108,7 +109,7 @@ fair_put(struct fair_buf *b, const char *fmt, ...)
 	va_end(ap);
 	if (b->n + (size_t)len + 1 > b->cap) {
 		b->cap = (b->n + (size_t)len + 1) * 2;
-		b->s = xrealloc(b->s, b->cap, 1);
+		b->s = cli_realloc(b->s, b->cap, 1);
 	}
 	va_start(ap, fmt);
 	vsnprintf(b->s + b->n, (size_t)len + 1, fmt, ap);
@@ -179,11 +180,6 @@ struct fair_game {
 	bool revealed;
 };
 
-static const struct notation_opts fair_nopts = {
-	.max_dice = DICE_DEFAULT_MAX_DICE,
-	.explode_limit = DICE_DEFAULT_MAX_EXPLODE,
-};
-
 static uint64_t fair_roll_seed(const struct fair_game *g, uint64_t n,
 			       const char *expr)
 {
@@ -213,50 +209,64 @@ static uint64_t fair_roll_seed(const struct fair_game *g, uint64_t n,
 
 /*
  * Roll @text as roll @n of @g into the log line @line (without its
- * newline); *@r keeps the roll for printing.  0, or 1 with the reason said.
+ * newline); *@rp keeps the roll for printing, and *@ep the expression it
+ * refers to.  0, or 1 with the reason said.
  */
 static int fair_roll(const struct fair_game *g, uint64_t n, const char *text,
-		     struct fair_buf *line, struct expr **ep,
-		     struct roll_result *r)
+		     struct fair_buf *line, struct dice_expr **ep,
+		     struct dice_result **rp)
 {
 	struct options eo = { .seeded = true, .fair = true };
-	struct notation_error err;
-	struct expr *e;
-	char buf[VAL_BUFSZ];
+	struct dice_notation_error err;
+	struct dice_notation *ctx;
+	struct dice_result *r;
+	struct dice_expr *e;
+	char buf[DICE_VALUE_STRLEN];
 	unsigned int i;
 	size_t j;
 	bool first = true;
 	int ret;
 
-	if (notation_parse(text, &fair_nopts, &e, &err))
-		return fair_error("%s: %s (column %zu)", text, err.msg,
+	ret = dice_notation_new(&ctx);	/* the defaults: no dialect, no dW */
+	if (ret)
+		return fair_error("cannot read %s: %s", text, strerror(-ret));
+	ret = dice_expr_parse(ctx, text, &e, &err);
+	if (ret == -EINVAL) {
+		dice_notation_free(ctx);
+		return fair_error("%s: %s (column %zu)", text, err.message,
 				  err.offset + 1);
-	if (e->repeat != 1 || e->uses_custom) {
-		notation_free(e);
+	}
+	if (ret) {
+		dice_notation_free(ctx);
+		return fair_error("cannot read %s: %s", text, strerror(-ret));
+	}
+	if (dice_expr_repeat(e) != 1 || dice_expr_flags(e) & DICE_EXPR_CUSTOM) {
+		dice_expr_free(e);
+		dice_notation_free(ctx);
 		return fair_error("%s: a logged roll is one expression without a repeat or dW",
 				  text);
 	}
-	eo.seed = fair_roll_seed(g, n, e->text);
+	eo.seed = fair_roll_seed(g, n, dice_expr_text(e));
 	engine_open(&eo);
-	roll_init(r, e, 1);
-	ret = roll_expr(e, &(struct roller){ engine_roll, &eng }, r);
+	ret = dice_expr_roll_source(ctx, e, engine_roll, &eng, 0, &r);
 	engine_close();
+	dice_notation_free(ctx);
 	if (ret) {
-		roll_free(r);
-		notation_free(e);
+		dice_expr_free(e);
 		return fair_error("%s: the roll failed (%s)", text, strerror(-ret));
 	}
 	fair_put(line, "{\"counter\":%llu,\"expression\":", (unsigned long long)n);
-	fair_json_string(line, e->text);
+	fair_json_string(line, dice_expr_text(e));
 	fair_put(line, ",\"faces\":[");
-	for (i = 0; i < r->ngroups; i++) {
-		for (j = 0; j < r->groups[i].nev; j++) {
-			fair_put(line, "%s%s", first ? "" : ",",
-				 val_str(r->groups[i].ev[j].face, buf));
+	for (i = 0; i < dice_result_ngroups(r); i++) {
+		for (j = 0; !dice_result_face_str(r, i, j, buf, sizeof(buf)); j++) {
+			fair_put(line, "%s%s", first ? "" : ",", buf);
 			first = false;
 		}
 	}
-	fair_put(line, "],\"total\":%s", val_str(r->total, buf));
+	dice_result_total_str(r, buf, sizeof(buf));
+	fair_put(line, "],\"total\":%s", buf);
+
 	{
 		/*
 		 * A check bound to the secret seed and the whole line: another
@@ -276,6 +286,7 @@ static int fair_roll(const struct fair_game *g, uint64_t n, const char *text,
 		fair_put(line, ",\"check\":\"%s\"}", hex);
 	}
 	*ep = e;
+	*rp = r;
 	return 0;
 }
 
@@ -374,7 +385,6 @@ static int fair_commit(const char *log, bool userspace)
 	struct options eo = { .userspace = userspace };
 	unsigned char h[crypto_hash_sha256_BYTES];
 	char hex[2 * FAIR_SEED + 1], chex[2 * crypto_hash_sha256_BYTES + 1];
-	struct die d256 = { .type = DIE_FAIR, .sides = 256, .weight_sum = 256 };
 	struct fair_game g = { 0 };
 	uint64_t faces[FAIR_SEED];
 	struct fair_buf line = { 0 };
@@ -383,7 +393,7 @@ static int fair_commit(const char *log, bool userspace)
 
 	/* the secret: 32 bytes as 32 faces of a d256 from the engine */
 	engine_open(&eo);
-	ret = engine_roll(&eng, &d256, faces, FAIR_SEED);
+	ret = engine_roll(&eng, 256, NULL, faces, FAIR_SEED);
 	engine_close();
 	if (ret)
 		return fair_error("cannot draw a seed: %s", strerror(-ret));
@@ -444,8 +454,8 @@ static int fair_log(const char *log, char **exprs, int n, bool json)
 		ret = fair_error("%s: the seed is revealed: the game is over", log);
 	for (i = 0; !ret && i < n; i++) {
 		struct fair_buf line = { 0 };
-		struct roll_result r;
-		struct expr *e;
+		struct dice_result *r;
+		struct dice_expr *e;
 
 		ret = fair_roll(&g, g.rolls, exprs[i], &line, &e, &r);
 		if (ret)
@@ -455,11 +465,11 @@ static int fair_log(const char *log, char **exprs, int n, bool json)
 			puts(line.s);
 		} else if (!ret) {	/* the number, for the players to see */
 			printf("#%llu ", (unsigned long long)g.rolls);
-			print_total(e, &r);
+			print_roll(r, DICE_TEXT_TOTAL);
 		}
 		g.rolls++;
-		roll_free(&r);
-		notation_free(e);
+		dice_result_free(r);
+		dice_expr_free(e);
 		free(line.s);
 	}
 	sodium_memzero(g.seed, sizeof(g.seed));
@@ -550,8 +560,8 @@ static int fair_verify(const char *log)
 			fair_put(&want, "}");
 		} else if (!strncmp(line, "{\"counter\":", 11)) {
 			const char *q = strstr(line, ",\"expression\":");
-			struct roll_result r;
-			struct expr *e;
+			struct dice_result *r;
+			struct dice_expr *e;
 			char *ex;
 
 			if (!q || !(q += 14, ex = fair_json_read(&q))) {
@@ -565,8 +575,8 @@ static int fair_verify(const char *log)
 				continue;
 			}
 			g.rolls++;
-			roll_free(&r);
-			notation_free(e);
+			dice_result_free(r);
+			dice_expr_free(e);
 			free(ex);
 		} else if (!strncmp(line, "{\"reveal\":", 10) && !nl[1]) {
 			char hex[2 * FAIR_SEED + 1];

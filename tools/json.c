@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * json.c - JSON strings on standard output, for every part of the dice
- * CLI that writes --json (show*.c, versus.c, fair.c)
+ * json.c - JSON strings and numbers on standard output, for every part of
+ * the dice CLI that writes --json (show*.c, versus.c); a roll's own
+ * object comes from libdice (dice_result_text(), DICE_TEXT_JSON)
  */
 #include <stdio.h>
 
@@ -22,4 +23,14 @@ void json_string(const char *s)
 			putchar(c);
 	}
 	putchar('"');
+}
+
+#define JSON_SAFE	((INT64_C(1) << 53) - 1)
+
+void json_val(int64_t v)
+{
+	if (v > JSON_SAFE || v < -JSON_SAFE)
+		printf("\"%lld\"", (long long)v);
+	else
+		printf("%lld", (long long)v);
 }

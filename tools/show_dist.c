@@ -6,9 +6,11 @@
  *
  * Sections: tables and bars; --dist; --histogram.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -33,8 +35,8 @@ static void table_row(struct table *t, char **cells, char *bar)
 
 	if (t->nrows == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 64;
-		t->cell = xrealloc(t->cell, t->cap * t->ncols, sizeof(*t->cell));
-		t->bar = xrealloc(t->bar, t->cap, sizeof(*t->bar));
+		t->cell = cli_realloc(t->cell, t->cap * t->ncols, sizeof(*t->cell));
+		t->bar = cli_realloc(t->bar, t->cap, sizeof(*t->bar));
 	}
 	for (i = 0; i < t->ncols; i++)
 		t->cell[t->nrows * t->ncols + i] = cells[i];
@@ -61,7 +63,7 @@ static char *show_fmt(const char *f, ...)
 
 static void table_print(struct table *t, bool pad)
 {
-	size_t *w = xcalloc(t->ncols, sizeof(*w)), r, c;
+	size_t *w = cli_calloc(t->ncols, sizeof(*w)), r, c;
 
 	for (r = 0; pad && r < t->nrows; r++) {
 		for (c = 0; c < t->ncols; c++) {
@@ -114,7 +116,7 @@ static char *bar_text(long double frac, unsigned int width, bool utf8)
 		cells = width;
 	if (!utf8) {
 		full = (unsigned int)llroundl(cells);
-		s = xmalloc(full + 1);
+		s = cli_malloc(full + 1);
 		memset(s, '#', full);
 		s[full] = '\0';
 		return s;
@@ -123,7 +125,7 @@ static char *bar_text(long double frac, unsigned int width, bool utf8)
 	part = (unsigned int)((cells - full) * 8);
 	if (!full && !part && frac > 0)
 		part = 1;	/* show that it is there */
-	p = s = xmalloc(full * 3 + 4);
+	p = s = cli_malloc(full * 3 + 4);
 	for (i = 0; i < full; i++)
 		p += sprintf(p, "\u2588");
 	strcpy(p, eighth[part]);
@@ -134,66 +136,81 @@ static char *bar_text(long double frac, unsigned int width, bool utf8)
 
 static const unsigned int pcts[] = { 5, 10, 25, 50, 75, 90, 95 };
 
-/* "num/den = value", or "num" when den is 1; *val gets the value. */
-static char *show_fraction(const struct big *num, const struct big *den, bool neg,
-			   long double *val)
+/*
+ * @s, "num/den" or "num" from libdice, split at its '/' into *@num and
+ * *@den ("1" when there is none).
+ */
+static void split_fraction(char *s, const char **num, const char **den)
 {
-	char *ns = big_str(num), *ds = big_str(den), *s;
+	char *slash = strchr(s, '/');
 
-	*val = big_ratio(num, den) * (neg ? -1 : 1);
-	if (!strcmp(ds, "1"))
-		s = show_fmt("%s%s", neg ? "-" : "", ns);
-	else
-		s = show_fmt("%s%s/%s = %.10Lg", neg ? "-" : "", ns, ds, *val);
-	free(ns);
-	free(ds);
-	return s;
+	*num = s;
+	*den = "1";
+	if (slash) {
+		*slash = '\0';
+		*den = slash + 1;
+	}
 }
 
+/* "num/den = value", or "num" when den is 1. */
+static char *show_fraction(const char *num, const char *den, long double val)
+{
+	if (!strcmp(den, "1"))
+		return show_fmt("%s", num);
+	return show_fmt("%s/%s = %.10Lg", num, den, val);
+}
+
+/**
+ * struct stats - what is printed about one distribution
+ * @mean: the exact mean, "num/den" (split: @mnum, @mden)
+ * @var: the exact variance (split: @vnum, @vden)
+ * @st: the mean, variance and standard deviation as numbers
+ * @pct: the percentiles of pcts[]
+ * @rows: every value with its probability and cumulatives
+ * @n: number of @rows
+ */
 struct stats {
-	struct big mnum, mden, vnum, vden;
-	int mneg;
-	long double mean, var, sd;
+	char *mean, *var;
+	const char *mnum, *mden, *vnum, *vden;
+	struct dice_dist_stats st;
 	int64_t pct[ARRAY_SIZE(pcts)];
-	struct big *at_most, *at_least;
+	struct dice_dist_row *rows;
+	size_t n;
 };
 
-static void stats_of(const struct dist *d, struct stats *s)
+static void stats_of(const struct dice_dist *d, struct stats *s)
 {
 	unsigned int i;
+	int err;
 
 	memset(s, 0, sizeof(*s));
-	dist_mean(d, &s->mnum, &s->mden, &s->mneg);
-	dist_variance(d, &s->vnum, &s->vden);
-	s->mean = big_ratio(&s->mnum, &s->mden) * (s->mneg ? -1 : 1);
-	s->var = big_ratio(&s->vnum, &s->vden);
-	s->sd = sqrtl(s->var);
-	for (i = 0; i < ARRAY_SIZE(pcts); i++)
-		s->pct[i] = dist_percentile(d, pcts[i]);
-	s->at_most = xcalloc(d->n, sizeof(*s->at_most));
-	s->at_least = xcalloc(d->n, sizeof(*s->at_least));
-	dist_cumulative(d, s->at_most, s->at_least);
+	s->n = dice_dist_size(d);
+	s->rows = cli_calloc(s->n, sizeof(*s->rows));
+	err = dice_dist_stats(d, &s->st);
+	if (!err)
+		err = dice_dist_mean_str(d, &s->mean);
+	if (!err)
+		err = dice_dist_variance_str(d, &s->var);
+	for (i = 0; !err && i < ARRAY_SIZE(pcts); i++)
+		err = dice_dist_percentile(d, pcts[i], &s->pct[i]);
+	if (!err)
+		err = dice_dist_table(d, s->rows);
+	if (err)
+		die_fail("cannot describe the distribution: %s", strerror(-err));
+	split_fraction(s->mean, &s->mnum, &s->mden);
+	split_fraction(s->var, &s->vnum, &s->vden);
 }
 
-static void stats_free(const struct dist *d, struct stats *s)
+static void stats_free(struct stats *s)
 {
-	size_t i;
-
-	for (i = 0; i < d->n; i++) {
-		big_free(&s->at_most[i]);
-		big_free(&s->at_least[i]);
-	}
-	free(s->at_most);
-	free(s->at_least);
-	big_free(&s->mnum);
-	big_free(&s->mden);
-	big_free(&s->vnum);
-	big_free(&s->vden);
+	free(s->rows);
+	free(s->mean);
+	free(s->var);
 }
 
 static char *pct_line(const struct stats *s)
 {
-	char *line = xstrdup(""), *t;
+	char *line = cli_strdup(""), *t;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(pcts); i++) {
@@ -205,9 +222,11 @@ static char *pct_line(const struct stats *s)
 	return line;
 }
 
-static const char *show_title(const struct expr *e)
+static const char *show_title(const struct dice_expr *e)
 {
-	return e->comment && *e->comment ? e->comment : e->text;
+	const char *c = dice_expr_comment(e);
+
+	return c && *c ? c : dice_expr_text(e);
 }
 
 static void csv_field(const char *s)
@@ -227,71 +246,71 @@ static void csv_field(const char *s)
 
 static void explode_line(const struct shown *v)
 {
-	if (!v->rep.explode_limit)
+	if (!v->info.explode_limit)
 		return;
 	printf("explosions: at most %u per die (--max-explode); a die explodes that often with probability %.3Lg\n",
-	       v->rep.explode_limit, v->rep.cap_prob);
+	       v->info.explode_limit, v->info.cap_prob);
+}
+
+/* The count of value @i of @d over the common denominator, or it. */
+static void weight_str(const struct dice_dist *d, size_t i, char **weight,
+		       char **den)
+{
+	int err = dice_dist_weight_str(d, i, weight, den);
+
+	if (err)
+		die_fail("cannot describe the distribution: %s", strerror(-err));
 }
 
 static void dist_json(const struct shown *v, const struct stats *s)
 {
-	const struct dist *d = &v->d;
-	const struct expr *e = v->e;
-	char *c, *ns, *ds;
+	const char *comment = dice_expr_comment(v->e);
+	uint64_t repeat = dice_expr_repeat(v->e);
+	char *c, *den;
 	unsigned int i;
 	size_t k;
-	bool first = true;
 
 	fputs("{\"expression\":", stdout);
-	json_string(e->text);
-	if (e->comment) {
+	json_string(dice_expr_text(v->e));
+	if (comment) {
 		fputs(",\"comment\":", stdout);
-		json_string(e->comment);
+		json_string(comment);
 	}
-	if (e->repeat > 1)
-		printf(",\"repeat\":%llu", (unsigned long long)e->repeat);
+	if (repeat > 1)
+		printf(",\"repeat\":%llu", (unsigned long long)repeat);
 	if (v->count) {
 		fputs(",\"count\":", stdout);
 		json_string(v->count);
 	}
-	c = big_str(&d->den);
-	printf(",\"denominator\":\"%s\",\"min\":", c);
+	weight_str(v->d, 0, &c, &den);
+	printf(",\"denominator\":\"%s\",\"min\":", den);
 	free(c);
-	json_val(d->lo);
+	free(den);
+	json_val(s->st.min);
 	fputs(",\"max\":", stdout);
-	json_val(d->lo + (int64_t)d->n - 1);
-	ns = big_str(&s->mnum);
-	ds = big_str(&s->mden);
-	printf(",\"mean\":{\"numerator\":\"%s%s\",\"denominator\":\"%s\",\"value\":%.10Lg}",
-	       s->mneg ? "-" : "", ns, ds, s->mean);
-	free(ns);
-	free(ds);
-	ns = big_str(&s->vnum);
-	ds = big_str(&s->vden);
+	json_val(s->st.max);
+	printf(",\"mean\":{\"numerator\":\"%s\",\"denominator\":\"%s\",\"value\":%.10Lg}",
+	       s->mnum, s->mden, s->st.mean);
 	printf(",\"variance\":{\"numerator\":\"%s\",\"denominator\":\"%s\",\"value\":%.10Lg},\"stddev\":%.10Lg",
-	       ns, ds, s->var, s->sd);
-	free(ns);
-	free(ds);
+	       s->vnum, s->vden, s->st.variance, s->st.stddev);
 	fputs(",\"percentiles\":{", stdout);
 	for (i = 0; i < ARRAY_SIZE(pcts); i++)
 		printf("%s\"%u\":%lld", i ? "," : "", pcts[i], (long long)s->pct[i]);
 	putchar('}');
-	if (v->rep.explode_limit)
+	if (v->info.explode_limit)
 		printf(",\"explode_limit\":%u,\"cap_probability\":%.6Lg",
-		       v->rep.explode_limit, v->rep.cap_prob);
+		       v->info.explode_limit, v->info.cap_prob);
 	fputs(",\"distribution\":[", stdout);
-	for (k = 0; k < d->n; k++) {
-		if (big_is_zero(&d->c[k]))
-			continue;
-		c = big_str(&d->c[k]);
-		printf("%s{\"value\":", first ? "" : ",");
-		json_val(d->lo + (int64_t)k);
+	for (k = 0; k < s->n; k++) {
+		const struct dice_dist_row *r = &s->rows[k];
+
+		weight_str(v->d, k, &c, &den);
+		printf("%s{\"value\":", k ? "," : "");
+		json_val(r->value);
 		printf(",\"count\":\"%s\",\"probability\":%.10Lg,\"at_least\":%.10Lg,\"at_most\":%.10Lg}",
-		       c, big_ratio(&d->c[k], &d->den),
-		       big_ratio(&s->at_least[k], &d->den),
-		       big_ratio(&s->at_most[k], &d->den));
+		       c, r->prob, r->at_least, r->at_most);
 		free(c);
-		first = false;
+		free(den);
 	}
 	fputs("]}\n", stdout);
 }
@@ -299,71 +318,85 @@ static void dist_json(const struct shown *v, const struct stats *s)
 static void dist_single(const struct shown *v, const struct options *o,
 			struct stats *s)
 {
-	const struct dist *d = &v->d;
-	const struct expr *e = v->e;
+	uint64_t repeat = dice_expr_repeat(v->e);
 	struct table t = { .ncols = 5 };
-	long double top = 0, val;
+	long double top = 0;
 	bool bars = want_bars(o);
-	char *line;
+	char *line, *c, *den;
 	size_t k;
 
 	if (o->csv) {
 		puts("value,count,probability,at_least,at_most");
 	} else {
-		printf("expression: %s\n", e->text);
+		printf("expression: %s\n", dice_expr_text(v->e));
 		if (v->count)
 			printf("count: how many of the %llu rolls are %s\n",
-			       (unsigned long long)e->repeat, v->count);
-		else if (e->repeat > 1)
+			       (unsigned long long)repeat, v->count);
+		else if (repeat > 1)
 			printf("repeat: %llu independent rolls, each with this distribution\n",
-			       (unsigned long long)e->repeat);
-		line = big_str(&d->den);
-		printf("denominator: %s\nmin: %lld\nmax: %lld\n", line,
-		       (long long)d->lo, (long long)(d->lo + (int64_t)d->n - 1));
-		free(line);
-		line = show_fraction(&s->mnum, &s->mden, s->mneg, &val);
+			       (unsigned long long)repeat);
+		weight_str(v->d, 0, &c, &den);
+		printf("denominator: %s\nmin: %lld\nmax: %lld\n", den,
+		       (long long)s->st.min, (long long)s->st.max);
+		free(c);
+		free(den);
+		line = show_fraction(s->mnum, s->mden, s->st.mean);
 		printf("mean: %s\n", line);
 		free(line);
-		line = show_fraction(&s->vnum, &s->vden, false, &val);
-		printf("variance: %s\nstddev: %.10Lg\n", line, s->sd);
+		line = show_fraction(s->vnum, s->vden, s->st.variance);
+		printf("variance: %s\nstddev: %.10Lg\n", line, s->st.stddev);
 		free(line);
 		line = pct_line(s);
 		printf("percentiles: %s\n", line);
 		free(line);
 		explode_line(v);
-		table_row(&t, (char *[]){ xstrdup("value"), xstrdup("count"),
-			  xstrdup("probability"), xstrdup("at least"),
-			  xstrdup("at most") }, NULL);
+		table_row(&t, (char *[]){ cli_strdup("value"), cli_strdup("count"),
+			  cli_strdup("probability"), cli_strdup("at least"),
+			  cli_strdup("at most") }, NULL);
 	}
-	for (k = 0; bars && k < d->n; k++) {
-		long double p = big_ratio(&d->c[k], &d->den);
+	for (k = 0; bars && k < s->n; k++)
+		top = s->rows[k].prob > top ? s->rows[k].prob : top;
+	for (k = 0; k < s->n; k++) {
+		const struct dice_dist_row *r = &s->rows[k];
 
-		top = p > top ? p : top;
-	}
-	for (k = 0; k < d->n; k++) {
-		long double p;
-		char *c;
-
-		if (big_is_zero(&d->c[k]))
-			continue;
-		p = big_ratio(&d->c[k], &d->den);
-		c = big_str(&d->c[k]);
+		weight_str(v->d, k, &c, &den);
+		free(den);
 		if (o->csv) {
 			printf("%lld,%s,%.10Lg,%.10Lg,%.10Lg\n",
-			       (long long)(d->lo + (int64_t)k), c, p,
-			       big_ratio(&s->at_least[k], &d->den),
-			       big_ratio(&s->at_most[k], &d->den));
+			       (long long)r->value, c, r->prob, r->at_least,
+			       r->at_most);
 			free(c);
 			continue;
 		}
-		table_row(&t, (char *[]){ show_fmt("%lld", (long long)(d->lo + (int64_t)k)),
-			  c, show_fmt("%.6Lg", p),
-			  show_fmt("%.6Lg", big_ratio(&s->at_least[k], &d->den)),
-			  show_fmt("%.6Lg", big_ratio(&s->at_most[k], &d->den)) },
-			  bars ? bar_text(top > 0 ? p / top : 0, BAR_WIDTH, o->utf8) : NULL);
+		table_row(&t, (char *[]){ show_fmt("%lld", (long long)r->value),
+			  c, show_fmt("%.6Lg", r->prob),
+			  show_fmt("%.6Lg", r->at_least),
+			  show_fmt("%.6Lg", r->at_most) },
+			  bars ? bar_text(top > 0 ? r->prob / top : 0, BAR_WIDTH, o->utf8) : NULL);
 	}
 	if (!o->csv)
 		table_print(&t, o->tty);
+}
+
+/*
+ * What column @s shows at @x: its probability, or P(X >= x), P(X <= x),
+ * also between and beyond its values.  *@k is the first row of @s at
+ * @x or above: the caller starts it at 0 and calls with @x ascending.
+ */
+static long double side_prob(const struct stats *s, enum cumul how,
+			     int64_t x, size_t *k)
+{
+	while (*k < s->n && s->rows[*k].value < x)
+		++*k;
+	if (*k < s->n && s->rows[*k].value == x)
+		return how == CUMUL_AT_LEAST ? s->rows[*k].at_least :
+		       how == CUMUL_AT_MOST ? s->rows[*k].at_most :
+		       s->rows[*k].prob;
+	if (how == CUMUL_AT_LEAST)	/* the next value's */
+		return *k < s->n ? s->rows[*k].at_least : 0;
+	if (how == CUMUL_AT_MOST)	/* the previous value's */
+		return *k ? s->rows[*k - 1].at_most : 0;
+	return 0;
 }
 
 /* Several expressions side by side, one column each. */
@@ -376,15 +409,15 @@ static void dist_side(struct shown *v, unsigned int n, const struct options *o,
 			   o->cumul == CUMUL_AT_MOST ? "at most" : "probability";
 	unsigned int i, j;
 	char **row;
+	size_t *k = cli_calloc(n, sizeof(*k));
 	long double top = 0;
 	bool bars = want_bars(o) && !o->csv;
 
 	for (i = 0; i < n; i++) {
-		lo = v[i].d.lo < lo ? v[i].d.lo : lo;
-		x = v[i].d.lo + (int64_t)v[i].d.n - 1;
-		hi = x > hi ? x : hi;
+		lo = s[i].st.min < lo ? s[i].st.min : lo;
+		hi = s[i].st.max > hi ? s[i].st.max : hi;
 	}
-	row = xcalloc(n + 1, sizeof(*row));
+	row = cli_calloc(n + 1, sizeof(*row));
 	if (o->csv) {
 		fputs("value", stdout);
 		for (i = 0; i < n; i++) {
@@ -393,69 +426,61 @@ static void dist_side(struct shown *v, unsigned int n, const struct options *o,
 		}
 		putchar('\n');
 	} else {
-		row[0] = xstrdup("");
+		row[0] = cli_strdup("");
 		for (i = 0; i < n; i++)
-			row[i + 1] = xstrdup(show_title(v[i].e));
+			row[i + 1] = cli_strdup(show_title(v[i].e));
 		table_row(&t, row, NULL);
 #define STAT_ROW(name, ...) do {					\
-		row[0] = xstrdup(name);					\
+		row[0] = cli_strdup(name);					\
 		for (i = 0; i < n; i++)					\
 			row[i + 1] = show_fmt(__VA_ARGS__);			\
 		table_row(&t, row, NULL);				\
 	} while (0)
-		STAT_ROW("mean", "%.6Lg", s[i].mean);
-		STAT_ROW("stddev", "%.6Lg", s[i].sd);
-		STAT_ROW("variance", "%.6Lg", s[i].var);
-		STAT_ROW("min", "%lld", (long long)v[i].d.lo);
-		STAT_ROW("max", "%lld", (long long)(v[i].d.lo + (int64_t)v[i].d.n - 1));
+		STAT_ROW("mean", "%.6Lg", s[i].st.mean);
+		STAT_ROW("stddev", "%.6Lg", s[i].st.stddev);
+		STAT_ROW("variance", "%.6Lg", s[i].st.variance);
+		STAT_ROW("min", "%lld", (long long)s[i].st.min);
+		STAT_ROW("max", "%lld", (long long)s[i].st.max);
 		for (j = 0; j < ARRAY_SIZE(pcts); j++) {
 			char name[8];
 
 			snprintf(name, sizeof(name), "%u%%", pcts[j]);
 			STAT_ROW(name, "%lld", (long long)s[i].pct[j]);
 		}
-		for (i = 0; i < n && !v[i].rep.explode_limit; i++)
+		for (i = 0; i < n && !v[i].info.explode_limit; i++)
 			;
 		if (i < n)
-			STAT_ROW("explode cap", "%u", v[i].rep.explode_limit);
+			STAT_ROW("explode cap", "%u", v[i].info.explode_limit);
 #undef STAT_ROW
-		row[0] = xstrdup("value");
+		row[0] = cli_strdup("value");
 		for (i = 0; i < n; i++)
-			row[i + 1] = xstrdup(what);
+			row[i + 1] = cli_strdup(what);
 		table_row(&t, row, NULL);
 	}
 	for (x = lo; bars && x <= hi; x++) {
 		for (i = 0; i < n; i++) {
-			const struct dist *d = &v[i].d;
 			long double p;
 
-			if (x < d->lo || x >= d->lo + (int64_t)d->n)
+			if (x < s[i].st.min || x > s[i].st.max)
 				continue;
-			p = big_ratio(o->cumul == CUMUL_AT_LEAST ? &s[i].at_least[x - d->lo] :
-				      o->cumul == CUMUL_AT_MOST ? &s[i].at_most[x - d->lo] :
-				      &d->c[x - d->lo], &d->den);
+			p = side_prob(&s[i], o->cumul, x, &k[i]);
 			top = p > top ? p : top;
 		}
 	}
+	memset(k, 0, n * sizeof(*k));
 	for (x = lo; x <= hi; x++) {
 		char *bar = NULL;
 
 		row[0] = show_fmt("%lld", (long long)x);
 		for (i = 0; i < n; i++) {
-			const struct dist *d = &v[i].d;
 			long double p = 0;
 
-			if (x >= d->lo && x < d->lo + (int64_t)d->n) {
-				size_t k = (size_t)(x - d->lo);
-
-				p = big_ratio(o->cumul == CUMUL_AT_LEAST ? &s[i].at_least[k] :
-					      o->cumul == CUMUL_AT_MOST ? &s[i].at_most[k] :
-					      &d->c[k], &d->den);
-			} else if (o->cumul == CUMUL_AT_LEAST && x < d->lo) {
+			if (x >= s[i].st.min && x <= s[i].st.max)
+				p = side_prob(&s[i], o->cumul, x, &k[i]);
+			else if (o->cumul == CUMUL_AT_LEAST && x < s[i].st.min)
 				p = 1;
-			} else if (o->cumul == CUMUL_AT_MOST && x > d->lo) {
+			else if (o->cumul == CUMUL_AT_MOST && x > s[i].st.min)
 				p = 1;
-			}
 			row[i + 1] = show_fmt("%.6Lg", p);
 			if (bars) {
 				char *b = bar_text(top > 0 ? p / top : 0,
@@ -485,15 +510,16 @@ static void dist_side(struct shown *v, unsigned int n, const struct options *o,
 	if (!o->csv)
 		table_print(&t, o->tty);
 	free(row);
+	free(k);
 }
 
 void show_dists(struct shown *v, unsigned int n, const struct options *o)
 {
-	struct stats *s = xcalloc(n, sizeof(*s));
+	struct stats *s = cli_calloc(n, sizeof(*s));
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		stats_of(&v[i].d, &s[i]);
+		stats_of(v[i].d, &s[i]);
 	if (o->json) {
 		for (i = 0; i < n; i++)
 			dist_json(&v[i], &s[i]);
@@ -501,14 +527,16 @@ void show_dists(struct shown *v, unsigned int n, const struct options *o)
 		dist_single(&v[0], o, &s[0]);
 	} else {
 		for (i = 0; i < n && !o->csv; i++) {
-			if (v[i].e->repeat > 1)
+			uint64_t repeat = dice_expr_repeat(v[i].e);
+
+			if (repeat > 1)
 				printf("%s: repeat: %llu independent rolls, each with this distribution\n",
-				       v[i].e->text, (unsigned long long)v[i].e->repeat);
+				       dice_expr_text(v[i].e), (unsigned long long)repeat);
 		}
 		dist_side(v, n, o, s);
 	}
 	for (i = 0; i < n; i++)
-		stats_free(&v[i].d, &s[i]);
+		stats_free(&s[i]);
 	free(s);
 }
 
@@ -541,15 +569,14 @@ static char *hist_bar(uint64_t obs, long double exp, long double scale,
 void show_histogram(const struct hist *h, const struct options *o,
 		    const char *source)
 {
-	const struct dist *d = h->d;
 	struct table t = { .ncols = 3 };
-	long double *expect = xcalloc(d->n, sizeof(*expect)), maxv = 0, scale;
+	long double *expect = cli_calloc(h->n, sizeof(*expect)), maxv = 0, scale;
 	uint64_t hidden = 0;
-	bool first = true, bars = want_bars(o) && !o->csv && !o->json;
+	bool bars = want_bars(o) && !o->csv && !o->json;
 	size_t i;
 
-	for (i = 0; i < d->n; i++) {
-		expect[i] = big_ratio(&d->c[i], &d->den) * (long double)h->samples;
+	for (i = 0; i < h->n; i++) {
+		expect[i] = h->rows[i].prob * (long double)h->samples;
 		if (expect[i] > maxv)
 			maxv = expect[i];
 		if ((long double)h->obs[i] > maxv)
@@ -558,28 +585,25 @@ void show_histogram(const struct hist *h, const struct options *o,
 	scale = maxv > 0 ? BAR_WIDTH / maxv : 0;
 	if (o->json) {
 		fputs("{\"expression\":", stdout);
-		json_string(h->e->text);
+		json_string(dice_expr_text(h->e));
 		printf("%s,\"rolls\":%llu,\"values\":[", source,
 		       (unsigned long long)h->samples);
 	} else if (o->csv) {
 		puts("value,observed,expected");
 	} else {
 		printf("histogram of %s: %llu rolls against the exact distribution\n",
-		       h->e->text, (unsigned long long)h->samples);
-		table_row(&t, (char *[]){ xstrdup("value"), xstrdup("observed"),
-			  xstrdup("expected") },
-			  bars ? xstrdup("(bar: observed; '|': expected)") : NULL);
+		       dice_expr_text(h->e), (unsigned long long)h->samples);
+		table_row(&t, (char *[]){ cli_strdup("value"), cli_strdup("observed"),
+			  cli_strdup("expected") },
+			  bars ? cli_strdup("(bar: observed; '|': expected)") : NULL);
 	}
-	for (i = 0; i < d->n; i++) {
-		int64_t v = d->lo + (int64_t)i;
+	for (i = 0; i < h->n; i++) {
+		int64_t v = h->rows[i].value;
 
-		if (big_is_zero(&d->c[i]))
-			continue;
 		if (o->json) {
 			printf("%s{\"value\":%lld,\"observed\":%llu,\"expected\":%.6Lf}",
-			       first ? "" : ",", (long long)v,
+			       i ? "," : "", (long long)v,
 			       (unsigned long long)h->obs[i], expect[i]);
-			first = false;
 			continue;
 		}
 		if (o->csv) {

@@ -1,72 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * versus.c - dice --versus's output: P(A > B), P(A = B), P(A < B) of two
- * independent rolls, exactly, as fractions in lowest terms (the counts
- * come from libdice's notation engine, versus_counts())
+ * independent rolls, exactly, as fractions in lowest terms (the law of
+ * the sign of A - B comes from libdice, dice_dist_versus())
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-/* num/den in lowest terms, as "num/den = 0.xxx" (or "0", "1"). */
-static void versus_fraction(const struct big *num, const struct big *den,
-			    bool json)
+/* The probability of @value in @v as "num/den = 0.xxx" (or "0", "1"). */
+static int versus_fraction(const struct dice_dist *v,
+			   const struct dice_dist_row *rows, int64_t value,
+			   bool json)
 {
-	struct big g = { 0 }, n = { 0 }, d = { 0 };
-	char *ns, *ds;
+	char *ns = NULL, *ds = NULL;
+	long double p = 0;
+	size_t i;
+	int err;
 
-	big_gcd(&g, num, den);
-	if (big_is_zero(&g))
-		big_set_u64(&g, 1);
-	big_divmod(&n, NULL, num, &g);
-	big_divmod(&d, NULL, den, &g);
-	ns = big_str(&n);
-	ds = big_str(&d);
+	for (i = 0; i < dice_dist_size(v) && rows[i].value != value; i++)
+		;
+	if (i == dice_dist_size(v)) {	/* never */
+		ns = cli_strdup("0");
+		ds = cli_strdup("1");
+	} else {
+		err = dice_dist_prob_str(v, i, &ns, &ds);
+		if (err)
+			return err;
+		p = rows[i].prob;
+	}
 	if (json)
 		printf("{\"numerator\":\"%s\",\"denominator\":\"%s\",\"value\":%.10Lg}",
-		       ns, ds, big_ratio(&n, &d));
+		       ns, ds, p);
 	else if (!strcmp(ds, "1"))
 		printf("%s", ns);
 	else
-		printf("%s/%s = %.10Lg", ns, ds, big_ratio(&n, &d));
+		printf("%s/%s = %.10Lg", ns, ds, p);
 	free(ns);
 	free(ds);
-	big_free(&g);
-	big_free(&n);
-	big_free(&d);
+	return 0;
 }
 
 int versus_show(const struct shown *a, const struct shown *b,
 		const struct options *o)
 {
-	struct big gt = { 0 }, eq = { 0 }, lt = { 0 }, den = { 0 };
+	static const char *const names[] = { "greater", "equal", "less" };
+	static const char *const text[] = { "A > B", "A = B", "A < B" };
+	struct dice_dist_row rows[3];
+	struct dice_dist *v;
+	int err, i;
 
-	versus_counts(&a->d, &b->d, &gt, &eq, &lt, &den);
+	err = dice_dist_versus(a->d, b->d, &v);
+	if (!err)
+		err = dice_dist_table(v, rows);
+	if (err)
+		return err;
 	if (o->json) {
 		fputs("{\"a\":", stdout);
-		json_string(a->e->text);
+		json_string(dice_expr_text(a->e));
 		fputs(",\"b\":", stdout);
-		json_string(b->e->text);
-		fputs(",\"greater\":", stdout);
-		versus_fraction(&gt, &den, true);
-		fputs(",\"equal\":", stdout);
-		versus_fraction(&eq, &den, true);
-		fputs(",\"less\":", stdout);
-		versus_fraction(&lt, &den, true);
-		puts("}");
+		json_string(dice_expr_text(b->e));
 	} else {
-		printf("A: %s\nB: %s\nP(A > B) = ", a->e->text, b->e->text);
-		versus_fraction(&gt, &den, false);
-		fputs("\nP(A = B) = ", stdout);
-		versus_fraction(&eq, &den, false);
-		fputs("\nP(A < B) = ", stdout);
-		versus_fraction(&lt, &den, false);
-		putchar('\n');
+		printf("A: %s\nB: %s\n", dice_expr_text(a->e),
+		       dice_expr_text(b->e));
 	}
-	big_free(&gt);
-	big_free(&eq);
-	big_free(&lt);
-	big_free(&den);
-	return 0;
+	/* the values of the law: 1 (A > B), 0 (a tie), -1 (A < B) */
+	for (i = 0; !err && i < 3; i++) {
+		if (o->json)
+			printf(",\"%s\":", names[i]);
+		else
+			printf("%sP(%s) = ", i ? "\n" : "", text[i]);
+		err = versus_fraction(v, rows, 1 - i, o->json);
+	}
+	if (!err)
+		puts(o->json ? "}" : "");
+	dice_dist_free(v);
+	return err;
 }

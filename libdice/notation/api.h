@@ -5,7 +5,8 @@
  * The public API wraps the engine's internal structures (notation.h,
  * roll.h, dist.h) in opaque objects, and every entry point runs as one
  * struct notation_call (common.h), so that an allocation failure deep in
- * the engine comes back as -ENOMEM and the interrupt flag is the
+ * the engine comes back as -ENOMEM, with everything the call had
+ * allocated freed (notation_call_fail()), and the interrupt flag is the
  * context's.
  */
 #ifndef _DICE_NOTATION_API_H
@@ -25,7 +26,9 @@
 
 /**
  * struct dice_notation - a context: what one thread's calls share
- * @opts: how expressions are parsed for rolls (limits, dialect)
+ * @opts: how expressions are parsed for rolls (limits, dialect, dW)
+ * @custom: the die dW (@opts.custom points here when set); its arrays
+ *	from malloc()
  * @dist_explode_limit: the explosion cap for distributions, which must be
  *	smaller than that of rolls to stay exact and cheap
  * @lim: what a distribution may cost
@@ -33,6 +36,7 @@
  */
 struct dice_notation {
 	struct notation_opts opts;
+	struct die custom;
 	unsigned int dist_explode_limit;
 	struct dist_limits lim;
 	const volatile sig_atomic_t *interrupted;
@@ -62,9 +66,18 @@ struct dice_result {
 	struct roll_result r;
 };
 
-/* struct dice_dist - an exact distribution, in lowest terms */
+/**
+ * struct dice_dist - an exact distribution, in lowest terms
+ * @d: the counts over the common denominator
+ * @idx: the index in @d.c of each value whose count is not zero
+ * @size: number of @idx
+ * @info: how it was computed (dice_dist_info())
+ */
 struct dice_dist {
 	struct dist d;
+	size_t *idx;
+	size_t size;
+	struct dice_dist_info info;
 };
 
 /* Enter a call of @ctx's (NULL: no interrupt flag). */

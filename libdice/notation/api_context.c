@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "api.h"
 
@@ -28,8 +29,20 @@ DICE_NOTATION_EXPORT int dice_notation_new(struct dice_notation **out)
 	return 0;
 }
 
+/* No dW. */
+static void custom_clear(struct dice_notation *ctx)
+{
+	free(ctx->custom.faces);
+	free(ctx->custom.weights);
+	memset(&ctx->custom, 0, sizeof(ctx->custom));
+	ctx->opts.custom = NULL;
+}
+
 DICE_NOTATION_EXPORT void dice_notation_free(struct dice_notation *ctx)
 {
+	if (!ctx)
+		return;
+	custom_clear(ctx);
 	free(ctx);
 }
 
@@ -77,6 +90,47 @@ DICE_NOTATION_EXPORT int dice_notation_set_dialect(struct dice_notation *ctx,
 	ctx->opts.roll20 = dialect == DICE_DIALECT_ROLL20;
 	ctx->opts.foundry = dialect == DICE_DIALECT_FOUNDRY;
 	ctx->opts.avrae = dialect == DICE_DIALECT_AVRAE;
+	return 0;
+}
+
+DICE_NOTATION_EXPORT int dice_notation_set_custom(struct dice_notation *ctx,
+						  size_t sides,
+						  const int64_t *faces,
+						  const uint32_t *weights)
+{
+	struct die d = { .type = DIE_CUSTOM, .sides = sides };
+	size_t i;
+
+	if (!ctx || (!sides && (faces || weights)))
+		return -EINVAL;
+	if (sides > DICE_NOTATION_MAX_CUSTOM_SIDES)
+		return -ERANGE;
+	d.weight_sum = weights ? 0 : sides;
+	for (i = 0; weights && i < sides; i++)
+		d.weight_sum += weights[i];
+	if (sides && !d.weight_sum)
+		return -EINVAL;		/* every weight is zero */
+	if (!sides) {
+		custom_clear(ctx);
+		return 0;
+	}
+	if (faces) {
+		d.faces = malloc(sides * sizeof(*faces));
+		if (!d.faces)
+			return -ENOMEM;
+		memcpy(d.faces, faces, sides * sizeof(*faces));
+	}
+	if (weights) {
+		d.weights = malloc(sides * sizeof(*weights));
+		if (!d.weights) {
+			free(d.faces);
+			return -ENOMEM;
+		}
+		memcpy(d.weights, weights, sides * sizeof(*weights));
+	}
+	custom_clear(ctx);
+	ctx->custom = d;
+	ctx->opts.custom = &ctx->custom;
 	return 0;
 }
 

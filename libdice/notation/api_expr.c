@@ -53,15 +53,12 @@ DICE_NOTATION_EXPORT int dice_expr_parse(struct dice_notation *ctx,
 		memset(err, 0, sizeof(*err));
 	if (!ctx || !text || !out)
 		return -EINVAL;
-	e = calloc(1, sizeof(*e));
-	if (!e)
-		return -ENOMEM;
 	api_call_enter(&call, ctx);
 	if (setjmp(call.oom)) {
-		notation_call_leave(&call);
-		free(e);	/* what the parser held is lost */
+		notation_call_fail(&call);
 		return -ENOMEM;
 	}
+	e = xcalloc(1, sizeof(*e));
 	ret = parse_both(ctx, text, e, err);
 	notation_call_leave(&call);
 	if (ret) {
@@ -79,7 +76,7 @@ DICE_NOTATION_EXPORT void dice_expr_free(struct dice_expr *e)
 	if (e->dist != e->roll)
 		notation_free(e->dist);
 	notation_free(e->roll);
-	free(e);
+	xfree(e);
 }
 
 DICE_NOTATION_EXPORT const char *dice_expr_text(const struct dice_expr *e)
@@ -98,4 +95,17 @@ DICE_NOTATION_EXPORT const char *dice_expr_warning(const struct dice_expr *e,
 	if (!e || i >= e->roll->nwarnings)
 		return NULL;
 	return e->roll->warnings[i];
+}
+
+DICE_NOTATION_EXPORT const char *dice_expr_comment(const struct dice_expr *e)
+{
+	return e ? e->roll->comment : NULL;
+}
+
+DICE_NOTATION_EXPORT unsigned int dice_expr_flags(const struct dice_expr *e)
+{
+	if (!e)
+		return 0;
+	return (e->roll->uses_custom ? DICE_EXPR_CUSTOM : 0) |
+	       (e->roll->loaded ? DICE_EXPR_LOADED : 0);
 }

@@ -12,6 +12,7 @@
 
 #include "api.h"
 #include "breakdown.h"
+#include "roll_json.h"
 
 /**
  * struct handle_roller - a libdice handle behind roll.c's struct roller
@@ -55,31 +56,39 @@ static int handle_roll(void *arg, const struct die *die, uint64_t *out,
 	return dice_roll(h->d, out, count, NULL);
 }
 
-DICE_NOTATION_EXPORT int dice_expr_roll(struct dice_notation *ctx,
-					const struct dice_expr *e,
-					struct dice *d,
-					struct dice_result **out)
+/* A dice_source_fn behind roll.c's struct roller. */
+struct source_roller {
+	dice_source_fn fn;
+	void *arg;
+};
+
+static int source_roll(void *arg, const struct die *die, uint64_t *out,
+		       size_t count)
 {
-	struct handle_roller h = { .d = d };
-	struct roller rl = { handle_roll, &h };
+	const struct source_roller *s = arg;
+
+	return s->fn(s->arg, die->sides,
+		     die->type == DIE_CUSTOM ? die->weights : NULL, out, count);
+}
+
+/* One roll of @e with sides from @rl, into a new *@out. */
+static int roll_with(struct dice_notation *ctx, const struct dice_expr *e,
+		     const struct roller *rl, int detail,
+		     struct dice_result **out)
+{
 	struct notation_call call;
 	struct dice_result *res;
 	int err;
 
-	if (!ctx || !e || !d || !out)
-		return -EINVAL;
-	res = calloc(1, sizeof(*res));
-	if (!res)
-		return -ENOMEM;
-	res->e = e->roll;
 	api_call_enter(&call, ctx);
 	if (setjmp(call.oom)) {
-		notation_call_leave(&call);
-		free(res);
+		notation_call_fail(&call);
 		return -ENOMEM;
 	}
-	roll_init(&res->r, res->e, 1);
-	err = roll_expr(res->e, &rl, &res->r);
+	res = xcalloc(1, sizeof(*res));
+	res->e = e->roll;
+	roll_init(&res->r, res->e, detail);
+	err = roll_expr(res->e, rl, &res->r);
 	notation_call_leave(&call);
 	if (err) {
 		dice_result_free(res);
@@ -89,12 +98,38 @@ DICE_NOTATION_EXPORT int dice_expr_roll(struct dice_notation *ctx,
 	return 0;
 }
 
+DICE_NOTATION_EXPORT int dice_expr_roll(struct dice_notation *ctx,
+					const struct dice_expr *e,
+					struct dice *d,
+					struct dice_result **out)
+{
+	struct handle_roller h = { .d = d };
+
+	if (!ctx || !e || !d || !out)
+		return -EINVAL;
+	return roll_with(ctx, e, &(struct roller){ handle_roll, &h }, 1, out);
+}
+
+DICE_NOTATION_EXPORT int dice_expr_roll_source(struct dice_notation *ctx,
+					       const struct dice_expr *e,
+					       dice_source_fn source,
+					       void *arg, unsigned int flags,
+					       struct dice_result **out)
+{
+	struct source_roller s = { source, arg };
+
+	if (!ctx || !e || !source || !out || (flags & ~DICE_ROLL_TOTAL_ONLY))
+		return -EINVAL;
+	return roll_with(ctx, e, &(struct roller){ source_roll, &s },
+			 !(flags & DICE_ROLL_TOTAL_ONLY), out);
+}
+
 DICE_NOTATION_EXPORT void dice_result_free(struct dice_result *r)
 {
 	if (!r)
 		return;
 	roll_free(&r->r);
-	free(r);
+	xfree(r);
 }
 
 DICE_NOTATION_EXPORT int dice_result_total(const struct dice_result *r,
@@ -108,18 +143,24 @@ DICE_NOTATION_EXPORT int dice_result_total(const struct dice_result *r,
 	return 0;
 }
 
-DICE_NOTATION_EXPORT int dice_result_total_str(const struct dice_result *r,
-					       char *buf, size_t len)
+/* @v in decimal into @buf of @len bytes: 0 or -ENOSPC. */
+static int value_str(val_t v, char *buf, size_t len)
 {
 	char tmp[VAL_BUFSZ];
 
-	if (!r || !buf)
-		return -EINVAL;
-	val_str(r->r.total, tmp);
+	val_str(v, tmp);
 	if (strlen(tmp) >= len)
 		return -ENOSPC;
 	memcpy(buf, tmp, strlen(tmp) + 1);
 	return 0;
+}
+
+DICE_NOTATION_EXPORT int dice_result_total_str(const struct dice_result *r,
+					       char *buf, size_t len)
+{
+	if (!r || !buf)
+		return -EINVAL;
+	return value_str(r->r.total, buf, len);
 }
 
 /*
@@ -186,24 +227,33 @@ DICE_NOTATION_EXPORT int dice_result_text(const struct dice_result *r,
 	struct notation_call call;
 	char *buf = NULL;
 	size_t len = 0;
+	int failed;
 	FILE *f;
 
-	if (!r || !out || format < DICE_TEXT_TOTAL ||
-	    format > DICE_TEXT_MARKDOWN)
+	if (!r || !out || format < DICE_TEXT_TOTAL || format > DICE_TEXT_JSON)
 		return -EINVAL;
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return -ENOMEM;
 	api_call_enter(&call, NULL);
 	if (setjmp(call.oom)) {
-		notation_call_leave(&call);
+		notation_call_fail(&call);
 		fclose(f);
 		free(buf);
 		return -ENOMEM;
 	}
-	breakdown_print(f, r->e, &r->r, formats[format]);
+	if (format == DICE_TEXT_JSON)
+		roll_json(f, r->e, &r->r);
+	else
+		breakdown_print(f, r->e, &r->r, formats[format]);
 	notation_call_leave(&call);
-	if (fclose(f)) {
+	/*
+	 * A write that failed sets the error flag, which fclose() ignores;
+	 * and when its last realloc() fails, it frees the text and leaves
+	 * @buf NULL.
+	 */
+	failed = ferror(f);
+	if (fclose(f) || failed || !buf) {
 		free(buf);
 		return -ENOMEM;
 	}
@@ -237,7 +287,21 @@ DICE_NOTATION_EXPORT int dice_result_group(const struct dice_result *r,
 	group->end = gr->g->end;
 	group->value = (int64_t)gr->value;
 	group->ndice = gr->npool;
+	group->nfaces = gr->nev;
 	return 0;
+}
+
+DICE_NOTATION_EXPORT int dice_result_face_str(const struct dice_result *r,
+					      unsigned int group, size_t i,
+					      char *buf, size_t len)
+{
+	const struct group_roll *gr = result_group(r, group);
+
+	if (!gr || !buf)
+		return -EINVAL;
+	if (i >= gr->nev)
+		return -ENOENT;		/* past the last: callers may count so */
+	return value_str(gr->ev[i].face, buf, len);
 }
 
 DICE_NOTATION_EXPORT int dice_result_die(const struct dice_result *r,

@@ -17,7 +17,7 @@ typedef unsigned __int128 u128;
 
 void big_free(struct big *a)
 {
-	free(a->d);
+	xfree(a->d);
 	a->d = NULL;
 	a->n = 0;
 	a->cap = 0;

@@ -103,8 +103,8 @@ static void dist_pairwise(struct dist_ctx *x, struct dist *r, const struct dist 
 		dist_check(x);
 	}
 	big_mul(&r->den, &a->den, &b->den);
-	free(ia);
-	free(ib);
+	xfree(ia);
+	xfree(ib);
 	dist_trim(r);
 }
 
@@ -242,9 +242,9 @@ static void dist_brace(struct dist_ctx *x, struct dist *out, const struct node *
 				pool_in_free(&p[i]);
 				dist_free(&laws[i]);
 			}
-			free(p);
-			free(laws);
-			free(dm.v);
+			xfree(p);
+			xfree(laws);
+			xfree(dm.v);
 			if (!sc && b->constant) {
 				if ((__int128)out->lo + b->constant <= -VALUE_LIMIT ||
 				    dist_hi(out) + b->constant >= VALUE_LIMIT)
@@ -284,7 +284,7 @@ static void dist_brace(struct dist_ctx *x, struct dist *out, const struct node *
 			pool_keep(x, out, p, n->nkids, &dm, (unsigned int)k, sc);
 			for (i = 0; i < n->nkids; i++)
 				pool_in_free(&p[i]);
-			free(p);
+			xfree(p);
 		} else {
 			dist_point(x, &acc, 0);
 			for (i = 0; i < n->nkids; i++) {
@@ -296,7 +296,7 @@ static void dist_brace(struct dist_ctx *x, struct dist *out, const struct node *
 		}
 		for (i = 0; i < n->nkids; i++)
 			dist_free(&el[i]);
-		free(el);
+		xfree(el);
 	}
 }
 
@@ -475,6 +475,7 @@ int dist_expr_report(const struct expr *e, const struct dist_limits *lim,
 	struct dist_ctx x = { .lim = lim, .rep = rep, .work0 = notation_work(),
 			      .text = e->text };
 	unsigned int cap = dist_max_cap(e);
+	struct notation_mark mark;
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -499,11 +500,16 @@ int dist_expr_report(const struct expr *e, const struct dist_limits *lim,
 		rep->explode_limit = cap;
 		return err;
 	}
+	/* what a refusal or an interruption leaves in flight is freed */
+	notation_mark(&mark);
 	if (setjmp(x.jb)) {
+		notation_release(&mark);
+		memset(out, 0, sizeof(*out));
 		rep->work = notation_work() - x.work0;
 		return x.err;
 	}
 	dist_node(&x, out, e->root);
+	notation_unmark(&mark);
 	dist_trim(out);
 	dist_reduce(out);
 	rep->cap_prob = x.cap_prob;

@@ -88,11 +88,5 @@ void dist_variance(const struct dist *d, struct big *num, struct big *den);
  * percentile), for @pct in 1..99.
  */
 int64_t dist_percentile(const struct dist *d, unsigned int pct);
-/*
- * Counts of X <= v (@at_most) and X >= v (@at_least) for each value of @d,
- * over d->den; both arrays have d->n entries and are zero-filled first.
- */
-void dist_cumulative(const struct dist *d, struct big *at_most,
-		     struct big *at_least);
 
 #endif /* _DICE_NOTATION_DIST_H */

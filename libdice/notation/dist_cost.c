@@ -471,7 +471,7 @@ static void est_brace(struct dist_ctx *x, const struct node *n, struct est_shape
 			est_conv(x, out, out, &el[i]);
 		}
 	}
-	free(el);
+	xfree(el);
 }
 
 static void est_node(struct dist_ctx *x, struct est_shape *s, const struct node *n)
@@ -577,11 +577,16 @@ int dist_estimate(const struct expr *e, const struct dist_limits *lim,
 {
 	struct dist_ctx x = { .lim = lim, .rep = rep, .cap = cap,
 			      .text = e->text };
+	struct notation_mark mark;
 	struct est_shape s;
 
-	if (setjmp(x.jb))
+	notation_mark(&mark);
+	if (setjmp(x.jb)) {
+		notation_release(&mark);
 		return x.err;
+	}
 	est_node(&x, &s, e->root);
+	notation_unmark(&mark);
 	/*
 	 * Lowest terms, mean, variance and the cumulative counts handle every
 	 * count against the denominator: quadratic in its limbs.

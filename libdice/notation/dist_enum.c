@@ -77,8 +77,8 @@ void unique_dp(struct dist_ctx *x, struct dist *out, const struct dist *law,
 		big_swap(&out->c[s], &dp[n * width + s]);
 	for (s = 0; s < width * (n + 1); s++)
 		big_free(&dp[s]);
-	free(dp);
-	free(faces);
+	xfree(dp);
+	xfree(faces);
 	/* den = C(nf, n) */
 	big_set_u64(&out->den, 1);
 	for (j = 0; j < n; j++) {
@@ -147,10 +147,10 @@ void match_dp(struct dist_ctx *x, struct dist *out, const struct dist *law,
 	}
 	for (c = 0; c <= n; c++)
 		big_free(&wpow[c]);
-	free(dp);
-	free(nx);
-	free(wpow);
-	free(faces);
+	xfree(dp);
+	xfree(nx);
+	xfree(wpow);
+	xfree(faces);
 	big_free(&bin);
 	big_free(&coef);
 	dist_trim(out);
@@ -297,11 +297,11 @@ void enum_group(struct dist_ctx *x, struct dist *out, const struct group *g,
 	big_set_u64(&out->den, 1);
 	for (d = 0; d + 1 < nd; d++)
 		big_mul_u64(&out->den, p.wsum);
-	free(bydepth);
-	free(gr.ev);
-	free(gr.pool);
-	free(p.side);
-	free(p.w);
+	xfree(bydepth);
+	xfree(gr.ev);
+	xfree(gr.pool);
+	xfree(p.side);
+	xfree(p.w);
 	big_free(&w);
 	big_free(&t);
 	dist_trim(out);
@@ -493,11 +493,11 @@ void uo_dp(struct dist_ctx *x, struct dist *out, const struct dist *law,
 		big_free(&w[i]);
 		big_free(&p[i]);
 	}
-	free(w);
-	free(p);
-	free(cur);
-	free(next);
-	free(val);
+	xfree(w);
+	xfree(p);
+	xfree(cur);
+	xfree(next);
+	xfree(val);
 	big_free(&t);
 	big_free(&W4);
 }

@@ -278,7 +278,7 @@ static void law_power(struct dist_ctx *x, struct dist *out, const struct dist *o
 		}
 		dist_check(x);
 	}
-	free(nz);
+	xfree(nz);
 	big_free(&pos);
 	big_free(&neg);
 	big_free(&tmp);
@@ -381,11 +381,11 @@ void keep_dp(struct dist_ctx *x, struct dist *out, const struct dist *law,
 		big_free(&wpow[c]);
 		big_free(&rpow[c]);
 	}
-	free(dp);
-	free(live);
-	free(wpow);
-	free(rpow);
-	free(faces);
+	xfree(dp);
+	xfree(live);
+	xfree(wpow);
+	xfree(rpow);
+	xfree(faces);
 	big_free(&wrest);
 	big_free(&bin);
 	big_free(&coef);
@@ -478,7 +478,7 @@ static void ra_dist(struct dist_ctx *x, struct dist *out, const struct dist *law
 			pool_in_free(&p[0]);
 			pool_in_free(&p[1]);
 		}
-		free(dm.v);
+		xfree(dm.v);
 	} else {
 		struct dist one, miss, pn, z;
 
@@ -559,7 +559,7 @@ static void group_dist_n(struct dist_ctx *x, struct dist *out, const struct grou
 			pool_in_explode(x, &p, &law, g, &dm, (unsigned int)k, n);
 			pool_keep(x, out, &p, 1, &dm, (unsigned int)k, sc);
 			pool_in_free(&p);
-			free(dm.v);
+			xfree(dm.v);
 			dist_free(&law);
 			return;
 		}
@@ -663,7 +663,7 @@ void dist_group(struct dist_ctx *x, struct dist *out, const struct group *g,
 	dist_mix(x, out, cd, d);
 	for (i = 0; i < cd->n; i++)
 		dist_free(&d[i]);
-	free(d);
+	xfree(d);
 }
 
 /* ---- grouped rolls ----------------------------------------------------------- */

@@ -15,8 +15,8 @@
 #include "dist_priv.h"
 
 /*
- * Failing unwinds with longjmp() and leaks what was in flight: the caller
- * reports the error and the program ends (fuzz_notation frees it).
+ * Failing unwinds with longjmp() to dist_expr_report() or dist_estimate(),
+ * which free what was in flight (notation_release()).
  */
 void dist_infeasible(struct dist_ctx *x, const char *fmt, ...)
 {
@@ -55,7 +55,7 @@ void dist_free(struct dist *d)
 
 	for (i = 0; i < d->n; i++)
 		big_free(&d->c[i]);
-	free(d->c);
+	xfree(d->c);
 	big_free(&d->den);
 	memset(d, 0, sizeof(*d));
 }
@@ -144,8 +144,8 @@ void dist_conv(struct dist_ctx *x, struct dist *r, const struct dist *a,
 		dist_check(x);
 	}
 	big_mul(&r->den, &a->den, &b->den);
-	free(ia);
-	free(ib);
+	xfree(ia);
+	xfree(ib);
 	dist_trim(r);
 }
 
@@ -175,7 +175,7 @@ void dist_widen(struct dist_ctx *x, struct dist *d, __int128 lo, __int128 hi)
 	dist_init(x, &w, lo, hi);
 	for (i = 0; i < d->n; i++)
 		w.c[d->lo - w.lo + (int64_t)i] = d->c[i];
-	free(d->c);
+	xfree(d->c);
 	w.den = d->den;
 	*d = w;
 }

@@ -32,8 +32,8 @@ static struct big *pool_map_get(struct pool_map *m, uint64_t key)
 			}
 		}
 		g.used = m->used;
-		free(m->keys);
-		free(m->vals);
+		xfree(m->keys);
+		xfree(m->vals);
 		*m = g;
 	}
 	i = ((key + 1) * 0x9e3779b97f4a7c15ULL) & (m->cap - 1);
@@ -52,8 +52,8 @@ static void pool_map_free(struct pool_map *m)
 
 	for (i = 0; i < m->cap; i++)
 		big_free(&m->vals[i]);
-	free(m->keys);
-	free(m->vals);
+	xfree(m->keys);
+	xfree(m->vals);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -254,9 +254,9 @@ void pool_in_explode(struct dist_ctx *x, struct pool_in *p, const struct dist *l
 	}
 	p->count = count;
 	big_free(&w);
-	free(faces);
-	free(r0);
-	free(r1);
+	xfree(faces);
+	xfree(r0);
+	xfree(r1);
 }
 
 /* The score of the k best of the elements of @p[0..n-1]. */

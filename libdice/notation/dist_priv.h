@@ -103,8 +103,8 @@ struct pool_in {
 /* ---- dist_law.c: failing, distributions, faces ----------------------------- */
 
 /*
- * Failing unwinds with longjmp() and leaks what was in flight: the caller
- * reports the error and the program ends (fuzz_notation frees it).
+ * Failing unwinds with longjmp() to dist_expr_report() or dist_estimate(),
+ * which free what was in flight (notation_release()).
  */
 void dist_infeasible(struct dist_ctx *x, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));

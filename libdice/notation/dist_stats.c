@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * dist_stats.c - what is printed about a distribution: its mean and
- * variance as exact fractions, percentiles, and cumulative counts
+ * variance as exact fractions, and percentiles (the cumulative counts:
+ * dice_dist_table(), api_dist.c)
  */
-#include <string.h>
-
 #include "dist_priv.h"
 
 void dist_mean(const struct dist *d, struct big *num, struct big *den,
@@ -84,25 +83,4 @@ int64_t dist_percentile(const struct dist *d, unsigned int pct)
 	big_free(&lhs);
 	big_free(&rhs);
 	return v;
-}
-
-void dist_cumulative(const struct dist *d, struct big *at_most,
-		     struct big *at_least)
-{
-	size_t i;
-
-	for (i = 0; i < d->n; i++) {
-		memset(&at_most[i], 0, sizeof(at_most[i]));
-		memset(&at_least[i], 0, sizeof(at_least[i]));
-	}
-	for (i = 0; i < d->n; i++) {
-		if (i)
-			big_copy(&at_most[i], &at_most[i - 1]);
-		big_add(&at_most[i], &d->c[i]);
-	}
-	for (i = d->n; i--;) {
-		if (i + 1 < d->n)
-			big_copy(&at_least[i], &at_least[i + 1]);
-		big_add(&at_least[i], &d->c[i]);
-	}
 }

@@ -248,8 +248,8 @@ void die_copy(struct die *to, const struct die *from)
 
 void die_free(struct die *d)
 {
-	free(d->faces);
-	free(d->weights);
+	xfree(d->faces);
+	xfree(d->weights);
 }
 
 void node_free(struct node *n)
@@ -260,21 +260,21 @@ void node_free(struct node *n)
 		return;
 	for (i = 0; i < n->nkids; i++)
 		node_free(n->kids[i]);
-	free(n->kids);
-	free(n->ops);
-	free(n->label);
+	xfree(n->kids);
+	xfree(n->ops);
+	xfree(n->label);
 	if (n->brace) {
-		free(n->brace->groups);
-		free(n->brace);
+		xfree(n->brace->groups);
+		xfree(n->brace);
 	}
-	free(n);	/* groups belong to the expression's array */
+	xfree(n);	/* groups belong to the expression's array */
 }
 
 void group_free(struct group *g)
 {
 	node_free(g->count_node);
 	die_free(&g->die);
-	free(g);
+	xfree(g);
 }
 
 void notation_free(struct expr *e)
@@ -286,13 +286,13 @@ void notation_free(struct expr *e)
 	node_free(e->root);
 	for (i = 0; i < e->ngroups; i++)
 		group_free(e->groups[i]);
-	free(e->groups);
-	free(e->braces);	/* each belongs to its node */
-	free(e->comment);
-	free(e->text);
-	free(e->typed);
+	xfree(e->groups);
+	xfree(e->braces);	/* each belongs to its node */
+	xfree(e->comment);
+	xfree(e->text);
+	xfree(e->typed);
 	for (i = 0; i < e->nwarnings; i++)
-		free(e->warnings[i]);
-	free(e->warnings);
-	free(e);
+		xfree(e->warnings[i]);
+	xfree(e->warnings);
+	xfree(e);
 }

@@ -46,14 +46,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <dice_notation.h>
+
 #include "common.h"
 
-#define DICE_DEFAULT_MAX_DICE		1000000ULL
-#define DICE_HARD_MAX_DICE		100000000ULL
-#define DICE_DEFAULT_MAX_EXPLODE	100U	/* rolls */
-#define DICE_DIST_DEFAULT_MAX_EXPLODE	10U	/* --dist */
-#define DICE_HARD_MAX_EXPLODE		10000U
-#define DICE_MAX_CUSTOM_SIDES		(1U << 20)	/* the module's default max_sides */
+/* The limits <dice_notation.h> gives */
+#define DICE_DEFAULT_MAX_DICE		DICE_NOTATION_DEFAULT_MAX_DICE
+#define DICE_HARD_MAX_DICE		DICE_NOTATION_MAX_DICE
+#define DICE_DEFAULT_MAX_EXPLODE	DICE_NOTATION_DEFAULT_MAX_EXPLODE
+#define DICE_DIST_DEFAULT_MAX_EXPLODE	DICE_NOTATION_DEFAULT_DIST_MAX_EXPLODE
+#define DICE_HARD_MAX_EXPLODE		DICE_NOTATION_MAX_EXPLODE
+/* the module's default max_sides */
+#define DICE_MAX_CUSTOM_SIDES		DICE_NOTATION_MAX_CUSTOM_SIDES
 #define DICE_MAX_REROLL_RULES		8
 #define DICE_MAX_DEPTH			64	/* nesting levels */
 #define DICE_MAX_NODES			100000U	/* numbers, groups, operators */

@@ -941,15 +941,15 @@ int notation_parse(const char *text, const struct notation_opts *opts,
 			e->loaded = true;
 	}
 	*out = e;
-	free(folded);
-	free(map);
+	xfree(folded);
+	xfree(map);
 	return 0;
 bad:
 	len = strlen(e->text);
 	err->offset = err->offset < len ? map[err->offset] :
 		      map[len] + (err->offset - len);
-	free(folded);
-	free(map);
+	xfree(folded);
+	xfree(map);
 	notation_free(e);
 	return -1;
 }

@@ -108,13 +108,13 @@ static bool die_parse_faces(struct parser *ps, struct die *d)
 		d->weights = weights;
 		d->weight_sum = sum;
 	} else {
-		free(weights);
+		xfree(weights);
 		d->weight_sum = n;
 	}
 	return true;
 bad:
-	free(faces);
-	free(weights);
+	xfree(faces);
+	xfree(weights);
 	return false;
 }
 

@@ -194,8 +194,8 @@ bool paste_text(const char *typed, char **text, size_t **map)
 			paste_put(&r, b.s[i], b.map[i]);
 		for (i = rd.s_end; i < b.n; i++)
 			paste_put(&r, b.s[i], b.map[i]);
-		free(b.s);
-		free(b.map);
+		xfree(b.s);
+		xfree(b.map);
 		b = r;
 		changed = true;
 	}

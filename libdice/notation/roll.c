@@ -61,15 +61,15 @@ void roll_free(struct roll_result *r)
 	unsigned int i;
 
 	for (i = 0; i < r->ngroups; i++) {
-		free(r->groups[i].ev);
-		free(r->groups[i].pool);
+		xfree(r->groups[i].ev);
+		xfree(r->groups[i].pool);
 	}
 	for (i = 0; i < r->nbraces; i++) {
-		free(r->braces[i].values);
-		free(r->braces[i].flags);
+		xfree(r->braces[i].values);
+		xfree(r->braces[i].flags);
 	}
-	free(r->groups);
-	free(r->braces);
+	xfree(r->groups);
+	xfree(r->braces);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -153,7 +153,7 @@ static int roll_sum(struct group_roll *gr, const struct roller *rl)
 			sum += group_face(g, buf[i] - 1);
 		left -= n;
 	}
-	free(buf);
+	xfree(buf);
 	gr->value = sum;
 	return err;
 }
@@ -199,7 +199,7 @@ static void drop_worst(struct pool_die **order, size_t n, uint64_t nkeep,
 	qsort(rk, n, sizeof(*rk), mode == KEEP_HIGH ? by_value_desc : by_value_asc);
 	for (i = nkeep; i < n; i++)
 		order[rk[i].idx]->flags |= flags;
-	free(rk);
+	xfree(rk);
 }
 
 static void keep_dice(struct group_roll *gr)
@@ -223,7 +223,7 @@ static void keep_dice(struct group_roll *gr)
 		order[i] = &gr->pool[i];
 	drop_worst(order, gr->npool, keep_count(&g->keep, gr->count),
 		   g->keep.mode, POOL_DROPPED);
-	free(order);
+	xfree(order);
 }
 
 /* Put the events in slot order (stable: each slot's stay in time order). */
@@ -239,8 +239,8 @@ static void sort_events(struct group_roll *gr)
 		start[s + 1] += start[s];
 	for (i = 0; i < gr->nev; i++)
 		out[start[gr->ev[i].slot]++] = gr->ev[i];
-	free(start);
-	free(gr->ev);
+	xfree(start);
+	xfree(gr->ev);
 	gr->ev = out;
 	gr->cap_ev = gr->nev ? gr->nev : 1;
 }
@@ -303,7 +303,7 @@ static val_t roll_matches(struct group_roll *gr)
 				gr->pool[k].flags |= POOL_MATCHED;
 		}
 	}
-	free(v);
+	xfree(v);
 	return sets;
 }
 
@@ -399,8 +399,8 @@ static void vset_add(struct vset *s, val_t v)
 				g.n++;
 			}
 		}
-		free(s->v);
-		free(s->used);
+		xfree(s->v);
+		xfree(s->used);
 		*s = g;
 	}
 	i = vset_slot(s, v);
@@ -459,8 +459,8 @@ static int roll_unique(struct group_roll *gr, const struct roller *rl)
 		}
 	}
 out:
-	free(seen.v);
-	free(seen.used);
+	xfree(seen.v);
+	xfree(seen.used);
 	return err;
 }
 
@@ -550,11 +550,11 @@ int roll_group_count(struct group_roll *gr, const struct roller *rl,
 		npending = nnext;
 	}
 out:
-	free(pending);
-	free(next);
-	free(extras);
-	free(ro_used);
-	free(sides);
+	xfree(pending);
+	xfree(next);
+	xfree(extras);
+	xfree(ro_used);
+	xfree(sides);
 	if (err)
 		return err;
 	sort_events(gr);
@@ -659,8 +659,8 @@ static int roll_eval_brace(const struct node *n, struct roll_result *r, val_t *v
 		for (i = 0; i < n->nkids; i++) {
 			err = roll_eval(n->kids[i], r, &br->values[i]);
 			if (err) {
-				free(tmp);
-				free(order);
+				xfree(tmp);
+				xfree(order);
 				return err;
 			}
 			tmp[i].value = br->values[i];
@@ -681,14 +681,14 @@ static int roll_eval_brace(const struct node *n, struct roll_result *r, val_t *v
 					fl = ELEM_FAILURE;
 				sum += s;
 			} else if (!fl && __builtin_add_overflow(sum, tmp[i].value, &sum)) {
-				free(tmp);
-				free(order);
+				xfree(tmp);
+				xfree(order);
 				return -EOVERFLOW;
 			}
 			br->flags[i] = fl;
 		}
-		free(tmp);
-		free(order);
+		xfree(tmp);
+		xfree(order);
 		br->value = *v = sum;
 		return 0;
 	}
@@ -731,11 +731,11 @@ static int roll_eval_brace(const struct node *n, struct roll_result *r, val_t *v
 					p->flags |= POOL_FAILURE;
 				sum += s;
 			} else if (__builtin_add_overflow(sum, p->value, &sum)) {
-				free(order);
+				xfree(order);
 				return -EOVERFLOW;
 			}
 		}
-		free(order);
+		xfree(order);
 	}
 	br->value = *v = sum;
 	return 0;

@@ -8,6 +8,6 @@
 # (<dice_notation.h>).
 DICE_NOTATION_CORE := paste lex parse parse_group expr bounds roll \
 		      dist dist_law dist_group dist_pool dist_enum dist_cost \
-		      dist_stats versus breakdown big common
+		      dist_stats versus breakdown roll_json big common
 DICE_NOTATION_API := api_context api_expr api_roll api_dist
 DICE_NOTATION := $(DICE_NOTATION_CORE) $(DICE_NOTATION_API)

@@ -52,7 +52,7 @@ void versus_counts(const struct dist *da, const struct dist *db,
 	big_mul(den, &da->den, &db->den);
 	for (i = 0; i <= db->n; i++)
 		big_free(&cum[i]);
-	free(cum);
+	xfree(cum);
 	big_free(&below);
 }
 
@@ -98,31 +98,11 @@ void count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
 		big_free(&hp[k]);
 		big_free(&mp[k]);
 	}
-	free(hp);
-	free(mp);
+	xfree(hp);
+	xfree(mp);
 	dist_lowest(out);
 	big_free(&hit);
 	big_free(&miss);
 	big_free(&t);
 	big_free(&binom);
-}
-
-/* --count's target: =N, <N, <=N, >N, >=N or N. 0 or -1. */
-int count_target(const char *s, struct cmp *c)
-{
-	int64_t n;
-
-	c->op = CMP_EQ;
-	if (s[0] == '<' || s[0] == '>') {
-		bool eq = s[1] == '=';
-
-		c->op = s[0] == '<' ? (eq ? CMP_LE : CMP_LT) : (eq ? CMP_GE : CMP_GT);
-		s += 1 + eq;
-	} else if (s[0] == '=') {
-		s++;
-	}
-	if (parse_i64(s, &n))
-		return -1;
-	c->n = n;
-	return 0;
 }

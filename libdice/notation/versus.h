@@ -16,8 +16,6 @@
 void versus_counts(const struct dist *a, const struct dist *b,
 		   struct big *gt, struct big *eq, struct big *lt,
 		   struct big *den);
-/* A count's target: =N, <N, <=N, >N, >=N or N into *@c.  0 or -1. */
-int count_target(const char *s, struct cmp *c);
 /* The law of how many of @n rolls of law @one match @c. */
 void count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
 		struct dist *out);

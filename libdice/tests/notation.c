@@ -8,7 +8,9 @@
  * statistics, contexts that share nothing (two threads give one thread's
  * answers; one context's limits do not leak into another's), the
  * interrupt flag, argument errors, and no exit() or abort() anywhere in
- * libdice.so (nm of the loaded library).
+ * libdice.so (nm of the loaded library); what a program such as dice(1)
+ * reads: dW, a source of faces, the total alone, comments and flags,
+ * faces as text, JSON, the explosion cap of a distribution.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -73,15 +75,32 @@ static void law_add(struct law *l, int64_t v)
 }
 
 /* The distribution equals @l, value by value, as exact fractions. */
+/* @a is @b (a ratio of the oracle's exact counts) to long double's digits */
+static int near(long double a, long double b)
+{
+	return fabsl(a - b) <= 1e-15L * fabsl(b);
+}
+
+/*
+ * @d against @l: its values, exact probabilities, probabilities over the
+ * common denominator (dice_dist_weight_str()), and the table of
+ * dice_dist_table() with both cumulatives.
+ */
 static void expect_law(const struct dice_dist *d, const struct law *l)
 {
+	struct dice_dist_row *rows;
 	size_t i, k = 0, nz = 0;
+	uint64_t below = 0;
 
 	for (i = 0; i < l->n; i++)
 		nz += l->counts[i] != 0;
 	EXPECT_EQ(dice_dist_size(d), nz);
+	rows = calloc(nz, sizeof(*rows));
+	ASSERT_EQ(rows != NULL, 1);
+	ASSERT_EQ(dice_dist_table(d, rows), 0);
 	for (i = 0; i < l->n; i++) {
 		uint64_t num, den;
+		char *w, *t;
 		int64_t v;
 
 		if (!l->counts[i])
@@ -92,8 +111,32 @@ static void expect_law(const struct dice_dist *d, const struct law *l)
 		/* num/den == counts/den(l), both exact */
 		EXPECT((unsigned __int128)num * l->den ==
 		       (unsigned __int128)l->counts[i] * den);
+		ASSERT_EQ(dice_dist_weight_str(d, k, &w, &t), 0);
+		num = strtoull(w, NULL, 10);
+		den = strtoull(t, NULL, 10);
+		EXPECT((unsigned __int128)num * l->den ==
+		       (unsigned __int128)l->counts[i] * den);
+		if (k) {
+			char *w0, *t0;
+
+			ASSERT_EQ(dice_dist_weight_str(d, 0, &w0, &t0), 0);
+			EXPECT(!strcmp(t, t0));		/* one denominator */
+			free(w0);
+			free(t0);
+		}
+		free(w);
+		free(t);
+		EXPECT_EQ(rows[k].value, v);
+		EXPECT(near(rows[k].prob,
+			    (long double)l->counts[i] / (long double)l->den));
+		EXPECT(near(rows[k].at_most, (long double)(below + l->counts[i]) /
+			    (long double)l->den));
+		EXPECT(near(rows[k].at_least, (long double)(l->den - below) /
+			    (long double)l->den));
+		below += l->counts[i];
 		k++;
 	}
+	free(rows);
 }
 
 static struct dice_dist *dist_of(struct dice_notation *ctx, const char *text)
@@ -378,9 +421,13 @@ static void test_dist_strings_and_stats(void)
 	EXPECT_EQ(st.max, 18);
 	EXPECT_EQ(st.median, 10);	/* P(X <= 10) is exactly 1/2 */
 	EXPECT(st.mean == 10.5);
-	EXPECT(fabs(st.stddev - sqrt(8.75)) < 1e-12);
+	EXPECT(fabsl(st.stddev - sqrtl(8.75L)) < 1e-15L);
+	EXPECT(st.variance == 8.75L);
 	ASSERT_EQ(dice_dist_mean_str(d, &mean), 0);
 	EXPECT(!strcmp(mean, "21/2"));
+	free(mean);
+	ASSERT_EQ(dice_dist_variance_str(d, &mean), 0);
+	EXPECT(!strcmp(mean, "35/4"));
 	free(mean);
 	ASSERT_EQ(dice_dist_percentile(d, 95, &v), 0);
 	EXPECT_EQ(v, 15);	/* P(X <= 14) = 203/216 < 0.95 <= P(X <= 15) */
@@ -430,7 +477,7 @@ static void test_versus_and_count(void)
 	dice_dist_free(a);
 	a = dist_of(ctx, "1d6");
 	ASSERT_EQ(a != NULL, 1);
-	ASSERT_EQ(dice_dist_count(a, ">=5", 3, &cnt), 0);
+	ASSERT_EQ(dice_dist_count(a, DICE_CMP_GE, 5, 3, &cnt), 0);
 	memset(&l, 0, sizeof(l));
 	for (i = 1; i <= 6; i++)
 		for (j = 1; j <= 6; j++)
@@ -438,8 +485,21 @@ static void test_versus_and_count(void)
 				law_add(&l, (i >= 5) + (j >= 5) + (x >= 5));
 	expect_law(cnt, &l);
 	dice_dist_free(cnt);
-	EXPECT_EQ(dice_dist_count(a, "~5", 3, &cnt), -EINVAL);
-	EXPECT_EQ(dice_dist_count(a, "5", 0, &cnt), -EINVAL);
+	/* fewer than 3 (<3): the same law from the other end */
+	ASSERT_EQ(dice_dist_count(a, DICE_CMP_LT, 3, 4, &cnt), 0);
+	memset(&l, 0, sizeof(l));
+	for (i = 1; i <= 6; i++)
+		for (j = 1; j <= 6; j++)
+			for (x = 1; x <= 6; x++)
+				for (k = 1; k <= 6; k++)
+					law_add(&l, (i < 3) + (j < 3) + (x < 3) +
+						(k < 3));
+	expect_law(cnt, &l);
+	dice_dist_free(cnt);
+	EXPECT_EQ(dice_dist_count(a, 0, 5, 3, &cnt), -EINVAL);
+	EXPECT_EQ(dice_dist_count(a, DICE_CMP_GE + 1, 5, 3, &cnt), -EINVAL);
+	EXPECT_EQ(dice_dist_count(a, DICE_CMP_EQ, 5, 0, &cnt), -EINVAL);
+	EXPECT_EQ(dice_dist_count(a, DICE_CMP_EQ, 5, 100001, &cnt), -ERANGE);
 	dice_dist_free(a);
 	dice_dist_free(b);
 	dice_notation_free(ctx);
@@ -616,6 +676,103 @@ static void test_no_exit(void)
 	EXPECT(imports > 10);	/* nm worked: malloc, ioctl, ... */
 }
 
+/* ---- what a program such as dice(1) reads ------------------------------------ */
+
+#define JSON_START	"{\"total\":5,\"groups\":[{\"group\":\"2dW\","
+
+/* A source of faces that counts them: always the highest but one. */
+static int counting_source(void *arg, uint64_t sides, const uint32_t *weights,
+			   uint64_t *out, size_t count)
+{
+	uint64_t *n = arg;
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		out[i] = sides > 1 ? sides - 1 : 1;
+	*n += count;
+	(void)weights;
+	return 0;
+}
+
+static void test_for_a_program(void)
+{
+	static const int64_t faces[] = { -1, 0, 5 };
+	static const uint32_t weights[] = { 1, 0, 2 };
+	struct dice_notation_error why;
+	struct dice_result_group g;
+	struct dice_notation *ctx;
+	struct dice_dist_info info;
+	struct dice_result *r;
+	struct dice_expr *e;
+	struct dice_dist *d;
+	char buf[DICE_VALUE_STRLEN], *text;
+	uint64_t asked = 0, shown = 0;
+	unsigned int i;
+	int64_t t1, t2;
+	size_t j;
+
+	ASSERT_EQ(dice_notation_new(&ctx), 0);
+	/* dW: unknown, then the custom die */
+	EXPECT_EQ(dice_expr_parse(ctx, "2dW", &e, &why), -EINVAL);
+	EXPECT_EQ(dice_notation_set_custom(ctx, 3, faces, weights), 0);
+	EXPECT_EQ(dice_notation_set_custom(ctx, 2, NULL, (uint32_t[]){ 0, 0 }),
+		  -EINVAL);
+	EXPECT_EQ(dice_notation_set_custom(ctx, DICE_NOTATION_MAX_CUSTOM_SIDES + 1,
+					   NULL, NULL), -ERANGE);
+	ASSERT_EQ(dice_expr_parse(ctx, "2dW+1d6 # hit", &e, &why), 0);
+	EXPECT_EQ(dice_expr_flags(e), DICE_EXPR_CUSTOM | DICE_EXPR_LOADED);
+	EXPECT(!strcmp(dice_expr_comment(e), "hit"));
+	/* the faces asked are the faces shown, group after group */
+	ASSERT_EQ(dice_expr_roll_source(ctx, e, counting_source, &asked, 0, &r),
+		  0);
+	ASSERT_EQ(dice_result_total(r, &t1), 0);
+	EXPECT_EQ(t1, 0 + 0 + 5);	/* side 2 of dW shows 0, a d6 its 5 */
+	for (i = 0; i < dice_result_ngroups(r); i++) {
+		ASSERT_EQ(dice_result_group(r, i, &g), 0);
+		for (j = 0; !dice_result_face_str(r, i, j, buf, sizeof(buf)); j++)
+			shown++;
+		EXPECT_EQ(j, g.nfaces);
+		EXPECT_EQ(dice_result_face_str(r, i, j, buf, sizeof(buf)),
+			  -ENOENT);
+	}
+	EXPECT_EQ(asked, 3);
+	EXPECT_EQ(shown, 3);
+	ASSERT_EQ(dice_result_text(r, DICE_TEXT_JSON, &text), 0);
+	EXPECT(!strncmp(text, JSON_START, strlen(JSON_START)));
+	free(text);
+	dice_result_free(r);
+	/* the total alone: the same total, no dice kept */
+	ASSERT_EQ(dice_expr_roll_source(ctx, e, counting_source, &asked,
+					DICE_ROLL_TOTAL_ONLY, &r), 0);
+	ASSERT_EQ(dice_result_total(r, &t2), 0);
+	EXPECT_EQ(t2, t1);
+	ASSERT_EQ(dice_result_group(r, 0, &g), 0);
+	EXPECT_EQ(g.ndice, 0);
+	dice_result_free(r);
+	EXPECT_EQ(dice_expr_roll_source(ctx, e, counting_source, &asked, 0x100,
+					&r), -EINVAL);
+	dice_expr_free(e);
+	EXPECT_EQ(dice_notation_set_custom(ctx, 0, NULL, NULL), 0);
+	EXPECT_EQ(dice_expr_parse(ctx, "dW", &e, &why), -EINVAL);
+	/* an exploding die: the cap in force and what it leaves out */
+	ASSERT_EQ(dice_expr_parse(ctx, "1d6!", &e, NULL), 0);
+	ASSERT_EQ(dice_expr_dist(ctx, e, &d, NULL), 0);
+	ASSERT_EQ(dice_dist_info(d, &info), 0);
+	EXPECT_EQ(info.explode_limit, DICE_NOTATION_DEFAULT_DIST_MAX_EXPLODE);
+	EXPECT(near(info.cap_prob, powl(1.0L / 6, 10)));
+	EXPECT(info.work > 0);
+	dice_dist_free(d);
+	dice_expr_free(e);
+	/* refused: why says how far it went */
+	ASSERT_EQ(dice_notation_set_limit(ctx, DICE_LIMIT_DIST_WORK, 1000), 0);
+	ASSERT_EQ(dice_expr_parse(ctx, "40d6!", &e, NULL), 0);
+	EXPECT_EQ(dice_expr_dist(ctx, e, &d, &why), -E2BIG);
+	EXPECT(why.message[0]);
+	EXPECT_EQ(why.dist.explode_limit, DICE_NOTATION_DEFAULT_DIST_MAX_EXPLODE);
+	dice_expr_free(e);
+	dice_notation_free(ctx);
+}
+
 int main(void)
 {
 	TAP_RUN(test_parse_error);
@@ -626,6 +783,7 @@ int main(void)
 	TAP_RUN(test_dist_oracle);
 	TAP_RUN(test_dist_strings_and_stats);
 	TAP_RUN(test_versus_and_count);
+	TAP_RUN(test_for_a_program);
 	TAP_RUN(test_threads);
 	TAP_RUN(test_contexts_apart);
 	TAP_RUN(test_interrupt);

@@ -50,7 +50,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "dist.h"
+#include "notation.h"
+#include "roll.h"
+#include "versus.h"
 
 #define STACK_SIZE	(512 * 1024)
 #define CASE_LIMIT	10.0
@@ -491,9 +494,7 @@ static void law_copy(struct dist *to, const struct dist *from)
 	memset(to, 0, sizeof(*to));
 	to->lo = from->lo;
 	to->n = from->n;
-	to->c = calloc(from->n, sizeof(*to->c));
-	if (!to->c)
-		abort();
+	to->c = xcalloc(from->n, sizeof(*to->c));	/* dist_free()d */
 	for (k = 0; k < from->n; k++)
 		big_copy(&to->c[k], &from->c[k]);
 	big_copy(&to->den, &from->den);
@@ -505,9 +506,7 @@ static void law_const(struct dist *d, int64_t v)
 	memset(d, 0, sizeof(*d));
 	d->lo = v;
 	d->n = 1;
-	d->c = calloc(1, sizeof(*d->c));
-	if (!d->c)
-		abort();
+	d->c = xcalloc(1, sizeof(*d->c));
 	big_set_u64(&d->c[0], 1);
 	big_set_u64(&d->den, 1);
 }
@@ -841,8 +840,11 @@ static void *one_case(void *arg)
 	void *ret = NULL;
 
 	notation_call_enter(&call, NULL);
-	if (!setjmp(call.oom))
-		ret = one_case_in_call(arg);
+	if (setjmp(call.oom)) {
+		notation_call_fail(&call);	/* frees what the case held */
+		return NULL;
+	}
+	ret = one_case_in_call(arg);
 	notation_call_leave(&call);
 	return ret;
 }
