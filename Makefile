@@ -104,11 +104,14 @@ cli: libdice
 # this tree's libdice.so (pkg-config finds libdice-uninstalled.pc, which
 # gives the extension an rpath to it), into $(B)/python/lib: use it with
 # PYTHONPATH=$(B)/python/lib.  python-test runs its pytest suite (the
-# python tier; make check-python installs its packages first).
+# python tier; make check-python installs its packages first).  Built with
+# --force: setuptools compares the extension with its own sources only, so
+# an extension compiled against an older <dice_notation.h> would stay, and
+# call the rebuilt libdice.so with the old structures.
 PYTHON = /usr/bin/python3
 python: libdice
 	cd bindings/python && PKG_CONFIG_PATH=$(B)/libdice $(PYTHON) setup.py -q \
-		build --build-base $(B)/python --build-lib $(B)/python/lib
+		build --force --build-base $(B)/python --build-lib $(B)/python/lib
 python-test: python
 	cd $(B)/python && PYTHONPATH=$(B)/python/lib PKG_CONFIG_PATH=$(B)/libdice \
 		DICE_TOP=$(TOP) $(PYTHON) -B -m pytest -q -p no:cacheprovider \

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: every test tier of scripts/tiers.sh (the one list), one after
-# the other in its order, but deb and the kernel-NAME tiers, which run last,
-# two at a time (lanes() below).  Each tier's output goes to
+# the other in its order, but deb, upstream and the kernel-NAME tiers,
+# which run last, two at a time (lanes() below), and the debug kernel's
+# build, which starts first, in the background.  Each tier's output goes to
 # build/logs/TIER.log and is echoed when the tier is done;
 # TAP "ok"/"not ok" lines are counted (a tier that produces none counts as
 # one test, passed if it exited 0).  Ends with "N passed, N failed[, N
@@ -100,12 +101,13 @@ tier() {
 
 # lanes: run the tiers queued in LANE_TIERS ("NAME NEEDS CMD" lines), up
 # to LANES (env CHECK_LANES, default 2) at a time, then book each in list
-# order.  Queued, and run after the other tiers: deb and the kernel-NAME
-# tiers.  Each keeps about one core busy (a QEMU guest under TCG, or the
-# package builds in a Debian root), none needs another's results, and they
-# share nothing they write: each kernel's module and guest files are its
-# own, deb builds in its own directory, and scripts/in-root.sh gives each
-# build its own overlay of a Debian root.  So two at a time on two cores
+# order.  Queued, and run after the other tiers: deb, upstream and the
+# kernel-NAME tiers.  Each keeps about one core busy (a QEMU guest under
+# TCG, the package builds in a Debian root, the series' KUnit runs and
+# checks), none needs another's results, and they share nothing they
+# write: each kernel's module and guest files are its own, deb and
+# upstream build in their own directories and caches, and
+# scripts/in-root.sh gives each build its own overlay of a Debian root.  So two at a time on two cores
 # take about half the time.  Their NEEDS are made one at a time first:
 # make never runs twice at once on the same targets.
 LANES=${CHECK_LANES:-2}
@@ -183,11 +185,23 @@ selected module-w1 && make -s --no-print-directory bookworm >/dev/null 2>&1 &&
 NOTES=$(mktemp -d "$LOGS/.run.XXXXXX") || exit 1
 trap 'rm -rf "$NOTES"' EXIT
 RUN_START=$(date +%s)
+# On a new machine the debug kernel takes minutes to build on both cores,
+# and only the debug-kernel tier, near the end, needs it.  Started here at
+# the lowest priority, it takes the core that the single-threaded tiers
+# before it leave idle; the tier then finds it built, or waits for it
+# (debug-kernel.sh's lock) and reports any failure itself.  With a cached
+# kernel it is a no-op.  It stays in this script's process group, so what
+# stops make check stops it.
+if selected debug-kernel; then
+	{ make -s --no-print-directory linux-src &&
+		nice -n 19 make -s --no-print-directory debug-kernel; } \
+		>"$LOGS/debug-kernel.early.log" 2>&1 </dev/null &
+fi
 
 while read -r name needs cmd; do
 	selected "$name" || continue
 	case $name in
-	deb | kernel-*) LANE_TIERS+="$name $needs $cmd"$'\n' ;;
+	deb | upstream | kernel-*) LANE_TIERS+="$name $needs $cmd"$'\n' ;;
 	*) tier "$name" "$needs" "$cmd" ;;
 	esac
 done <<<"$TIER_LIST"
