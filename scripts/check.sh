@@ -115,6 +115,9 @@ LANE_TIERS=
 lanes() {
 	local name needs cmd rc secs starts=() names=() i=0 running=0 ok
 	[ -n "$LANE_TIERS" ] || return 0
+	# Reaped first: wait -n below would take its end for a lane's.
+	[ -z "$EARLY" ] || wait "$EARLY"
+	EARLY=
 	while read -r name needs cmd; do
 		[ -n "$name" ] || continue
 		names+=("$name")
@@ -192,10 +195,12 @@ RUN_START=$(date +%s)
 # (debug-kernel.sh's lock) and reports any failure itself.  With a cached
 # kernel it is a no-op.  It stays in this script's process group, so what
 # stops make check stops it.
+EARLY=
 if selected debug-kernel; then
 	{ make -s --no-print-directory linux-src &&
 		nice -n 19 make -s --no-print-directory debug-kernel; } \
 		>"$LOGS/debug-kernel.early.log" 2>&1 </dev/null &
+	EARLY=$!
 fi
 
 while read -r name needs cmd; do
