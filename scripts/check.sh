@@ -85,18 +85,21 @@ book() {
 	echo "$name $p $f $s $secs" >>"$NOTES/times"
 }
 
+# run NAME CMD: run tier NAME's command into its log; prints "RC SECONDS".
+run() {
+	local start rc
+	start=$(date +%s)
+	eval "$2" >>"$LOGS/$1.log" 2>&1
+	rc=$?
+	echo "$rc $(($(date +%s) - start))"
+}
+
 # tier NAME NEEDS CMD: run one tier and book its results.
 tier() {
-	local name=$1 needs=$2 cmd=$3 rc start
-	start=$(date +%s)
+	local name=$1 needs=$2 cmd=$3 rc=1 secs=0
 	echo "=== $name: $cmd"
-	if needs "$name" "$needs"; then
-		eval "$cmd" >>"$LOGS/$name.log" 2>&1
-		rc=$?
-	else
-		rc=1
-	fi
-	book "$name" "$rc" "$(($(date +%s) - start))"
+	! needs "$name" "$needs" || read -r rc secs < <(run "$name" "$cmd")
+	book "$name" "$rc" "$secs"
 }
 
 # lanes: run the tiers queued in LANE_TIERS ("NAME NEEDS CMD" lines), up
@@ -107,13 +110,14 @@ tier() {
 # checks), none needs another's results, and they share nothing they
 # write: each kernel's module and guest files are its own, deb and
 # upstream build in their own directories and caches, and
-# scripts/in-root.sh gives each build its own overlay of a Debian root.  So two at a time on two cores
-# take about half the time.  Their NEEDS are made one at a time first:
-# make never runs twice at once on the same targets.
+# scripts/in-root.sh gives each build its own overlay of a Debian root.
+# So two at a time on two cores take about half the time.  Their NEEDS are
+# made one at a time first: make never runs twice at once on the same
+# targets.
 LANES=${CHECK_LANES:-2}
 LANE_TIERS=
 lanes() {
-	local name needs cmd rc secs starts=() names=() i=0 running=0 ok
+	local name needs cmd rc secs names=() running=0
 	[ -n "$LANE_TIERS" ] || return 0
 	# Reaped first: wait -n below would take its end for a lane's.
 	[ -z "$EARLY" ] || wait "$EARLY"
@@ -121,17 +125,13 @@ lanes() {
 	while read -r name needs cmd; do
 		[ -n "$name" ] || continue
 		names+=("$name")
-		starts+=("$(date +%s)")
 		echo "=== $name: $cmd (started; ${LANES} at a time)"
-		if needs "$name" "$needs"; then ok=1; else ok=0; fi
-		(
-			[ "$ok" -eq 1 ] || exit 1
-			start=$(date +%s)
-			eval "$cmd" >>"$LOGS/$name.log" 2>&1
-			rc=$?
-			echo "$rc $(($(date +%s) - start))" >"$NOTES/lane.$name"
-			exit "$rc"
-		) </dev/null &
+		if needs "$name" "$needs"; then
+			run "$name" "$cmd" >"$NOTES/lane.$name" </dev/null &
+		else
+			echo "1 0" >"$NOTES/lane.$name"
+			continue
+		fi
 		running=$((running + 1))
 		if [ "$running" -ge "$LANES" ]; then
 			wait -n
@@ -140,12 +140,10 @@ lanes() {
 	done <<<"$LANE_TIERS"
 	wait
 	for name in "${names[@]}"; do
-		read -r rc secs 2>/dev/null <"$NOTES/lane.$name" || {
-			rc=1
-			secs=$(($(date +%s) - starts[i]))
-		}
+		# No figures: the lane was killed before it wrote them.
+		read -r rc secs <"$NOTES/lane.$name" && [ -n "$secs" ] ||
+			rc=1 secs=0
 		book "$name" "$rc" "$secs"
-		i=$((i + 1))
 	done
 	LANE_TIERS=
 }
