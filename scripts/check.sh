@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: every test tier of scripts/tiers.sh (the one list), one after
-# the other in its order, but deb, upstream and the kernel-NAME tiers,
-# which run last, two at a time (lanes() below), and the debug kernel's
-# build, which starts first, in the background.  Each tier's output goes to
+# the other in its order, but the LANE_NAMES (upstream, deb, vm-debug,
+# kunit, the kernel-NAME tiers, checkpatch-newest), which run last, two at
+# a time (lanes() below), and make trixie and the debug kernel's build,
+# which start first, in the background.  Each tier's output goes to
 # build/logs/TIER.log and is echoed when the tier is done;
 # TAP "ok"/"not ok" lines are counted (a tier that produces none counts as
 # one test, passed if it exited 0).  Ends with "N passed, N failed[, N
@@ -103,28 +104,46 @@ tier() {
 }
 
 # lanes: run the tiers queued in LANE_TIERS ("NAME NEEDS CMD" lines), up
-# to LANES (env CHECK_LANES, default 2) at a time, then book each in list
-# order.  Queued, and run after the other tiers: deb, upstream and the
-# kernel-NAME tiers.  Each keeps about one core busy (a QEMU guest under
-# TCG, the package builds in a Debian root, the series' KUnit runs and
-# checks), none needs another's results, and they share nothing they
-# write: each kernel's module and guest files are its own, deb and
-# upstream build in their own directories and caches, and
-# scripts/in-root.sh gives each build its own overlay of a Debian root.
-# So two at a time on two cores take about half the time.  Their NEEDS are
-# made one at a time first: make never runs twice at once on the same
-# targets.
+# to LANES (env CHECK_LANES, default 2) at a time, longest first
+# (lane_rank), then book each in list order.  Queued, and run after the
+# other tiers: the LANE_NAMES.  Each keeps about one core busy most of its
+# time (a QEMU guest under TCG, the package builds in a Debian root, a UML
+# kernel's build and run, the series' KUnit runs and checks), none needs
+# another's results, and they share nothing they write: each kernel's
+# module and guest files are its own, deb and upstream build in their own
+# directories and caches, kunit and upstream their own UML trees, and
+# scripts/in-root.sh gives each build its own overlay of a Debian root;
+# vm-debug rebuilds what the vm tier, before the lanes, built (libdice's
+# and the CLI's guest tests, the Python binding), and no lane but vm-debug
+# writes those.  So two at a time on two cores take about half the time.
+# Their NEEDS are made one at a time first: make never runs twice at once
+# on the same targets.
 LANES=${CHECK_LANES:-2}
+LANE_NAMES='upstream deb vm-debug kunit kernel-* checkpatch-newest'
 LANE_TIERS=
+
+# lane_rank NAME: NAME's place in LANE_NAMES: the longest on a new machine
+# first (upstream about 20 minutes, deb 18, vm-debug 6, kunit 5, a
+# kernel 3 to 5), so that the short ones fill the end of both lanes.
+lane_rank() {
+	local i=0 w
+	for w in $LANE_NAMES; do
+		# shellcheck disable=SC2254 # a pattern on purpose
+		case $1 in $w) echo $i; return ;; esac
+		i=$((i + 1))
+	done
+	echo $i
+}
+
 lanes() {
-	local name needs cmd rc secs names=() running=0
+	local rank name needs cmd rc secs running=0
 	[ -n "$LANE_TIERS" ] || return 0
-	# Reaped first: wait -n below would take its end for a lane's.
-	[ -z "$EARLY" ] || wait "$EARLY"
+	# Reaped first: wait -n below would take their end for a lane's.
+	# shellcheck disable=SC2086 # a list of PIDs
+	[ -z "$EARLY" ] || wait $EARLY
 	EARLY=
-	while read -r name needs cmd; do
+	while read -r rank name needs cmd; do
 		[ -n "$name" ] || continue
-		names+=("$name")
 		echo "=== $name: $cmd (started; ${LANES} at a time)"
 		if needs "$name" "$needs"; then
 			run "$name" "$cmd" >"$NOTES/lane.$name" </dev/null &
@@ -137,14 +156,15 @@ lanes() {
 			wait -n
 			running=$((running - 1))
 		fi
-	done <<<"$LANE_TIERS"
+	done < <(printf '%s' "$LANE_TIERS" | sort -s -n -k1,1)
 	wait
-	for name in "${names[@]}"; do
+	while read -r _ name _; do
+		[ -n "$name" ] || continue
 		# No figures: the lane was killed before it wrote them.
 		read -r rc secs <"$NOTES/lane.$name" && [ -n "$secs" ] ||
 			rc=1 secs=0
 		book "$name" "$rc" "$secs"
-	done
+	done <<<"$LANE_TIERS"
 	LANE_TIERS=
 }
 
@@ -186,6 +206,21 @@ selected module-w1 && make -s --no-print-directory bookworm >/dev/null 2>&1 &&
 NOTES=$(mktemp -d "$LOGS/.run.XXXXXX") || exit 1
 trap 'rm -rf "$NOTES"' EXIT
 RUN_START=$(date +%s)
+# On a new machine the Debian 13 root, its kernels and the newest source
+# (make trixie) take minutes, mostly the network's and dpkg's, which the
+# tiers that need them (checkpatch-newest, selftests-build, upstream, deb,
+# the trixie kernels) need late.  Started here, they are made while the
+# first tiers run; those tiers' own make trixie waits for it (trixie.sh's
+# lock) and then finds them made.
+EARLY=
+while read -r name needs _; do
+	if selected "$name" && [[ ,$needs, == *,trixie,* ]]; then
+		make -s --no-print-directory trixie \
+			>"$LOGS/trixie.early.log" 2>&1 </dev/null &
+		EARLY=$!
+		break
+	fi
+done <<<"$TIER_LIST"
 # On a new machine the debug kernel takes minutes to build on both cores,
 # and only the debug-kernel tier, near the end, needs it.  Started here at
 # the lowest priority, it takes the core that the single-threaded tiers
@@ -193,20 +228,21 @@ RUN_START=$(date +%s)
 # (debug-kernel.sh's lock) and reports any failure itself.  With a cached
 # kernel it is a no-op.  It stays in this script's process group, so what
 # stops make check stops it.
-EARLY=
 if selected debug-kernel; then
 	{ make -s --no-print-directory linux-src &&
 		nice -n 19 make -s --no-print-directory debug-kernel; } \
 		>"$LOGS/debug-kernel.early.log" 2>&1 </dev/null &
-	EARLY=$!
+	EARLY+=" $!"
 fi
 
 while read -r name needs cmd; do
 	selected "$name" || continue
-	case $name in
-	deb | upstream | kernel-*) LANE_TIERS+="$name $needs $cmd"$'\n' ;;
-	*) tier "$name" "$needs" "$cmd" ;;
-	esac
+	rank=$(lane_rank "$name")
+	if [ "$rank" -lt "$(wc -w <<<"$LANE_NAMES")" ]; then
+		LANE_TIERS+="$rank $name $needs $cmd"$'\n'
+	else
+		tier "$name" "$needs" "$cmd"
+	fi
 done <<<"$TIER_LIST"
 lanes
 

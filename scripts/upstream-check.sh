@@ -138,12 +138,14 @@ if [ "$(cat "$C/stamp" 2>/dev/null)" != "$want" ]; then
 	echo "# $C: making the tree (hard links to $SRC, git base) and the build"
 	rm -rf "$C/stamp" "$T" "$O" "$K" "$DOCS"
 	t0=$(date +%s)
+	# The base's objects stored uncompressed: 1.8 GB in the cache for the
+	# whole tree, and git add takes 32 s rather than 50 (Linux 7.3, quiet).
 	cp -al "$SRC" "$T" 2>/dev/null || { rm -rf "$T"; cp -a "$SRC" "$T"; } || {
 		not_ok "copy $SRC to $T"; finish; }
 	git_t init -q -b master &&
 		git_t config core.trustctime false &&
 		git_t config gc.auto 0 &&
-		git_t add -A -f . &&
+		git_t -c core.looseCompression=0 add -A -f . &&
 		git_t commit -q -m "Linux $VER ($(basename "$SRC"))" &&
 		git_t tag base || { not_ok "git init the tree in $T"; finish; }
 	t1=$(date +%s)
