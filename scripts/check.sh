@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: every test tier of scripts/tiers.sh (the one list), one after
-# the other in its order, but the LANE_NAMES (upstream, deb, vm-debug,
-# kunit, the kernel-NAME tiers, checkpatch-newest), which run last, two at
-# a time (lanes() below), and make trixie and the debug kernel's build,
+# the other in its order, but the LANE_NAMES (upstream, deb, vm-debug, the
+# kernel-NAME tiers, checkpatch-newest), which run last, two at a time (lanes() below), and make trixie and the debug kernel's build,
 # which start first, in the background.  Each tier's output goes to
 # build/logs/TIER.log and is echoed when the tier is done;
 # TAP "ok"/"not ok" lines are counted (a tier that produces none counts as
@@ -107,11 +106,10 @@ tier() {
 # to LANES (env CHECK_LANES, default 2) at a time, longest first
 # (lane_rank), then book each in list order.  Queued, and run after the
 # other tiers: the LANE_NAMES.  Each keeps about one core busy most of its
-# time (a QEMU guest under TCG, the package builds in a Debian root, a UML
-# kernel's build and run, the series' KUnit runs and checks), none needs
-# another's results, and they share nothing they write: each kernel's
-# module and guest files are its own, deb and upstream build in their own
-# directories and caches, kunit and upstream their own UML trees, and
+# time (a QEMU guest under TCG, the package builds in a Debian root, the
+# series' KUnit runs and checks), none needs another's results, and they
+# share nothing they write: each kernel's module and guest files are its
+# own, deb and upstream build in their own directories and caches, and
 # scripts/in-root.sh gives each build its own overlay of a Debian root;
 # vm-debug rebuilds what the vm tier, before the lanes, built (libdice's
 # and the CLI's guest tests, the Python binding), and no lane but vm-debug
@@ -119,12 +117,13 @@ tier() {
 # Their NEEDS are made one at a time first: make never runs twice at once
 # on the same targets.
 LANES=${CHECK_LANES:-2}
-LANE_NAMES='upstream deb vm-debug kunit kernel-* checkpatch-newest'
+LANE_NAMES='upstream deb vm-debug kernel-* checkpatch-newest'
 LANE_TIERS=
 
 # lane_rank NAME: NAME's place in LANE_NAMES: the longest on a new machine
-# first (upstream about 20 minutes, deb 18, vm-debug 6, kunit 5, a
-# kernel 3 to 5), so that the short ones fill the end of both lanes.
+# first (upstream about 19 minutes, deb 16, vm-debug 12, a kernel 3 to 4,
+# on a new machine with two lanes), so that the short ones fill the end of
+# both lanes.
 lane_rank() {
 	local i=0 w
 	for w in $LANE_NAMES; do

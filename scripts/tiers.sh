@@ -49,7 +49,6 @@ fuzz - make -s -C fuzz O="$B/fuzz" check FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
 install bookworm scripts/install-check.sh
 dkms bookworm scripts/dkms-check.sh
 deb bookworm,trixie scripts/deb-check.sh
-kunit - make -s kunit
 upstream trixie scripts/upstream-check.sh
 selftests-build - make -s selftests
 vm bookworm,selftests "$VMTEST" --kernel 6.1 --name vm all
@@ -95,7 +94,6 @@ fuzz clang llvm lld libclang-rt-dev pkg-config liburing-dev libsodium-dev
 install debootstrap pkg-config liburing-dev libsodium-dev
 dkms debootstrap
 deb debootstrap git build-essential debhelper dh-dkms dpkg-dev lintian pkg-config liburing-dev libsodium-dev dh-python python3-all-dev python3-setuptools python3-pytest
-kunit linux-source flex bison bc libelf-dev libssl-dev
 upstream debootstrap rsync flex bison bc libelf-dev libssl-dev python3-ply python3-git python3-sphinx python3-yaml
 selftests-build debootstrap gcc-multilib
 vm debootstrap gcc-multilib qemu-system-x86 busybox-static cpio pkg-config liburing-dev libsodium-dev dieharder ent python3-dev python3-setuptools

@@ -47,11 +47,15 @@
 #              dice_hostile_test dice_latency_test dice_compat_test
 #              dice_compat32_test (one not built is named and left out)
 #   all        selftests libdice cli python quality
+#   debug      every binary of build/selftests but dice_stats_test, then
+#              libdice cli python: all but its statistics (dice_stats_test,
+#              quality), which take no path in the module that the others
+#              do not, and which the vm tier runs on the same source
 #   vmfork     alone: the VM saved while a file holds CRNG bits and started
 #              twice (vmfork.py); the clones must roll different dice;
 #              prefix "vmfork" ("NAME vmfork" on another kernel)
-# Without TEST: all on 6.1 and on the default and debug kernels, device on
-# the others.
+# Without TEST: all on 6.1 and on the default kernel, debug on the debug
+# kernel, device on the others.
 #
 # Environment: TOP and B (from make; default this tree and its build/);
 # KVER and KIMAGE for the default kernel; LINUX_SRC, DICE_CACHE and JOBS
@@ -92,8 +96,8 @@ Usage: $ME [options] [TEST...]
   --test-timeout SECS  each test in the guest (default 900)
   -h, --help           this text
 TEST: a binary of build/selftests, or selftests, libdice, cli, python,
-quality, device, all, vmfork (alone).  Default: all (6.1, default and debug
-kernels), device (the others).
+quality, device, debug, all, vmfork (alone).  Default: all (6.1 and default
+kernels), debug (the debug kernel), device (the others).
 EOF
 }
 
@@ -416,6 +420,16 @@ add_group() { # NAME
 		"$TOP"/selftests/quality/prepare.sh "$W/extra" ||
 			fail_tests "selftests/quality/prepare.sh failed"
 		;;
+	debug)
+		for t in "$B"/selftests/*; do
+			[ "${t##*/}" = dice_stats_test ] || add_test "${t##*/}"
+		done
+		[ -e "$tests/dice_test" ] ||
+			fail_tests "no $B/selftests/dice_test (make selftests)"
+		for t in libdice cli python; do
+			add_group $t
+		done
+		;;
 	device)
 		for t in ${KERNEL_TESTS:-dice_test dice_loaded_test
 			dice_written_test dice_fuzz_test dice_stress_test
@@ -430,7 +444,8 @@ add_group() { # NAME
 if [ "$MODE" = tests ]; then
 	if [ ${#TESTS[@]} -eq 0 ]; then
 		case $KERNEL in
-		6.1 | default | debug) TESTS=(all) ;;
+		6.1 | default) TESTS=(all) ;;
+		debug) TESTS=(debug) ;;
 		*) TESTS=(device) ;;
 		esac
 	fi
