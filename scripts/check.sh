@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: every test tier of scripts/tiers.sh (the one list), one after
-# the other in its order, but the LANE_NAMES (upstream, deb, vm-debug, the
-# kernel-NAME tiers, checkpatch-newest), which run last, two at a time (lanes() below), and make trixie and the debug kernel's build,
+# the other in its order, but the LANE_NAMES (upstream, deb, debug-kernel,
+# vm-debug, the kernel-NAME tiers, checkpatch-newest), which run last, two
+# at a time (lanes() below), and make trixie and the debug kernel's build,
 # which start first, in the background.  Each tier's output goes to
 # build/logs/TIER.log and is echoed when the tier is done;
 # TAP "ok"/"not ok" lines are counted (a tier that produces none counts as
@@ -117,13 +118,14 @@ tier() {
 # Their NEEDS are made one at a time first: make never runs twice at once
 # on the same targets.
 LANES=${CHECK_LANES:-2}
-LANE_NAMES='upstream deb vm-debug kernel-* checkpatch-newest'
+LANE_NAMES='upstream deb debug-kernel vm-debug kernel-* checkpatch-newest'
 LANE_TIERS=
 
 # lane_rank NAME: NAME's place in LANE_NAMES: the longest on a new machine
 # first (upstream about 19 minutes, deb 16, vm-debug 12, a kernel 3 to 4,
 # on a new machine with two lanes), so that the short ones fill the end of
-# both lanes.
+# both lanes; debug-kernel, which waits for the early build, just before
+# vm-debug, which boots it.
 lane_rank() {
 	local i=0 w
 	for w in $LANE_NAMES; do
@@ -135,26 +137,27 @@ lane_rank() {
 }
 
 lanes() {
-	local rank name needs cmd rc secs running=0
+	local rank name needs cmd rc secs ended
+	local -A running=()	# the lanes' PIDs
 	[ -n "$LANE_TIERS" ] || return 0
-	# Reaped first: wait -n below would take their end for a lane's.
-	# shellcheck disable=SC2086 # a list of PIDs
-	[ -z "$EARLY" ] || wait $EARLY
-	EARLY=
 	while read -r rank name needs cmd; do
 		[ -n "$name" ] || continue
 		echo "=== $name: $cmd (started; ${LANES} at a time)"
 		if needs "$name" "$needs"; then
 			run "$name" "$cmd" >"$NOTES/lane.$name" </dev/null &
+			running[$!]=1
 		else
 			echo "1 0" >"$NOTES/lane.$name"
-			continue
 		fi
-		running=$((running + 1))
-		if [ "$running" -ge "$LANES" ]; then
-			wait -n
-			running=$((running - 1))
-		fi
+		# Until a lane ends: the early jobs may still run (the debug
+		# kernel, which the debug-kernel lane waits for), and their
+		# end is no lane's.
+		while [ "${#running[@]}" -ge "$LANES" ]; do
+			ended=
+			wait -n -p ended
+			[ -n "$ended" ] || break	# no child left
+			unset "running[$ended]"
+		done
 	done < <(printf '%s' "$LANE_TIERS" | sort -s -n -k1,1)
 	wait
 	while read -r _ name _; do
@@ -211,17 +214,15 @@ RUN_START=$(date +%s)
 # the trixie kernels) need late.  Started here, they are made while the
 # first tiers run; those tiers' own make trixie waits for it (trixie.sh's
 # lock) and then finds them made.
-EARLY=
 while read -r name needs _; do
 	if selected "$name" && [[ ,$needs, == *,trixie,* ]]; then
 		make -s --no-print-directory trixie \
 			>"$LOGS/trixie.early.log" 2>&1 </dev/null &
-		EARLY=$!
 		break
 	fi
 done <<<"$TIER_LIST"
 # On a new machine the debug kernel takes minutes to build on both cores,
-# and only the debug-kernel tier, near the end, needs it.  Started here at
+# and only the debug-kernel tier, in the lanes, needs it.  Started here at
 # the lowest priority, it takes the core that the single-threaded tiers
 # before it leave idle; the tier then finds it built, or waits for it
 # (debug-kernel.sh's lock) and reports any failure itself.  With a cached
@@ -231,7 +232,6 @@ if selected debug-kernel; then
 	{ make -s --no-print-directory linux-src &&
 		nice -n 19 make -s --no-print-directory debug-kernel; } \
 		>"$LOGS/debug-kernel.early.log" 2>&1 </dev/null &
-	EARLY+=" $!"
 fi
 
 while read -r name needs cmd; do
