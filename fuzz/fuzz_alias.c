@@ -42,7 +42,9 @@
  *    bits fill the pool, when it discards them all; and two dice fed the
  *    same bits roll the same faces;
  *  - where the core has dice_die_roll_many(), it rolls the same faces as
- *    that many dice_die_roll() calls, on a third die fed the same bits.
+ *    that many dice_die_roll() calls, on a third die fed the same bits;
+ *  - a loaded die draws 0, 1, 2 or 4 columns ahead (by its sides modulo 4;
+ *    only tables of 2^17 sides do by default), with all of the above.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -326,6 +328,19 @@ static void check_failed_roll(const struct dice_die *die,
 	      (unsigned long long)(die->rec.m >> 64),
 	      (unsigned long long)die->rec.m,
 	      (unsigned long long)(rec->m >> 64), (unsigned long long)rec->m);
+	/* And the columns drawn ahead: the ones waiting, where they wait. */
+	CHECK(batch || (die->rec.ahead_count == rec->ahead_count &&
+			die->rec.ahead_next == rec->ahead_next),
+	      "a failed roll changed the ring: %u columns from %u, was %u from %u",
+	      die->rec.ahead_count, die->rec.ahead_next, rec->ahead_count,
+	      rec->ahead_next);
+	for (unsigned int i = 0; !batch && i < rec->ahead_count; i++) {
+		unsigned int at = (rec->ahead_next + i) &
+				  (rec->ahead_depth - 1);
+
+		CHECK(die->rec.ahead[at] == rec->ahead[at],
+		      "a failed roll changed waiting column %u", i);
+	}
 
 	if (now->discarded == before->discarded) {
 		CHECK(now->tail == before->tail &&
@@ -390,6 +405,11 @@ static unsigned int roll(const struct dice_table *t, u64 sides, u32 method,
 			dice_table_free(u);
 			goto out;
 		}
+		/*
+		 * Tables this small draw no columns ahead by default: 0, 1, 2
+		 * or 4 of them, by the sides, so the ring is fuzzed too.
+		 */
+		dice_die_set_ahead(&die, (1U << (t->sides & 3)) >> 1, 1);
 		err = dice_die_set_table(&die, u);	/* owns u, even on error */
 		CHECK(!err, "set_table: %d", err);
 		CHECK(die.kind == DICE_KIND_LOADED && die.sides == t->sides,

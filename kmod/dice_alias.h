@@ -14,6 +14,7 @@
 #define _DICE_ALIAS_H
 
 #include <linux/gfp.h>
+#include <linux/prefetch.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 
@@ -200,6 +201,39 @@ static __always_inline u32 dice_table_pick(const struct dice_table *table,
 	*off = y + (table->adj[c] & alias);
 	*size = table->share[side];
 	return side;
+}
+
+/* Ask for column @c's entry, which a pick will read soon. */
+static __always_inline void dice_table_prefetch(const struct dice_table *table,
+						u64 c)
+{
+	if (table->col) {
+		prefetch(&table->col[c]);
+	} else if (table->packed) {
+		prefetch(&table->packed[c]);
+	} else {
+		prefetch(&table->thr[c]);
+		prefetch(&table->alias[c]);
+		prefetch(&table->adj[c]);
+	}
+}
+
+/*
+ * Ask for the share of column @c's alias side, which a pick of that column
+ * reads when the height falls in the alias piece.  Reads @c's entry, so it
+ * should have been asked for a while ago.
+ */
+static __always_inline void
+dice_table_prefetch_alias(const struct dice_table *table, u64 c)
+{
+	u32 alias = dice_table_alias(table, (u32)c);
+
+	if (table->col)
+		prefetch(&table->col[alias]);
+	else if (table->packed)
+		prefetch(&table->packed[alias]);
+	else
+		prefetch(&table->share[alias]);
 }
 
 static inline u32 dice_table_side(const struct dice_table *table, u64 c,

@@ -129,6 +129,17 @@ int dice_die_roll_many(struct dice_die *die, u64 *faces, unsigned int count);
 void dice_die_info(const struct dice_die *die, struct dice_die_info *info);
 void dice_die_stats(const struct dice_die *die, struct dice_die_stats *stats);
 #ifndef __KERNEL__
+/*
+ * Which faces a die's bits make.  Mapping 2 draws the columns of large loaded
+ * dice ahead of their rolls and rolls loaded dice whose columns weigh 2^32
+ * and more in 64 bits.  Mapping 1 is how libdice 0.2 and earlier rolled:
+ * userspace engines keep it for replays (the module rolls by the latest).
+ */
+#define DICE_MAPPING_1		1
+#define DICE_MAPPING_2		2
+#define DICE_MAPPING_LATEST	DICE_MAPPING_2
+int dice_die_set_mapping(struct dice_die *die, u32 mapping);
+u32 dice_die_get_mapping(const struct dice_die *die);
 int dice_die_masses(const struct dice_die *die, u64 *unit, u64 *total);
 u64 dice_die_mass(const struct dice_die *die, u64 unit, u64 s);
 #endif

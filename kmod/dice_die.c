@@ -7,7 +7,8 @@
  *
  * series: loaded
  *  - the recycler: 1 <= m, x < m, held < held_size, and held_size is 1
- *    unless a narrow loaded die holds an offset of its own table;
+ *    unless a narrow loaded die holds an offset of its own table; no more
+ *    columns wait in its ring than the die draws ahead, each below sides;
  *  - a die that draws in 64 bits (a fair die whose draw is below
  *    narrow_limit, or a table dice_table_narrow() accepts) keeps
  * series: not loaded
@@ -35,10 +36,10 @@
 /* series: loaded */
 /*
  * Loaded dice roll in 64 bits when drawn whole (merging the share back
- * cannot overflow: no share exceeds the cells), or when the column and
- * mass * 2^spread stay below 2^32 and 2^40: the height is then drawn from m
- * of 63 - spread bits, which keeps a rejection below 2^-22 and leaves room
- * for the merge.
+ * cannot overflow: no share exceeds the cells), or when the columns stay
+ * below 2^32 and mass * 2^spread below 2^40: the height is then drawn from m
+ * of 63 - spread bits, which keeps a rejection rare and leaves room for the
+ * merge.
  */
 static bool dice_table_narrow(const struct dice_die *die)
 {
@@ -46,9 +47,37 @@ static bool dice_table_narrow(const struct dice_die *die)
 
 	if (dice_loaded_one_draw(die))
 		return true;
+	/* series: out-of-tree */
+	/* Mapping 1 also wanted the mass below 2^32. */
+	if (dice_die_mapping_1(die) && table->mass >= die->rec.narrow_limit)
+		return false;
+	/* series: end */
 	return table->sides < die->rec.narrow_limit &&
-	       table->mass < die->rec.narrow_limit &&
-	       ((table->mass << table->spread) >> 8) < die->rec.narrow_limit;
+	       (((u128)table->mass << table->spread) >> 8) <
+	       die->rec.narrow_limit;
+}
+
+/*
+ * Columns drawn ahead: by the default method, on a large table drawn by
+ * column and height in 64 bits.  A power of two, so the ring's index is a
+ * mask.
+ */
+static unsigned int dice_ahead_depth(const struct dice_die *die)
+{
+	unsigned int depth = 1;
+
+	if (!die->table || !die->narrow_table || dice_loaded_one_draw(die) ||
+	    die->method != DICE_METHOD_RECYCLE ||
+	    die->table->sides < die->rec.ahead_sides)
+		return 0;
+	/* series: out-of-tree */
+	if (dice_die_mapping_1(die))
+		return 0;
+	/* series: end */
+	while (depth * 2 <= min_t(unsigned int, die->rec.ahead_limit,
+				  DICE_AHEAD))
+		depth *= 2;
+	return die->rec.ahead_limit ? depth : 0;
 }
 
 /* series: end */
@@ -98,6 +127,7 @@ static void dice_digits_plan(struct dice_die *die)
 	}
 	/* series: loaded */
 	die->narrow_table = die->table && dice_table_narrow(die);
+	die->rec.ahead_depth = dice_ahead_depth(die);
 	/* series: end */
 	dg->base = base;
 	dg->per = per;
@@ -141,6 +171,11 @@ static void dice_die_forget(struct dice_die *die)
 	die->rec.m = 1;
 	die->rec.held = 0;
 	die->rec.held_size = 1;
+	/* series: loaded */
+	memzero_explicit(die->rec.ahead, sizeof(die->rec.ahead));
+	die->rec.ahead_count = 0;
+	die->rec.ahead_next = 0;
+	/* series: end */
 	die->digits.left = 0;
 	die->digits.frac = 0;
 	/* series: batch */
@@ -161,19 +196,50 @@ void dice_die_init(struct dice_die *die, dice_fill_fn fill, void *ctx)
 	die->sides = 6;
 	die->kind = DICE_KIND_FAIR;
 	die->method = DICE_METHOD_RECYCLE;
+#ifndef __KERNEL__
+	die->mapping = DICE_MAPPING_LATEST;
+#endif
 	dice_recycler_init(&die->rec);
 	dice_pool_init(&die->pool, fill, ctx);
 	dice_die_plan(die);
 }
 EXPORT_SYMBOL_IF_KUNIT(dice_die_init);
 
+/* series: loaded */
+/*
+ * Columns drawn ahead are uniform on [0, sides) and independent of everything
+ * served: each joins x as one more digit while m has room for it, and those
+ * that do not fit 128 bits are dropped (a few, at a change of the die).
+ */
+static void dice_die_settle_ahead(struct dice_die *die)
+{
+	struct dice_recycler *rec = &die->rec;
+	unsigned int i, mask = rec->ahead_depth - 1;
+	u64 n;
+
+	if (!rec->ahead_count)
+		return;
+	n = die->table->sides;
+	for (i = 0; i < rec->ahead_count; i++) {
+		if (rec->m > ~(u128)0 / n)
+			break;
+		rec->x = rec->x * n + rec->ahead[(rec->ahead_next + i) & mask];
+		rec->m *= n;
+	}
+	memzero_explicit(rec->ahead, sizeof(rec->ahead));
+	rec->ahead_count = 0;
+	rec->ahead_next = 0;
+}
+
+/* series: end */
 /**
  * dice_die_settle() - give faces drawn but not served back to the recycler
  * @die: the die
  *
  * Faces waiting in @die->digits are uniform on [0, n^left) and independent
  * of everything served, so they join x as one more mixed-radix digit.  Done
- * before the die changes, so no randomness is lost to the change.
+ * before the die changes, so no randomness is lost to the change (but for
+ * columns drawn ahead beyond 128 bits of state).
  */
 void dice_die_settle(struct dice_die *die)
 {
@@ -182,6 +248,9 @@ void dice_die_settle(struct dice_die *die)
 	unsigned int i;
 
 	dice_recycler_release(&die->rec);
+	/* series: loaded */
+	dice_die_settle_ahead(die);
+	/* series: end */
 	if (!dg->left)
 		return;
 	for (i = 0; i < dg->left; i++)
@@ -217,6 +286,51 @@ void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
 	dice_die_plan(die);
 }
 EXPORT_SYMBOL_IF_KUNIT(dice_die_set_widths);
+
+/* series: loaded */
+/**
+ * dice_die_set_ahead() - draw fewer columns ahead, for exhaustive tests
+ * @die: the die
+ * @limit: at most this many (DICE_AHEAD by default; 0 for none)
+ * @sides: on tables of this many sides and more (DICE_AHEAD_SIDES)
+ */
+void dice_die_set_ahead(struct dice_die *die, unsigned int limit, u32 sides)
+{
+	dice_die_settle(die);
+	die->rec.ahead_limit = limit;
+	die->rec.ahead_sides = sides;
+	dice_die_plan(die);
+}
+EXPORT_SYMBOL_IF_KUNIT(dice_die_set_ahead);
+
+/* series: end */
+
+#ifndef __KERNEL__
+/**
+ * dice_die_set_mapping() - roll by another mapping of bits to faces
+ * @die: the die
+ * @mapping: DICE_MAPPING_1 or DICE_MAPPING_2
+ *
+ * For replays of seeded userspace engines: the same bits give the same faces
+ * under the mapping they were rolled by.
+ *
+ * Return: 0, or -EINVAL for a mapping that is none.
+ */
+int dice_die_set_mapping(struct dice_die *die, u32 mapping)
+{
+	if (mapping != DICE_MAPPING_1 && mapping != DICE_MAPPING_2)
+		return -EINVAL;
+	dice_die_settle(die);
+	die->mapping = mapping;
+	dice_die_plan(die);
+	return 0;
+}
+
+u32 dice_die_get_mapping(const struct dice_die *die)
+{
+	return die->mapping;
+}
+#endif
 
 /* series: batch */
 /*
@@ -505,6 +619,17 @@ const char *dice_die_invalid(const struct dice_die *die)
 #endif /* series: end */
 	if (dg->left > dg->per || (dg->left && dg->per < 2))
 		return "more faces waiting than a draw gives";
+	/* series: loaded */
+	if (rec->ahead_count > rec->ahead_depth ||
+	    rec->ahead_next >= max(rec->ahead_depth, 1U))
+		return "columns drawn ahead out of the ring";
+	for (i = 0; i < rec->ahead_count; i++) {
+		u32 at = (rec->ahead_next + i) & (rec->ahead_depth - 1);
+
+		if (rec->ahead[at] >= die->table->sides)
+			return "a column drawn ahead is no column";
+	}
+	/* series: end */
 	if (!(pool->mark <= pool->head && pool->head <= pool->tail &&
 	      pool->tail - (pool->mark & ~63ULL) <= DICE_POOL_BITS))
 		return "pool positions out of order";

@@ -41,6 +41,10 @@
  * series: loaded
  * @narrow_table: the table can be rolled with a 64-bit state
  * series: end
+ * series: out-of-tree
+ * @mapping: DICE_MAPPING_*, a userspace engine's (the module rolls by the
+ *	latest)
+ * series: end
  */
 struct dice_die {
 	u64 sides;
@@ -60,9 +64,24 @@ struct dice_die {
 	/* series: loaded */
 	bool narrow_table;
 	/* series: end */
+#ifndef __KERNEL__
+	u32 mapping;
+#endif
 };
 
 /* series: loaded */
+/* series: out-of-tree */
+/* A userspace engine replaying by mapping 1 (dice_die_set_mapping()). */
+static inline bool dice_die_mapping_1(const struct dice_die *die)
+{
+#ifndef __KERNEL__
+	if (die->mapping == DICE_MAPPING_1)
+		return true;
+#endif
+	return false;
+}
+
+/* series: end */
 /* A loaded die small enough to draw its cells in one narrow draw. */
 static inline bool dice_loaded_one_draw(const struct dice_die *die)
 {
@@ -78,6 +97,9 @@ void dice_die_drop_random(struct dice_die *die);
 void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
 			 unsigned int wide, u64 narrow_limit, u64 whole_limit);
 void dice_die_settle(struct dice_die *die);
+/* series: loaded */
+void dice_die_set_ahead(struct dice_die *die, unsigned int limit, u32 sides);
+/* series: end */
 const char *dice_die_invalid(const struct dice_die *die);
 int dice_die_failed(struct dice_die *die, int err);
 int dice_die_roll_u8(struct dice_die *die, u8 *out, unsigned int count,

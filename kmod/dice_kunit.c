@@ -241,6 +241,10 @@ static int dice_roll_fed(struct kunit *test, struct dice_die *die, u64 *pos,
 		if (die->rec.x != rec.x || die->rec.m != rec.m ||
 		    die->rec.held != rec.held ||
 		    die->rec.held_size != rec.held_size ||
+		    /* series: loaded */
+		    die->rec.ahead_count != rec.ahead_count ||
+		    die->rec.ahead_next != rec.ahead_next ||
+		    /* series: end */
 		    die->pool.head != head) {
 			KUNIT_FAIL(test, "roll %llu: a dry roll changed the die",
 				   die->rolls);
@@ -852,26 +856,29 @@ struct dice_exact_case {
 	bool whole;		/* draw a loaded die whole, not column, height */
 	unsigned int width;
 	u64 m0[3];
+	unsigned int ahead;	/* columns drawn ahead */
 };
 
 static const struct dice_exact_case dice_exact_cases[] = {
-	{ "fair d6", 6, false, {}, false, false, 6, { 1, 4, 7 } },
-	{ "fair d7, wide", 7, false, {}, true, false, 7, { 1, 4, 7 } },
+	{ "fair d6", 6, false, {}, false, false, 6, { 1, 4, 7 }, 0 },
+	{ "fair d7, wide", 7, false, {}, true, false, 7, { 1, 4, 7 }, 0 },
 	{ "fair d3, two faces a draw", 3, false, {}, false, false, 8,
-	  { 1, 4, 7 } },
+	  { 1, 4, 7 }, 0 },
 	/* series: loaded */
 	{ "loaded {2,2,6,1,1}", 5, true, { 2, 2, 6, 1, 1 }, false, true, 7,
-	  { 1, 3 } },
+	  { 1, 3 }, 0 },
 	{ "loaded {2,2,6,1,1}, column then height", 5, true,
-	  { 2, 2, 6, 1, 1 }, false, false, 7, { 1, 3 } },
+	  { 2, 2, 6, 1, 1 }, false, false, 7, { 1, 3 }, 0 },
 	{ "loaded {0,1,0,3}", 4, true, { 0, 1, 0, 3 }, false, true, 5,
-	  { 1, 3 } },
+	  { 1, 3 }, 0 },
 	{ "loaded {0,1,0,3}, column then height", 4, true, { 0, 1, 0, 3 },
-	  false, false, 5, { 1, 3 } },
+	  false, false, 5, { 1, 3 }, 0 },
+	{ "loaded {0,1,0,3}, a column drawn ahead", 4, true, { 0, 1, 0, 3 },
+	  false, false, 5, { 1, 3 }, 1 },
 	{ "loaded {0,1}, four cells a draw", 2, true, { 0, 1 }, false, true,
-	  8, { 1, 3 } },
+	  8, { 1, 3 }, 0 },
 	{ "loaded {1,0,0}, two cells a draw", 3, true, { 1, 0, 0 }, false,
-	  true, 8, { 1, 3 } },
+	  true, 8, { 1, 3 }, 0 },
 	/* series: end */
 };
 
@@ -909,6 +916,10 @@ static void dice_test_exhaustive(struct kunit *test)
 #endif /* series: end */
 	dice_die_set_widths(die, c->width, c->width,
 			    c->wide ? 0 : 1ULL << 32, c->whole ? 1ULL << 40 : 0);
+	/* series: loaded */
+	dice_die_set_ahead(die, c->ahead, 1);
+	KUNIT_ASSERT_EQ(test, die->rec.ahead_depth, c->ahead);
+	/* series: end */
 
 	for (i = 0; i < ARRAY_SIZE(c->m0) && c->m0[i]; i++) {
 		for (x0 = 0; x0 < c->m0[i]; x0++) {

@@ -495,6 +495,94 @@ dice_roll_loaded_columns(struct dice_die *die, u64 *faces,
 	return i;
 }
 
+/*
+ * A large loaded die: each roll draws the column of the roll
+ * ahead_depth rolls on, then its own height, and picks its own column, whose
+ * table entry was asked for when that column was drawn; half way there, the
+ * column's alias side was asked for too.  So the cache misses of the table's
+ * entries overlap, ahead_depth rolls at a time, where a roll that looked its
+ * column up when drawn would wait for each miss in turn.  The draws of a roll
+ * are as in dice_roll_loaded_columns(): a column, a height, one merge, so the
+ * bounds on m hold as there (Documentation/dice/alias.rst).  A roll that runs
+ * out of bits is undone whole, with the columns it drew to fill the ring.
+ */
+static __always_inline unsigned int
+dice_roll_loaded_ahead(struct dice_die *die, u64 *faces, unsigned int count,
+		       int *errp, const bool packed)
+{
+	const struct dice_table *table = die->table;
+	struct dice_recycler *rec = &die->rec;
+	const unsigned int mask = rec->ahead_depth - 1;
+	const unsigned int half = rec->ahead_depth / 2;
+	u64 x = (u64)rec->x, m = (u64)rec->m, xs, ms, c, y, col, off, size;
+	u64 held = rec->held, held_size = rec->held_size;
+	unsigned int next = rec->ahead_next, have = rec->ahead_count, had, i;
+	struct dice_draw_plan plan;
+	struct dice_reader rd;
+	int err = 0;
+
+	dice_draw_plan(die, &plan);
+	/* As in dice_roll_loaded_columns(): checked once, not each roll. */
+	if (WARN_ON_ONCE(m >> plan.width)) {
+		*errp = -EUCLEAN;
+		return 0;
+	}
+	dice_reader_open(&rd, &die->pool);
+	for (i = 0; i < count; i++) {
+		xs = x;
+		ms = m;
+		had = have;
+		/* A new die's ring fills first. */
+		while (have <= mask && !err) {
+			err = dice_narrow_draw(&rd, &plan.cols, plan.width, &x,
+					       &m, &c);
+			if (!err) {
+				rec->ahead[(next + have++) & mask] = (u32)c;
+				dice_table_prefetch(table, c);
+			}
+		}
+		if (likely(!err))
+			err = dice_narrow_draw(&rd, &plan.cols, plan.width, &x,
+					       &m, &col);
+		if (likely(!err))
+			err = dice_narrow_draw(&rd, &plan.height,
+					       plan.height_width, &x, &m, &y);
+		if (unlikely(err)) {
+			x = xs;
+			m = ms;
+			have = had;
+			dice_reader_rollback(&rd);
+			*errp = err;
+			break;
+		}
+		dice_reader_commit(&rd);
+		c = rec->ahead[next];
+		rec->ahead[next] = (u32)col;
+		dice_table_prefetch(table, col);
+		dice_table_prefetch_alias(table,
+					  rec->ahead[(next + half) & mask]);
+		next = (next + 1) & mask;
+		if (packed)
+			faces[i] = dice_column_pick(table->col, c, y, &off,
+						    &size);
+		else
+			faces[i] = dice_table_pick(table, c, y, &off, &size);
+		/* The offset of the roll before, one roll late as there. */
+		x = x * held_size + held;
+		m *= held_size;
+		held = off;
+		held_size = size;
+	}
+	dice_reader_close(&rd);
+	rec->x = x;
+	rec->m = m;
+	rec->held = held;
+	rec->held_size = held_size;
+	rec->ahead_next = next;
+	rec->ahead_count = have;
+	return i;
+}
+
 /* Loaded dice with few cells: the grouped draws of dice_loaded_cell(). */
 static __always_inline unsigned int
 dice_roll_loaded_cells(struct dice_die *die, u64 *faces, unsigned int count,
@@ -554,6 +642,10 @@ static unsigned int dice_roll_loaded_many(struct dice_die *die, u64 *faces,
 		       dice_roll_loaded_cells(die, faces, count, errp, true) :
 		       dice_roll_loaded_cells(die, faces, count, errp, false);
 
+	if (die->rec.ahead_depth)
+		return packed ?
+		       dice_roll_loaded_ahead(die, faces, count, errp, true) :
+		       dice_roll_loaded_ahead(die, faces, count, errp, false);
 	if (dice_loaded_one_draw(die))
 		return packed ?
 		       dice_roll_loaded_columns(die, faces, count, errp, 1, 1) :

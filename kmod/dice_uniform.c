@@ -90,6 +90,13 @@ void dice_recycler_init(struct dice_recycler *rec)
 	rec->m = 1;
 	rec->held = 0;
 	rec->held_size = 1;
+	/* series: loaded */
+	rec->ahead_next = 0;
+	rec->ahead_count = 0;
+	rec->ahead_depth = 0;
+	rec->ahead_limit = DICE_AHEAD;
+	rec->ahead_sides = DICE_AHEAD_SIDES;
+	/* series: end */
 	rec->narrow_limit = DICE_NARROW_LIMIT;
 	rec->whole_limit = DICE_WHOLE_LIMIT;
 	rec->narrow_width = DICE_NARROW_WIDTH;

@@ -18,6 +18,18 @@
 
 #include "dice_pool.h"
 
+/* series: loaded */
+/*
+ * Columns a large loaded die draws ahead of its rolls: the table entries of
+ * that many rolls are on their way from memory at once, rather than one
+ * after another.  Only tables of DICE_AHEAD_SIDES sides and more, 2 MiB,
+ * which outgrow a core's cache: a table the cache holds rolls faster
+ * without.
+ */
+#define DICE_AHEAD		16
+#define DICE_AHEAD_SIDES	BIT(17)
+
+/* series: end */
 /**
  * struct dice_recycler - leftover randomness kept between rolls
  * @x: uniform on [0, @m), independent of every face served so far
@@ -26,6 +38,17 @@
  *	[0, @held_size) and independent of @x and of every face served; it
  *	joins @x one roll late (see dice_roll_loaded_columns())
  * @held_size: that share, 1 when nothing is held
+ * series: loaded
+ * @ahead: columns of a large loaded die's next rolls, drawn ahead so that
+ *	their table entries are fetched together (dice_roll_loaded_ahead());
+ *	each uniform on the die's columns and independent of everything else
+ * @ahead_next: index in @ahead of the next roll's column
+ * @ahead_count: columns waiting in @ahead
+ * @ahead_depth: columns the die draws ahead: a power of two, at most
+ *	@ahead_limit, or 0 (dice_die_plan())
+ * @ahead_limit: DICE_AHEAD, or less in exhaustive tests
+ * @ahead_sides: DICE_AHEAD_SIDES, or less in exhaustive tests
+ * series: end
  * @narrow_limit: DICE_NARROW_LIMIT, or less in exhaustive tests
  * @whole_limit: DICE_WHOLE_LIMIT, or less
  * @narrow_width: DICE_NARROW_WIDTH, or less
@@ -36,6 +59,14 @@ struct dice_recycler {
 	u128 m;
 	u64 held;
 	u64 held_size;
+	/* series: loaded */
+	u32 ahead[DICE_AHEAD];
+	unsigned int ahead_next;
+	unsigned int ahead_count;
+	unsigned int ahead_depth;
+	unsigned int ahead_limit;
+	u32 ahead_sides;
+	/* series: end */
 	u64 narrow_limit;
 	u64 whole_limit;
 	unsigned int narrow_width;

@@ -430,6 +430,99 @@ static void test_known_answers(void)
 	}
 }
 
+/*
+ * Faces of loaded dice from kmod/tests/ref_loaded.py, an independent Python
+ * implementation written from the documents (recycling.rst, alias.rst and
+ * Documentation/misc-devices/dice.rst) without the C: every shape, columns
+ * drawn ahead from none to 16, and a mass above 2^32 under both mappings
+ * (128 bits under mapping 1, 64 under 2).  Regenerate with
+ *   python3 ref_loaded.py -n 40 [--whole-limit 0] [--ahead K] [--mapping M] W
+ * (kat_w_wide: 2^26 + 7919 i for i below 200).
+ */
+static const u32 kat_w_seed[] = { 2, 2, 6, 1, 1 };
+static const u32 kat_w_gap[] = { 1, 0, 3 };
+static const u32 kat_w_spike[] = { 20, 1, 1, 1, 1, 1, 1 };
+static u32 kat_w_wide[200];
+
+static const struct {
+	const u32 *w;
+	u32 n;
+	bool whole;		/* default limits, else column and height */
+	unsigned int ahead;	/* then at most this many columns ahead */
+	u32 mapping;
+	u8 faces[40];
+} loaded_kat[] = {
+	{ kat_w_seed, 5, false, 0, 2,
+	  { 2, 2, 2, 0, 2, 0, 2, 2, 1, 0, 2, 2, 2, 0, 2, 2, 1, 1, 2, 2, 1, 2, 4, 3,
+	    4, 2, 2, 0, 2, 1, 0, 2, 2, 2, 0, 2, 3, 0, 1, 0 } },
+	{ kat_w_seed, 5, false, 1, 2,
+	  { 2, 0, 1, 0, 2, 2, 2, 2, 2, 1, 1, 2, 2, 2, 4, 2, 0, 2, 0, 1, 2, 2, 1, 2,
+	    1, 1, 2, 2, 1, 0, 2, 3, 3, 3, 4, 0, 2, 2, 4, 2 } },
+	{ kat_w_seed, 5, false, 2, 2,
+	  { 4, 2, 2, 0, 2, 3, 2, 2, 2, 2, 1, 0, 2, 2, 3, 0, 2, 0, 2, 0, 2, 1, 2, 0,
+	    2, 3, 2, 2, 2, 0, 2, 3, 1, 2, 1, 2, 1, 2, 2, 2 } },
+	{ kat_w_seed, 5, false, 4, 2,
+	  { 2, 0, 2, 3, 2, 2, 2, 4, 4, 2, 2, 1, 0, 2, 3, 2, 2, 2, 0, 0, 0, 2, 2, 2,
+	    2, 4, 2, 2, 1, 2, 0, 1, 1, 2, 2, 3, 2, 1, 2, 1 } },
+	{ kat_w_seed, 5, false, 16, 2,
+	  { 2, 0, 4, 3, 2, 3, 1, 2, 0, 2, 2, 0, 2, 2, 0, 3, 2, 1, 2, 0, 4, 2, 2, 2,
+	    2, 1, 0, 0, 2, 2, 2, 1, 4, 2, 4, 2, 2, 2, 2, 0 } },
+	{ kat_w_gap, 3, false, 2, 2,
+	  { 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 2, 2, 2, 0, 2, 2, 2, 0, 2, 2, 2,
+	    2, 2, 0, 2, 2, 2, 2, 2, 2, 2, 0, 2, 2, 0, 0, 2 } },
+	{ kat_w_spike, 7, false, 4, 2,
+	  { 0, 4, 5, 3, 3, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 6, 0, 0, 5, 0, 0,
+	    0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5 } },
+	{ kat_w_seed, 5, true, 0, 2,
+	  { 1, 2, 2, 0, 2, 2, 3, 2, 2, 0, 0, 2, 3, 2, 4, 4, 2, 2, 4, 2, 2, 1, 2, 2,
+	    3, 0, 2, 1, 0, 2, 2, 2, 3, 2, 2, 4, 2, 2, 2, 2 } },
+	{ kat_w_wide, 200, true, 0, 2,
+	  { 179, 31, 162, 27, 152, 129, 123, 88, 72, 24, 42, 53, 69, 154, 40, 34,
+	    87, 7, 128, 110, 56, 193, 118, 81, 80, 62, 130, 115, 49, 189, 113, 186,
+	    183, 129, 162, 107, 12, 142, 99, 107 } },
+	{ kat_w_wide, 200, true, 0, 1,
+	  { 195, 31, 199, 49, 163, 140, 34, 28, 59, 136, 128, 47, 183, 147, 3, 1,
+	    66, 13, 63, 47, 154, 98, 151, 18, 172, 31, 154, 6, 191, 163, 124, 154,
+	    177, 101, 91, 33, 34, 168, 191, 6 } },
+};
+
+static void test_loaded_known_answers(void)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(kat_w_wide); i++)
+		kat_w_wide[i] = (1U << 26) + i * 7919;
+	for (i = 0; i < ARRAY_SIZE(loaded_kat); i++) {
+		struct kat_ctx k = { 0 };
+		struct dice_table *t = dice_table_alloc(loaded_kat[i].n);
+		struct dice_die die;
+		u64 face;
+
+		EXPECT(t && !dice_table_from_weights(t, loaded_kat[i].w));
+		if (tap_case_failed)
+			return;
+		dice_die_init(&die, kat_fill, &k);
+		EXPECT(!dice_die_set_mapping(&die, loaded_kat[i].mapping));
+		/* Small tables draw ahead only when told to. */
+		if (!loaded_kat[i].whole)
+			dice_die_set_ahead(&die, loaded_kat[i].ahead, 1);
+		EXPECT(!dice_die_set_table(&die, t));
+		if (!loaded_kat[i].whole)
+			dice_die_set_widths(&die, 63, 128, 1ULL << 32, 0);
+		for (j = 0; j < 40; j++) {
+			EXPECT(!dice_die_roll(&die, &face));
+			if (face != loaded_kat[i].faces[j]) {
+				printf("#   case %u roll %u: %llu, want %u\n", i, j,
+				       (unsigned long long)face,
+				       loaded_kat[i].faces[j]);
+				tap_case_failed = 1;
+				break;
+			}
+		}
+		dice_die_wipe(&die);
+	}
+}
+
 static void test_state_invariant(void)
 {
 	static const u64 sides[] = { 3, 5, 6, 7, 20, 100, 1000003,
@@ -463,6 +556,12 @@ static void test_state_invariant(void)
 static u64 ex_held_size = 1;
 
 /*
+ * And into a column drawn ahead by the roll before (x mod the sides, when m
+ * is a multiple of them), for a die that draws columns ahead.
+ */
+static bool ex_ahead_split;
+
+/*
  * Roll once from state (x, m) fed the L-bit string s.  Returns 1 if the roll
  * was decided within those bits, with the face and the state after.
  */
@@ -476,6 +575,15 @@ static int roll_from(struct dice_die *die, u128 x, u128 m, u64 s,
 	die->rec.m = m / h;
 	die->rec.held = (u64)(x % h);
 	die->rec.held_size = h;
+	die->rec.ahead_count = 0;
+	die->rec.ahead_next = 0;
+	if (ex_ahead_split && die->rec.ahead_depth &&
+	    !(die->rec.m % die->sides)) {
+		die->rec.ahead[0] = (u32)(die->rec.x % die->sides);
+		die->rec.ahead_count = 1;
+		die->rec.x /= die->sides;
+		die->rec.m /= die->sides;
+	}
 	dice_pool_discard(&die->pool);
 	die->pool.discarded = die->pool.pad = 0;
 	dice_pool_put(&die->pool, s, L);
@@ -647,9 +755,15 @@ static void test_exhaustive_grouped(void)
 	}
 }
 
-/* Returns how many cells one draw gave (the die's digits.per). */
-static unsigned int exhaustive_loaded(const u32 *w, u32 n, unsigned int width,
-				      unsigned int L, bool whole)
+/*
+ * Returns how many cells one draw gave (the die's digits.per).  By column and
+ * height: under mapping 1, and under mapping 2 with @ahead columns drawn
+ * ahead (a start state may then hold one already).
+ */
+static unsigned int exhaustive_loaded_at(const u32 *w, u32 n,
+					 unsigned int width, unsigned int L,
+					 bool whole, u32 mapping,
+					 unsigned int ahead)
 {
 	unsigned int per;
 	struct dice_table *table = dice_table_alloc(n);
@@ -665,17 +779,49 @@ static unsigned int exhaustive_loaded(const u32 *w, u32 n, unsigned int width,
 		total += w[i];
 	}
 	dice_die_init(&die, NULL, NULL);
+	EXPECT(!dice_die_set_mapping(&die, mapping));
+	dice_die_set_ahead(&die, ahead, 1);
 	EXPECT(!dice_die_set_table(&die, table));
 	/* Drawn whole, or by column and height. */
 	dice_die_set_widths(&die, width, 128, 1ULL << 32, whole ? 1ULL << 40 : 0);
 	per = die.digits.per;
+	EXPECT(die.rec.ahead_depth == (whole || mapping == DICE_MAPPING_1 ?
+				       0 : ahead));
 	for (m0 = 1; m0 <= 3; m0 += 2)
 		check_exhaustive(&die, mass, total, m0, L);
 	/* Start with an offset held back from the roll before. */
 	ex_held_size = 3;
 	check_exhaustive(&die, mass, total, 3, L);
 	ex_held_size = 1;
+	if (die.rec.ahead_depth) {
+		/* Start with a column drawn ahead, and with both. */
+		ex_ahead_split = true;
+		check_exhaustive(&die, mass, total, n, L);
+		ex_held_size = 3;
+		check_exhaustive(&die, mass, total, 3 * n, L);
+		ex_held_size = 1;
+		ex_ahead_split = false;
+	}
 	dice_die_wipe(&die);
+	if (tap_case_failed)
+		printf("#   %u sides, width %u, %s, mapping %u, %u ahead\n", n,
+		       width, whole ? "whole" : "column and height", mapping,
+		       ahead);
+	return per;
+}
+
+static unsigned int exhaustive_loaded(const u32 *w, u32 n, unsigned int width,
+				      unsigned int L, bool whole)
+{
+	unsigned int per;
+
+	per = exhaustive_loaded_at(w, n, width, L, whole, DICE_MAPPING_2, 1);
+	if (whole)
+		return per;
+	/* Two ahead need more bits than wider states leave. */
+	if (width < 12)
+		exhaustive_loaded_at(w, n, width, L, whole, DICE_MAPPING_2, 2);
+	exhaustive_loaded_at(w, n, width, L, whole, DICE_MAPPING_1, 0);
 	return per;
 }
 
@@ -723,6 +869,7 @@ struct seq_die {
 	unsigned int per;	/* faces per draw the plan must give */
 	bool narrow;		/* the die draws in 64 bits */
 	unsigned int rolls;	/* rolls that fit the bits enumerated */
+	unsigned int ahead;	/* columns drawn ahead, at most */
 };
 
 #define SEQ_NARROW	8
@@ -737,25 +884,27 @@ static const u32 seq_w_wide[] = { 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 
 static const struct seq_die seq_dice[] = {
 	{ "fair d3, grouped", DICE_METHOD_RECYCLE, 3, NULL, 0, 1ULL << 40,
-	  2, true, 2 },
-	{ "fair d5", DICE_METHOD_RECYCLE, 5, NULL, 0, 1ULL << 40, 1, true, 2 },
+	  2, true, 2, 0 },
+	{ "fair d5", DICE_METHOD_RECYCLE, 5, NULL, 0, 1ULL << 40, 1, true, 2, 0 },
 	{ "fair d17, wide", DICE_METHOD_RECYCLE, 17, NULL, 0, 1ULL << 40, 1,
-	  false, 2 },
+	  false, 2, 0 },
 	{ "loaded {1,0,0}, grouped", DICE_METHOD_RECYCLE, 0, seq_w_grouped, 3,
-	  1ULL << 40, 2, true, 2 },
+	  1ULL << 40, 2, true, 2, 0 },
 	{ "loaded {1,2}, whole", DICE_METHOD_RECYCLE, 0, seq_w_pair, 2,
-	  1ULL << 40, 1, true, 2 },
+	  1ULL << 40, 1, true, 2, 0 },
 	{ "loaded {2,2,6,1,1}, column and height", DICE_METHOD_RECYCLE, 0,
-	  seq_w_seed, 5, 0, 1, true, 2 },
+	  seq_w_seed, 5, 0, 1, true, 2, 0 },
+	{ "loaded {2,2,6,1,1}, a column drawn ahead", DICE_METHOD_RECYCLE, 0,
+	  seq_w_seed, 5, 0, 1, true, 1, 1 },
 	{ "loaded 17 sides, wide", DICE_METHOD_RECYCLE, 0, seq_w_wide, 17, 0,
-	  1, false, 2 },
+	  1, false, 2, 0 },
 	{ "viglietta d5", DICE_METHOD_VIGLIETTA, 5, NULL, 0, 1ULL << 40, 1,
-	  true, 1 },
-	{ "batch d3", DICE_METHOD_BATCH, 3, NULL, 0, 1ULL << 40, 2, true, 0 },
+	  true, 1, 0 },
+	{ "batch d3", DICE_METHOD_BATCH, 3, NULL, 0, 1ULL << 40, 2, true, 0, 0 },
 	{ "alias {1,2}", DICE_METHOD_ALIAS, 0, seq_w_pair, 2, 1ULL << 40, 1,
-	  true, 2 },
+	  true, 2, 0 },
 	{ "rejection d5", DICE_METHOD_REJECTION, 5, NULL, 0, 1ULL << 40, 1,
-	  true, 2 },
+	  true, 2, 0 },
 };
 
 static u64 seq_changes;	/* changes checked, for the log */
@@ -766,6 +915,7 @@ static int seq_apply(struct dice_die *die, const struct seq_die *c)
 	struct dice_table *t;
 	int err;
 
+	dice_die_set_ahead(die, c->ahead, 1);
 	dice_die_set_widths(die, SEQ_NARROW, SEQ_WIDE, SEQ_LIMIT,
 			    c->whole_limit);
 	if (c->sides) {
@@ -1479,7 +1629,7 @@ static void rollback_weights(void)
 	for (i = 0; i < ARRAY_SIZE(two_draw); i++)
 		two_draw[i] = 100000 + (i * 7919) % 100000;
 	for (i = 0; i < ARRAY_SIZE(rollback_wide); i++)
-		rollback_wide[i] = (1U << 25) + i;
+		rollback_wide[i] = (1U << 31) + i;
 }
 
 static const u64 rollback_sides[] = { 2, 6, 20, 1000003, (1ULL << 32) + 1,
@@ -1883,6 +2033,10 @@ static void test_bits_loaded(void)
 	for (i = 0; i < 65536; i++)
 		w[i] = 1 + (u32)(xoshiro() % 65535);
 	bits_loaded("65536 random weights", w, 65536);
+	/* Large enough to draw its columns ahead, and rolled in 64 bits. */
+	for (i = 0; i < (1U << 20); i++)
+		w[i] = 1 + (u32)(xoshiro() % 65535);
+	bits_loaded("2^20 random weights", w, 1U << 20);
 	for (i = 0; i < (1U << 20); i++)
 		w[i] = U32_MAX;
 	bits_loaded("2^20 sides of 2^32-1", w, 1U << 20);
@@ -1907,6 +2061,8 @@ int main(void)
 		test_format_batch);
 	tap_run("core: known answers against the Python reference",
 		test_known_answers);
+	tap_run("core: loaded known answers against the Python reference",
+		test_loaded_known_answers);
 	tap_run("core: recycler state stays x < m", test_state_invariant);
 	tap_run("core: exhaustive exactness, fair dice", test_exhaustive_fair);
 	tap_run("core: exhaustive exactness, faces drawn together",

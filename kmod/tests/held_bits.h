@@ -10,12 +10,16 @@
 
 #include <math.h>
 
-/* Held by @die: its recycler's state, its held draw, its faces drawn ahead. */
+/*
+ * Held by @die: its recycler's state, its held draw, its faces drawn ahead
+ * and its columns drawn ahead.
+ */
 static inline long double dice_held_bits(const struct dice_die *die, u64 sides)
 {
 	return log2l((long double)die->rec.m) +
 	       log2l((long double)die->rec.held_size) +
-	       die->digits.left * log2l((long double)sides);
+	       die->digits.left * log2l((long double)sides) +
+	       die->rec.ahead_count * log2l((long double)sides);
 }
 
 #endif /* _DICE_TESTS_HELD_BITS_H */

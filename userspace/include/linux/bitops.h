@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1-or-later */
-/* userspace/include/linux/bitops.h - fls64(), BIT_ULL() */
+/* userspace/include/linux/bitops.h - fls64(), BIT(), BIT_ULL() */
 #ifndef _DICE_SHIM_LINUX_BITOPS_H
 #define _DICE_SHIM_LINUX_BITOPS_H
 
@@ -9,6 +9,9 @@
 
 #include <linux/types.h>
 
+#ifndef BIT
+#define BIT(nr)		(1UL << (nr))
+#endif
 #ifndef BIT_ULL
 #define BIT_ULL(nr)	(1ULL << (nr))
 #endif
