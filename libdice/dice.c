@@ -323,6 +323,18 @@ DICE_EXPORT int dice_set_source(struct dice *d, uint32_t source)
 	return dice_engine_set_source(d, source);
 }
 
+/* The device rolls by its module's latest mapping: no ioctl asks another. */
+DICE_EXPORT int dice_set_mapping(struct dice *d, uint32_t mapping)
+{
+	int err = dice_check(d);
+
+	if (err)
+		return err;
+	if (!d->eng)
+		return -EOPNOTSUPP;
+	return dice_engine_set_mapping(d, mapping);
+}
+
 DICE_EXPORT int dice_set_format(struct dice *d, uint32_t format)
 {
 	int err = dice_check(d);
@@ -392,6 +404,16 @@ DICE_EXPORT int dice_get_masses(struct dice *d, uint64_t *masses,
 	if (!d->eng)
 		return -EOPNOTSUPP;
 	return dice_engine_get_masses(d, masses, capacity, sides, total);
+}
+
+DICE_EXPORT int dice_get_mapping(struct dice *d, uint32_t *mapping)
+{
+	if (!d || !mapping)
+		return -EINVAL;
+	if (!d->eng)
+		return -EOPNOTSUPP;
+	*mapping = dice_engine_get_mapping(d);
+	return 0;
 }
 
 /* ---- bits and rolls ---------------------------------------------------------------- */

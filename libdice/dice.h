@@ -69,6 +69,25 @@ struct dice_stats {
 /* dice_open_flags() flags */
 #define DICE_OPEN_USERSPACE	0x1	/* engine in this process, getrandom() bits */
 
+/*
+ * Mappings of random bits to faces, for dice_set_mapping(): the same bits
+ * give the same faces under the same mapping.  Fair dice and small loaded
+ * dice roll alike under both; mapping 2 rolls some large loaded dice (of
+ * 2^17 sides and more, or whose column mass is 2^32 and more) faster, and
+ * into other faces (which changes the rolls after them too).  Mapping 1 is
+ * how every libdice rolled before there were mappings.  The die core's
+ * header defines the same names with the same values.
+ */
+#ifndef DICE_MAPPING_1
+#define DICE_MAPPING_1		1
+#endif
+#ifndef DICE_MAPPING_2
+#define DICE_MAPPING_2		2
+#endif
+#ifndef DICE_MAPPING_LATEST
+#define DICE_MAPPING_LATEST	DICE_MAPPING_2
+#endif
+
 /* Open /dev/dice: a fair d6.  -ENOENT when the module is not loaded. */
 int dice_open(struct dice **out);
 /* Open with DICE_OPEN_* flags. */
@@ -76,7 +95,9 @@ int dice_open_flags(struct dice **out, unsigned int flags);
 /*
  * Open a userspace engine whose bits come from @seed (ChaCha20 keystream):
  * the same seed gives the same faces, for tests and replays.  Not for
- * secrets: anyone who knows the seed knows every roll.
+ * secrets: anyone who knows the seed knows every roll.  It rolls by
+ * DICE_MAPPING_1, so that a seed keeps giving the faces it gave before
+ * there were mappings (see dice_set_mapping()).
  */
 int dice_open_seeded(struct dice **out, uint64_t seed);
 void dice_close(struct dice *d);
@@ -103,6 +124,16 @@ const char *dice_method_name(uint32_t method);
 int dice_method_parse(const char *name, uint32_t *method);
 /* Userspace engines only: -EOPNOTSUPP on /dev/dice, which takes no bits. */
 int dice_set_source(struct dice *d, uint32_t source);
+/*
+ * The mapping (DICE_MAPPING_*) a userspace engine rolls by from the next
+ * roll on: DICE_MAPPING_1 from dice_open_seeded(), so that old replays
+ * hold, DICE_MAPPING_LATEST from dice_open_flags(), which replays nothing.
+ * -EINVAL for a mapping that is none.  Userspace engines only: -EOPNOTSUPP
+ * on /dev/dice, which rolls by its module's latest mapping and has no ioctl
+ * to ask for another.
+ */
+int dice_set_mapping(struct dice *d, uint32_t mapping);
+int dice_get_mapping(struct dice *d, uint32_t *mapping);
 int dice_set_format(struct dice *d, uint32_t format);
 int dice_get_info(struct dice *d, struct dice_info *info);
 int dice_get_stats(struct dice *d, struct dice_stats *stats);

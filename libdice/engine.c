@@ -17,6 +17,9 @@
  * 8-byte nonce is zero, blocks are numbered from 0 (the original ChaCha20
  * with a 64-bit block counter), and each 64-bit word of bits is the next 8
  * keystream bytes read little-endian, spent most significant bit first.
+ * So is the mapping of bits to faces a seeded engine starts at:
+ * DICE_MAPPING_1, how libdice rolled before there were mappings,
+ * whatever the core's latest.
  *
  * Sections: bit sources, life cycle, configuration, queries, bits and
  * rolls.
@@ -148,6 +151,10 @@ int dice_engine_new(struct dice *d, bool seeded, uint64_t seed)
 		d->eng = NULL;
 		return -ENOMEM;
 	}
+	/* A new die rolls by the core's latest mapping: a seed replays by 1. */
+	if (seeded)
+		return dice_die_set_mapping(dice_stream_die(e->stream),
+					    DICE_MAPPING_1);
 	return 0;
 }
 
@@ -197,6 +204,38 @@ int dice_engine_set_source(struct dice *d, uint32_t source)
 int dice_engine_set_format(struct dice *d, uint32_t format)
 {
 	return dice_stream_set_format(d->eng->stream, format);
+}
+
+/*
+ * The mapping of bits to faces from the next roll on; the one in use
+ * changes nothing, so a replay may name it at any time.  Rolls the old one
+ * made and no read has taken yet (text a short dice_read() left) are
+ * dropped as a new method drops them, but the rest of a line a read began.
+ */
+int dice_engine_set_mapping(struct dice *d, uint32_t mapping)
+{
+	struct dice_stream *stream = d->eng->stream;
+	struct dice_die *die = dice_stream_die(stream);
+	struct dice_die_info info;
+	size_t waiting;
+	int err;
+
+	if (mapping == dice_die_get_mapping(die))
+		return 0;
+	err = dice_die_set_mapping(die, mapping);
+	if (err)
+		return err;
+	dice_stream_bytes(stream, &waiting);
+	if (!waiting)
+		return 0;
+	/* The same die and method again: what it drops is what we want. */
+	dice_stream_info(stream, &info);
+	return dice_stream_set_method(stream, info.method);
+}
+
+uint32_t dice_engine_get_mapping(struct dice *d)
+{
+	return dice_die_get_mapping(dice_engine_die(d));
 }
 
 /* ---- queries ------------------------------------------------------------------ */

@@ -76,6 +76,8 @@ int dice_engine_set_table(struct dice *d, struct dice_table *table);
 int dice_engine_set_method(struct dice *d, uint32_t method);
 int dice_engine_set_source(struct dice *d, uint32_t source);
 int dice_engine_set_format(struct dice *d, uint32_t format);
+int dice_engine_set_mapping(struct dice *d, uint32_t mapping);
+uint32_t dice_engine_get_mapping(struct dice *d);
 void dice_engine_get_info(struct dice *d, struct dice_die_info *info);
 void dice_engine_get_stats(struct dice *d, struct dice_die_stats *stats);
 int dice_engine_get_masses(struct dice *d, uint64_t *masses,

@@ -30,6 +30,7 @@ struct options {
 	bool userspace;
 	bool seeded;
 	uint64_t seed;
+	uint32_t mapping;	/* --mapping (seeded engine), or 0: its own */
 	const char *method_name;
 	uint32_t method;
 	uint64_t max_dice;

@@ -326,7 +326,7 @@ static void bits_report(const struct bits_mark *before, bool json, char *buf,
 			 bound, excess);
 }
 
-/* ,"source":...,"seed":...,"method":... */
+/* ,"source":...,"seed":...,"mapping":...,"method":... */
 static void json_source(char *buf, size_t len)
 {
 	int n = snprintf(buf, len, ",\"source\":\"%s\"", engine_name(&o));
@@ -334,6 +334,9 @@ static void json_source(char *buf, size_t len)
 	if (o.seeded)
 		n += snprintf(buf + n, len - (size_t)n, ",\"seed\":%llu",
 			      (unsigned long long)o.seed);
+	if (o.mapping)
+		n += snprintf(buf + n, len - (size_t)n, ",\"mapping\":%u",
+			      (unsigned int)o.mapping);
 	if (o.method_name)
 		snprintf(buf + n, len - (size_t)n, ",\"method\":\"%s\"", o.method_name);
 }
@@ -727,7 +730,7 @@ static void catch_signals(void)
 
 enum { OPT_MAX_DICE = 256, OPT_MAX_EXPLODE, OPT_CSV, OPT_AT_LEAST,
        OPT_AT_MOST, OPT_BARS, OPT_ENGINE, OPT_ROLL20, OPT_VERSUS, OPT_COUNT,
-       OPT_FOUNDRY, OPT_AVRAE };
+       OPT_FOUNDRY, OPT_AVRAE, OPT_MAPPING };
 
 static const struct option long_opts[] = {
 	{ "breakdown", no_argument, NULL, 's' },
@@ -741,6 +744,7 @@ static const struct option long_opts[] = {
 	{ "bits", no_argument, NULL, 'b' },
 	{ "method", required_argument, NULL, 'm' },
 	{ "seed", required_argument, NULL, 'S' },
+	{ "mapping", required_argument, NULL, OPT_MAPPING },
 	{ "userspace", no_argument, NULL, 'u' },
 	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "weights", required_argument, NULL, 'w' },
@@ -845,6 +849,11 @@ static void parse_options(int argc, char **argv)
 			o.seed = number_opt("--seed", optarg, 0, UINT64_MAX);
 			o.seeded = true;
 			break;
+		case OPT_MAPPING:
+			o.mapping = (uint32_t)number_opt("--mapping", optarg,
+							 DICE_MAPPING_1,
+							 DICE_MAPPING_LATEST);
+			break;
 		case 'u':
 			set_engine("userspace", "-u");
 			break;
@@ -906,6 +915,9 @@ static void parse_options(int argc, char **argv)
 			bad_usage("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	/* the device and -u roll by the latest mapping: no replay to match */
+	if (o.mapping && !o.seeded)
+		bad_usage("--mapping goes with --seed: it says which mapping of bits to faces a seeded replay rolls by (the device and -u roll by the latest)");
 	if (o.dist) {
 		/* the engine options may come from an alias: they do no harm */
 		const char *other = o.histogram ? "--histogram" :

@@ -156,6 +156,12 @@ void engine_open(const struct options *o)
 		if (err)
 			die_fail("--method %s: %s", o->method_name, strerror(-err));
 	}
+	if (o->mapping) {
+		err = dice_set_mapping(s->h, o->mapping);
+		if (err)
+			die_fail("cannot roll by mapping %u: %s",
+				 (unsigned int)o->mapping, strerror(-err));
+	}
 	s->buf = cli_malloc(PREFETCH * sizeof(*s->buf));
 	s->method = o->method_name;
 	eng_open = true;

@@ -21,9 +21,15 @@
  *
  *   SHA-256("dice-fair-1" 0x00 secret-seed player-seed 0x00 n expression)
  *
- * with n as 8 bytes little-endian.  LOG is JSON Lines, one line each:
+ * with n as 8 bytes little-endian, and whose mapping of bits to faces
+ * (dice_set_mapping(3)) is the log's version's: version 1, the logs written
+ * before there were mappings, rolls by mapping 1; version 2, what --commit
+ * writes now, by mapping 2.  The two differ only on rolls of some large
+ * loaded dice.
+ * --log and --verify take a game by its version, and refuse a version this
+ * build does not know.  LOG is JSON Lines, one line each:
  *
- *   {"dice":"commit","version":1,"commitment":"<64 hex>"}
+ *   {"dice":"commit","version":2,"commitment":"<64 hex>"}
  *   {"player_seed":"..."}
  *   {"counter":0,"expression":"3d6","faces":[4,1,6],"total":11,
  *    "check":"<16 hex>"}
@@ -45,12 +51,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <dice.h>
 #include <sodium.h>
 
 #include "cli.h"
 
 #define FAIR_SEED	32
 #define FAIR_TAG	"dice-fair-1"
+/* The version --commit writes; the versions this build takes, for errors. */
+#define FAIR_VERSION	2
+#define FAIR_VERSIONS	"1 and 2"
+#define FAIR_HEAD	"{\"dice\":\"commit\",\"version\":"
 
 static int __attribute__((format(printf, 1, 2))) fair_error(const char *fmt, ...)
 {
@@ -172,6 +183,7 @@ static char *fair_json_read(const char **p)
 /* ---- the game ------------------------------------------------------------ */
 
 struct fair_game {
+	unsigned int version;	/* of the log: its rolls' mapping */
 	unsigned char seed[FAIR_SEED];
 	bool have_seed;
 	char commitment[2 * crypto_hash_sha256_BYTES + 1];
@@ -179,6 +191,40 @@ struct fair_game {
 	uint64_t rolls;		/* roll lines so far */
 	bool revealed;
 };
+
+/*
+ * A version's mapping of bits to faces.  Each version keeps its own for
+ * good, whatever libdice's latest, or its logs would no longer verify.
+ */
+static uint32_t fair_mapping(unsigned int version)
+{
+	return version == 1 ? DICE_MAPPING_1 : DICE_MAPPING_2;
+}
+
+/*
+ * The version of a commitment line @line of @log into *@version: 0; 1, said,
+ * for a version this build does not know; -1 (nothing said) for a line
+ * that does not start as a commitment does.
+ */
+static int fair_version(const char *log, const char *line,
+			unsigned int *version)
+{
+	const char *p = line + sizeof(FAIR_HEAD) - 1;
+	size_t digits;
+
+	if (strncmp(line, FAIR_HEAD, sizeof(FAIR_HEAD) - 1))
+		return -1;
+	digits = strspn(p, "0123456789");
+	if (!digits || p[digits] != ',')
+		return -1;
+	if (digits == 1 && (*p == '1' || *p == '2')) {
+		*version = (unsigned int)(*p - '0');
+		return 0;
+	}
+	return fair_error("%s: a game log of version %.*s: this dice knows "
+			  "versions " FAIR_VERSIONS, log,
+			  digits > 20 ? 20 : (int)digits, p);
+}
 
 static uint64_t fair_roll_seed(const struct fair_game *g, uint64_t n,
 			       const char *expr)
@@ -216,7 +262,11 @@ static int fair_roll(const struct fair_game *g, uint64_t n, const char *text,
 		     struct fair_buf *line, struct dice_expr **ep,
 		     struct dice_result **rp)
 {
-	struct options eo = { .seeded = true, .fair = true };
+	struct options eo = {
+		.seeded = true,
+		.fair = true,
+		.mapping = fair_mapping(g->version),
+	};
 	struct dice_notation_error err;
 	struct dice_notation *ctx;
 	struct dice_result *r;
@@ -345,7 +395,16 @@ static int fair_load(const char *log, struct fair_game *g, bool want_seed)
 
 		no++;
 		if (no == 1) {
-			if (sscanf(line, "{\"dice\":\"commit\",\"version\":1,\"commitment\":\"%64[0-9a-f]\"}",
+			int known = fair_version(log, line, &g->version);
+
+			if (known > 0) {
+				free(text);
+				return 1;
+			}
+			/* past the head and the version's one digit */
+			if (known ||
+			    sscanf(line + sizeof(FAIR_HEAD),
+				   ",\"commitment\":\"%64[0-9a-f]\"}",
 				   g->commitment) != 1 || strlen(g->commitment) != 64) {
 				free(text);
 				return fair_error("%s: line 1 is not a commitment", log);
@@ -411,7 +470,7 @@ static int fair_commit(const char *log, bool userspace)
 	if (fd < 0)
 		return fair_error("cannot create %s: %s", log, strerror(errno));
 	close(fd);
-	fair_put(&line, "{\"dice\":\"commit\",\"version\":1,\"commitment\":\"%s\"}",
+	fair_put(&line, FAIR_HEAD "%d,\"commitment\":\"%s\"}", FAIR_VERSION,
 		 chex);
 	ret = fair_append(log, line.s);
 	if (!ret)
@@ -517,6 +576,16 @@ static int fair_verify(const char *log)
 		free(text);
 		return fair_error("%s: not a game log (it must end with a line end)", log);
 	}
+	/*
+	 * The version says how to roll every line: a version this build does
+	 * not know is refused before anything.  A line 1 that is no
+	 * commitment does not verify, and the rolls are checked as new logs.
+	 */
+	g.version = FAIR_VERSION;
+	if (fair_version(log, text, &g.version) > 0) {
+		free(text);
+		return 1;
+	}
 	/* the seed comes last: find it first */
 	rv = strstr(text, "\n{\"reveal\":\"");
 	if (!rv) {
@@ -544,8 +613,8 @@ static int fair_verify(const char *log)
 		no++;
 		want.n = 0;
 		if (no == 1) {
-			fair_put(&want, "{\"dice\":\"commit\",\"version\":1,\"commitment\":\"%s\"}",
-				 chex);
+			fair_put(&want, FAIR_HEAD "%u,\"commitment\":\"%s\"}",
+				 g.version, chex);
 		} else if (no == 2 && !strncmp(line, "{\"player_seed\":", 15)) {
 			const char *q = line + 15;
 

@@ -3,7 +3,8 @@
  * device.c - libdice over /dev/dice (skipped without it): every ioctl
  * through the library, dice_roll() against the exact masses, the format
  * and method the library sends with the whole die, and the calls that are
- * the userspace engine's only (-EOPNOTSUPP).  The module and the engine
+ * the userspace engine's only (-EOPNOTSUPP: the source, the masses, the
+ * mapping).  The module and the engine
  * agreeing face for face on the same bits is the selftests' business
  * (dice_written_test, through the module's test hook).
  */
@@ -184,14 +185,16 @@ static void test_methods(void)
 }
 
 /*
- * Written bits and the exact masses are the userspace engine's: the device
- * takes no bits and reports no masses, and says so.
+ * Written bits, the exact masses and the mapping of bits to faces are the
+ * userspace engine's: the device takes no bits, reports no masses and
+ * rolls by its module's latest mapping, and says so.
  */
 static void test_engine_only(void)
 {
 	struct dice *d = open_device();
 	uint64_t masses[6], sides = 0, total = 0;
 	struct dice_info info;
+	uint32_t mapping = 7;
 
 	NEED_DEVICE(d);
 	EXPECT_EQ(dice_set_source(d, DICE_SRC_WRITTEN), -EOPNOTSUPP);
@@ -199,6 +202,10 @@ static void test_engine_only(void)
 	EXPECT_EQ(dice_write_bits(d, "x", 1), -EOPNOTSUPP);
 	EXPECT_EQ(dice_get_masses(d, masses, 6, &sides, &total), -EOPNOTSUPP);
 	EXPECT_EQ(sides, 0);
+	EXPECT_EQ(dice_set_mapping(d, DICE_MAPPING_1), -EOPNOTSUPP);
+	EXPECT_EQ(dice_set_mapping(d, DICE_MAPPING_LATEST), -EOPNOTSUPP);
+	EXPECT_EQ(dice_get_mapping(d, &mapping), -EOPNOTSUPP);
+	EXPECT_EQ(mapping, 7);
 	ASSERT_EQ(dice_get_info(d, &info), 0);
 	EXPECT_EQ(info.source, DICE_SRC_KERNEL);
 	check_fair(d, 6, 60000);

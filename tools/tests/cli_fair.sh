@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Part of cli.sh (sourced, with its helpers and $T): --versus and --count,
-# and the commit-reveal mode (--commit, --log, --reveal, --verify).
+# the commit-reveal mode (--commit, --log, --reveal, --verify) and its
+# log's versions, and --mapping, the same choice for --seed.
 
 # ---- --versus and --count (issue #23) -------------------------------------------
 tap_section "--versus and --count (issue #23)"
@@ -131,3 +132,93 @@ t_err "--log without expressions" 2 "needs expressions" --log "$G/g.log"
 t_err "--commit with an expression" 2 "unexpected '3d6'" --commit "$G/x.log" -u 3d6
 run --commit "$G/i.log" -u
 t_err "a logged roll has no repeat" 1 "without a repeat" --log "$G/i.log" 6x3d6
+
+# ---- the log's version: the mapping of bits to faces its rolls are made by ------
+tap_section "the log's version: a game of version 1 from e796038, version 2"
+
+# A loaded die whose weights add up to more than 2^32 (and 17 * that to more
+# than 2^40): mapping 1 rolled it in 128 bits, mapping 2 rolls it in 64,
+# into other faces.
+H='d{1:3900000000,2:4000000000,3:3800000000,4:4100000000,5:3950000000,6:3700000000,7:4200000000,8:3850000000,9:4050000000,10:3750000000,11:4150000000,12:3900000000,13:4000000000,14:3800000000,15:4100000000,16:3950000000,17:4294967295}'
+# fixtures/fair-v1/game.log: a whole game of version 1 that dice wrote as
+# built at commit e796038, before there were mappings (the README there
+# says how).  Its line 7, roll 4, is 4$H: the game verifies only if this
+# dice rolls a log of version 1 by mapping 1.
+V=$G/v1.log
+cp "$HERE/fixtures/fair-v1/game.log" "$V"
+vc=$(sed -n '1s/.*"commitment":"\([0-9a-f]*\)".*/\1/p' "$V")
+t_out "--verify: a log of version 1, as the dice of e796038 wrote it" "verified: $V: commitment $vc, 6 rolls, with the players' seed" --verify "$V"
+# one byte of a roll line: the first face of roll 0 (3d6) another digit
+d=$(sed -n '3s/.*"faces":\[\([0-9]\).*/\1/p' "$V")
+sed "3s/\"faces\":\[$d/\"faces\":[$(printf '%s' "$d" | tr '0-9' '1-90')/" "$V" >"$G/t.log"
+if [ "$(cmp -l "$V" "$G/t.log" | wc -l)" -ne 1 ]; then not_ok "one byte of the copy changed" "$(cmp -l "$V" "$G/t.log" | wc -l) bytes"; fi
+t_err "--verify: version 1, one byte of a roll line changed" 1 "line 3 does not verify" --verify "$G/t.log"
+sed '1s/"version":1,/"version":2,/' "$V" >"$G/t.log"
+run --verify "$G/t.log"
+if [ "$RC" -eq 1 ] && [ "$(grep -c 'does not verify' "$T/err")" -eq 1 ] && grep -q 'line 7 does not verify' "$T/err"; then
+	ok "--verify: version 1 read as version 2 fails on the loaded die's roll alone"
+else
+	not_ok "--verify: version 1 read as version 2 fails on the loaded die's roll alone" "exit $RC"
+fi
+sed '1s/"version":1,/"version":3,/' "$V" >"$G/t.log"
+t_err "--verify: a log of version 3 is refused" 1 "a game log of version 3: this dice knows versions 1 and 2" --verify "$G/t.log"
+t_err "--log: a log of version 3 is refused" 1 "a game log of version 3: this dice knows versions 1 and 2" --log "$G/t.log" 3d6
+t_err "--reveal: a log of version 3 is refused" 1 "this dice knows versions 1 and 2" --reveal "$G/t.log"
+sed '1s/"version":1,/"version":10,/' "$V" >"$G/t.log"
+t_err "--verify: a log of version 10 is refused" 1 "a game log of version 10: this dice knows versions 1 and 2" --verify "$G/t.log"
+# continued by this dice: the game before roll 4, its seed, and roll 4
+head -n 6 "$V" >"$G/c.log"
+sed -n '$s/^{"reveal":"\([0-9a-f]*\)".*/\1/p' "$V" >"$G/c.log.seed"
+run --log "$G/c.log" --json "4$H"
+if [ "$RC" -eq 0 ] && [ "$(cat "$T/out")" = "$(sed -n 7p "$V")" ] && [ "$(tail -n 1 "$G/c.log")" = "$(sed -n 7p "$V")" ]; then
+	ok "--log continues a log of version 1 by mapping 1: roll 4 as e796038 rolled it"
+else
+	not_ok "--log continues a log of version 1 by mapping 1: roll 4 as e796038 rolled it" "exit $RC"
+fi
+# A game of version 2 with a secret seed of our own (0x00..0x1f), so that
+# its rolls are known: --log reads the version from line 1.
+run --commit "$G/n.log" -u
+if [ "$RC" -eq 0 ] && grep -qx '{"dice":"commit","version":2,"commitment":"[0-9a-f]\{64\}"}' "$G/n.log"; then
+	ok "--commit writes a log of version 2"
+else
+	not_ok "--commit writes a log of version 2" "$(head -n 1 "$G/n.log")"
+fi
+s2=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+printf '{"dice":"commit","version":2,"commitment":"%s"}\n' "$(/usr/bin/python3 -c 'import hashlib, sys
+print(hashlib.sha256(bytes.fromhex(sys.argv[1])).hexdigest())' "$s2")" >"$G/v2.log"
+printf '%s\n' "$s2" >"$G/v2.log.seed"
+t_rc "--log: a game of version 2" 0 --log "$G/v2.log" "4$H" 3d6
+t_rc "--reveal: a game of version 2" 0 --reveal "$G/v2.log"
+t_out "--verify: a game of version 2 with the loaded die" "verified: $G/v2.log: commitment" --verify "$G/v2.log"
+sed '1s/"version":2,/"version":1,/' "$G/v2.log" >"$G/t.log"
+run --verify "$G/t.log"
+if [ "$RC" -eq 1 ] && [ "$(grep -c 'does not verify' "$T/err")" -eq 1 ] && grep -q 'line 2 does not verify' "$T/err"; then
+	ok "--verify: version 2 read as version 1 fails on the loaded die's roll alone"
+else
+	not_ok "--verify: version 2 read as version 1 fails on the loaded die's roll alone" "exit $RC"
+fi
+
+# ---- --mapping: which mapping a seeded replay rolls by ---------------------------
+tap_section "--mapping: which mapping a seeded replay rolls by"
+
+t_err "--mapping without --seed" 2 "--mapping goes with --seed" --mapping=2 3d6
+t_err "--mapping with -u" 2 "--mapping goes with --seed" -u --mapping=1 3d6
+t_err "--mapping with --dist" 2 "--mapping goes with --seed" --dist --mapping=1 3d6
+t_err "--mapping=3" 2 "--mapping needs a whole number from 1 to 2, not '3'" --seed=1 --mapping=3 3d6
+t_err "--mapping=0" 2 "--mapping needs a whole number from 1 to 2, not '0'" --seed=1 --mapping=0 3d6
+t_err "--mapping=x" 2 "--mapping needs a whole number from 1 to 2, not 'x'" --seed=1 --mapping=x 3d6
+run --seed=42 -s "4$H"
+m0=$(cat "$T/out")
+run --seed=42 --mapping=1 -s "4$H"
+m1=$(cat "$T/out")
+run --seed=42 --mapping=2 -s "4$H"
+m2=$(cat "$T/out")
+if [ -n "$m0" ] && [ "$m0" = "$m1" ]; then ok "--seed rolls by mapping 1 unless asked"; else not_ok "--seed rolls by mapping 1 unless asked" "$m0 / $m1"; fi
+if [ -n "$m2" ] && [ "$m2" != "$m1" ]; then ok "--mapping=2 rolls the loaded die into other faces"; else not_ok "--mapping=2 rolls the loaded die into other faces" "$m1 / $m2"; fi
+run --seed=42 -s 4d6kh3 "d{1:1,2:3,3:6}" 1d1000003
+m1=$(cat "$T/out")
+run --seed=42 --mapping=2 -s 4d6kh3 "d{1:1,2:3,3:6}" 1d1000003
+if [ "$(cat "$T/out")" = "$m1" ]; then ok "--mapping=2: fair and small loaded dice roll as before"; else not_ok "--mapping=2: fair and small loaded dice roll as before" "differs"; fi
+t_out "--json names the mapping asked for" '"source":"seeded","seed":42,"mapping":2' --seed=42 --mapping=2 --json 3d6
+run --seed=42 --json 3d6
+if grep -q '"mapping"' "$T/out"; then not_ok "--json without --mapping names none" "$(cat "$T/out")"; else ok "--json without --mapping names none"; fi

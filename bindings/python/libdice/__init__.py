@@ -13,7 +13,10 @@ without the device it raises :class:`DeviceNotFoundError`, whose message
 names the fixes (``modprobe dice``, or ``userspace=True`` for libdice's
 userspace engine in this process).  ``seed=`` gives a seeded engine whose
 faces are those of libdice's C ``dice_open_seeded()`` for the same seed:
-replays, never secrets.
+replays, never secrets.  ``mapping=`` chooses how an engine turns bits
+into faces (dice_set_mapping(3)): seeded engines start at ``MAPPING_1``, as
+libdice rolled before there were mappings, the others at
+``MAPPING_LATEST``.
 
 The notation of dice(1), over libdice's C notation API
 (<dice_notation.h>): ``roll("4d6kh3", die=None)`` a :class:`Result`,
@@ -43,6 +46,9 @@ __all__ = [
     "Result",
     "Versus",
     "METHODS",
+    "MAPPING_1",
+    "MAPPING_2",
+    "MAPPING_LATEST",
     "MAX_FAIR_SIDES",
     "TABLE_SIDES_MAX",
     "alias_build",
@@ -55,6 +61,14 @@ __all__ = [
 
 MAX_FAIR_SIDES = _ext.MAX_FAIR_SIDES
 TABLE_SIDES_MAX = _ext.TABLE_SIDES_MAX
+
+#: The mappings of bits to faces (dice_set_mapping(3)): MAPPING_1, how
+#: libdice rolled before there were mappings (a seeded die's default, so
+#: that old replays hold), MAPPING_2, MAPPING_LATEST the latest (the
+#: device's and ``userspace=True``'s).
+MAPPING_1 = _ext.MAPPING_1
+MAPPING_2 = _ext.MAPPING_2
+MAPPING_LATEST = _ext.MAPPING_LATEST
 
 #: The sampling methods by name, as dice_method_name(3) spells them.
 METHODS = tuple(
@@ -115,7 +129,11 @@ class Die:
     (dice_set_alias(3); :func:`alias_build` makes one).  ``userspace=True``
     rolls in this process from getrandom(); ``seed=N`` rolls the seeded
     ChaCha20 stream of dice_open_seeded(3); otherwise /dev/dice.
-    ``method`` is a name of :data:`METHODS` or its number.
+    ``method`` is a name of :data:`METHODS` or its number.  ``mapping``
+    (:data:`MAPPING_1`, :data:`MAPPING_2`) is how the engine turns bits
+    into faces (dice_set_mapping(3)): by default MAPPING_1 with ``seed``,
+    so that old replays hold, MAPPING_LATEST with ``userspace``; /dev/dice
+    rolls by its module's latest and refuses one (OSError, EOPNOTSUPP).
 
     A context manager; :meth:`close` may be called twice; a closed die
     raises ValueError.  Calls release the GIL, and a die shared by threads
@@ -123,7 +141,7 @@ class Die:
     """
 
     def __init__(self, sides=None, *, weights=None, alias=None,
-                 userspace=False, seed=None, method=None):
+                 userspace=False, seed=None, method=None, mapping=None):
         self._die = None
         given = [n for n, v in (("sides", sides), ("weights", weights),
                                 ("alias", alias)) if v is not None]
@@ -162,9 +180,17 @@ class Die:
                 raise ValueError(f"no such method: {method}")
         elif method is not None:
             method = method_parse(method)
+        if mapping is not None:
+            mapping = operator.index(mapping)
+            if not MAPPING_1 <= mapping <= MAPPING_LATEST:
+                raise ValueError(f"no such mapping: {mapping} (1.."
+                                 f"{MAPPING_LATEST})")
 
         die = _ext.Die(userspace=bool(userspace), seed=seed)
         try:
+            # The mapping first: the device refuses it before any table.
+            if mapping is not None:
+                die.set_mapping(mapping)
             # The die, then its method: a method may suit one kind only.
             if weights is not None:
                 die.set_weights(weights)
@@ -234,6 +260,13 @@ class Die:
     @property
     def stats(self):
         return DieStats(**self._handle().stats())
+
+    @property
+    def mapping(self):
+        """The mapping of bits to faces the engine rolls by
+        (dice_get_mapping(3)); /dev/dice has none to report: OSError
+        (EOPNOTSUPP)."""
+        return self._handle().mapping()
 
     def __repr__(self):
         if self.closed:

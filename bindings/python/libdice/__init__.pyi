@@ -11,6 +11,9 @@ from ._ext import NotationError as NotationError
 MAX_FAIR_SIDES: int
 TABLE_SIDES_MAX: int
 METHODS: Tuple[str, ...]
+MAPPING_1: int
+MAPPING_2: int
+MAPPING_LATEST: int
 
 AliasTable = Tuple[Sequence[int], Sequence[int], int]
 
@@ -37,7 +40,8 @@ class Die:
                  weights: Optional[Sequence[int]] = ...,
                  alias: Optional[AliasTable] = ...,
                  userspace: bool = ..., seed: Optional[int] = ...,
-                 method: Union[str, int, None] = ...) -> None: ...
+                 method: Union[str, int, None] = ...,
+                 mapping: Optional[int] = ...) -> None: ...
     def close(self) -> None: ...
     @property
     def closed(self) -> bool: ...
@@ -52,6 +56,8 @@ class Die:
     def info(self) -> DieInfo: ...
     @property
     def stats(self) -> DieStats: ...
+    @property
+    def mapping(self) -> int: ...
 
 # ---- the notation ----------------------------------------------------------
 

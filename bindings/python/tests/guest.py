@@ -11,6 +11,7 @@ library this imports, libdice and this file into the initramfs).
 The guest has no pytest: plain checks, one TAP line each.  The module is
 unloaded (rmmod) for the missing-device case and loaded again after it.
 """
+import errno
 import os
 import sys
 import time
@@ -147,6 +148,22 @@ def closed():
     except ValueError:
         return True, ""
     return False, "no ValueError"
+
+
+@case("/dev/dice has no mapping to choose: Die(mapping=...) and .mapping "
+      "raise OSError EOPNOTSUPP")
+def mapping():
+    got = []
+    with libdice.Die() as d:
+        try:
+            print(f"# /dev/dice mapping: {d.mapping}")
+        except OSError as e:
+            got.append(e.errno)
+    try:
+        libdice.Die(mapping=libdice.MAPPING_LATEST).close()
+    except OSError as e:
+        got.append(e.errno)
+    return got == [errno.EOPNOTSUPP] * 2, str(got)
 
 
 @case("/dev/dice notation: libdice.roll('4d6kh3') with no die, its tree")

@@ -209,6 +209,24 @@ static PyObject *die_set_method(DieObject *self, PyObject *arg)
 	Py_RETURN_NONE;
 }
 
+static PyObject *die_set_mapping(DieObject *self, PyObject *arg)
+{
+	unsigned long mapping = PyLong_AsUnsignedLong(arg);
+	struct dice *d;
+	int err;
+
+	if (PyErr_Occurred())
+		return NULL;
+	if (mapping > UINT32_MAX) {
+		PyErr_SetString(PyExc_ValueError, "no such mapping");
+		return NULL;
+	}
+	DIE_CALL(self, d, err, dice_set_mapping(d, (uint32_t)mapping));
+	if (err)
+		return libdice_raise(err, "set_mapping");
+	Py_RETURN_NONE;
+}
+
 /*
  * A sequence of ints, each at most @max, into a new array of @size-byte
  * elements (4 or 8); the length in *@len.  NULL with an exception set.
@@ -455,6 +473,18 @@ static PyObject *die_stats(DieObject *self, PyObject *Py_UNUSED(ignored))
 			     "coin_bits", (unsigned long long)st.coin_bits);
 }
 
+static PyObject *die_mapping(DieObject *self, PyObject *Py_UNUSED(ignored))
+{
+	uint32_t mapping = 0;
+	struct dice *d;
+	int err;
+
+	DIE_CALL(self, d, err, dice_get_mapping(d, &mapping));
+	if (err)
+		return libdice_raise(err, "get_mapping");
+	return PyLong_FromUnsignedLong(mapping);
+}
+
 /* ---- the type ------------------------------------------------------------ */
 
 static PyMethodDef die_methods[] = {
@@ -469,6 +499,10 @@ static PyMethodDef die_methods[] = {
 	  "A loaded die given as an exact alias table (dice_set_alias(3))." },
 	{ "set_method", (PyCFunction)die_set_method, METH_O,
 	  "set_method(method)\n--\n\nA DICE_METHOD_* number." },
+	{ "set_mapping", (PyCFunction)die_set_mapping, METH_O,
+	  "set_mapping(mapping)\n--\n\n"
+	  "A DICE_MAPPING_* number (dice_set_mapping(3)): userspace "
+	  "engines only." },
 	{ "roll", (PyCFunction)die_roll, METH_VARARGS,
 	  "roll(count=None)\n--\n\n"
 	  "One face (an int) or a list of count faces, 1..sides." },
@@ -476,6 +510,10 @@ static PyMethodDef die_methods[] = {
 	  "info()\n--\n\nThe die as dice_get_info(3) reports it, a dict." },
 	{ "stats", (PyCFunction)die_stats, METH_NOARGS,
 	  "stats()\n--\n\nThe die's counters (dice_get_stats(3)), a dict." },
+	{ "mapping", (PyCFunction)die_mapping, METH_NOARGS,
+	  "mapping()\n--\n\n"
+	  "The DICE_MAPPING_* number the engine rolls by "
+	  "(dice_get_mapping(3)): userspace engines only." },
 	{ NULL }
 };
 
