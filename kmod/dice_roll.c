@@ -435,6 +435,29 @@ dice_roll_fair_digits(struct dice_die *die, void *out, unsigned int count,
 
 /* series: loaded */
 /*
+ * The side at (@c, @y), and the late merge of the 64-bit loops: the offset
+ * of the roll before joins x now, after this roll's draw, and this roll's is
+ * held for the next one, so the table lookups stay off the path from one
+ * draw to the next and rolls overlap.
+ */
+static __always_inline u64
+dice_loaded_pick_late(const struct dice_table *table, u64 c, u64 y, u64 *x,
+		      u64 *m, u64 *held, u64 *held_size, const bool packed)
+{
+	u64 off, size, face;
+
+	if (packed)
+		face = dice_column_pick(table->col, c, y, &off, &size);
+	else
+		face = dice_table_pick(table, c, y, &off, &size);
+	*x = *x * *held_size + *held;
+	*m *= *held_size;
+	*held = off;
+	*held_size = size;
+	return face;
+}
+
+/*
  * @one and @packed are constants at each call site, so each of the four
  * loops below carries only its own case.
  */
@@ -444,7 +467,7 @@ dice_roll_loaded_columns(struct dice_die *die, u64 *faces,
 			 const bool packed)
 {
 	const struct dice_table *table = die->table;
-	u64 x = (u64)die->rec.x, m = (u64)die->rec.m, c, y, off, size;
+	u64 x = (u64)die->rec.x, m = (u64)die->rec.m, c, y;
 	u64 held = die->rec.held, held_size = die->rec.held_size;
 	struct dice_draw_plan plan;
 	struct dice_reader rd;
@@ -472,20 +495,8 @@ dice_roll_loaded_columns(struct dice_die *die, u64 *faces,
 			break;
 		}
 		dice_reader_commit(&rd);
-		if (packed)
-			faces[i] = dice_column_pick(table->col, c, y, &off,
-						    &size);
-		else
-			faces[i] = dice_table_pick(table, c, y, &off, &size);
-		/*
-		 * The offset of the roll before joins x now, this one's next
-		 * roll: the table lookups stay off the path from one draw
-		 * to the next, so two rolls overlap.
-		 */
-		x = x * held_size + held;
-		m *= held_size;
-		held = off;
-		held_size = size;
+		faces[i] = dice_loaded_pick_late(table, c, y, &x, &m, &held,
+						 &held_size, packed);
 	}
 	dice_reader_close(&rd);
 	die->rec.x = x;
@@ -514,7 +525,7 @@ dice_roll_loaded_ahead(struct dice_die *die, u64 *faces, unsigned int count,
 	struct dice_recycler *rec = &die->rec;
 	const unsigned int mask = rec->ahead_depth - 1;
 	const unsigned int half = rec->ahead_depth / 2;
-	u64 x = (u64)rec->x, m = (u64)rec->m, xs, ms, c, y, col, off, size;
+	u64 x = (u64)rec->x, m = (u64)rec->m, xs, ms, c, y, col;
 	u64 held = rec->held, held_size = rec->held_size;
 	unsigned int next = rec->ahead_next, have = rec->ahead_count, had, i;
 	struct dice_draw_plan plan;
@@ -562,16 +573,8 @@ dice_roll_loaded_ahead(struct dice_die *die, u64 *faces, unsigned int count,
 		dice_table_prefetch_alias(table,
 					  rec->ahead[(next + half) & mask]);
 		next = (next + 1) & mask;
-		if (packed)
-			faces[i] = dice_column_pick(table->col, c, y, &off,
-						    &size);
-		else
-			faces[i] = dice_table_pick(table, c, y, &off, &size);
-		/* The offset of the roll before, one roll late as there. */
-		x = x * held_size + held;
-		m *= held_size;
-		held = off;
-		held_size = size;
+		faces[i] = dice_loaded_pick_late(table, c, y, &x, &m, &held,
+						 &held_size, packed);
 	}
 	dice_reader_close(&rd);
 	rec->x = x;

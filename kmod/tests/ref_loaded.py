@@ -112,18 +112,13 @@ R12 The state is not narrowed before the first roll (it starts at (0, 1)).
     rather than guess what the C does.
 """
 import argparse
+import os
 import sys
 
-
-def bitstream():
-    # The same stream as ref_recycle.py: byte i is (i * 37 + 11) & 0xff,
-    # most significant bit first.
-    i = 0
-    while True:
-        b = (i * 37 + 11) & 0xFF
-        for k in range(7, -1, -1):
-            yield (b >> k) & 1
-        i += 1
+# The known bit stream is ref_recycle.py's: byte i is (i * 37 + 11) & 0xff,
+# most significant bit first.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ref_recycle import bitstream  # noqa: E402
 
 
 class Recycler:
