@@ -171,6 +171,7 @@ int dice_stream_set_format(struct dice_stream *stream, u32 format);
 int dice_stream_set_sides(struct dice_stream *stream, u64 sides);
 int dice_stream_set_table(struct dice_stream *stream, struct dice_table *table);
 int dice_stream_set_method(struct dice_stream *stream, u32 method);
+int dice_stream_set_mapping(struct dice_stream *stream, u32 mapping);
 #endif
 /* The test hook's (CONFIG_RANDOM_DICE_TEST_HOOKS) */
 int dice_stream_set_source(struct dice_stream *stream, dice_fill_fn fill,

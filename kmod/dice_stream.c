@@ -271,6 +271,23 @@ int dice_stream_set_method(struct dice_stream *stream, u32 method)
 	return dice_stream_set_die(stream, stream->die.sides, stream->die.table,
 				   method, stream->format);
 }
+
+/*
+ * Roll by another mapping of bits to faces (dice_die_set_mapping()): as for
+ * a change of method, rolls already made wait no longer.  The same mapping
+ * again changes nothing.
+ */
+int dice_stream_set_mapping(struct dice_stream *stream, u32 mapping)
+{
+	int err;
+
+	if (mapping == dice_die_get_mapping(&stream->die))
+		return 0;
+	err = dice_die_set_mapping(&stream->die, mapping);
+	if (!err)
+		dice_stream_drop_rolls(stream);
+	return err;
+}
 #endif /* !__KERNEL__ */
 
 /* Written bits: the module's test hook (CONFIG_RANDOM_DICE_TEST_HOOKS). */

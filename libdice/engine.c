@@ -214,23 +214,7 @@ int dice_engine_set_format(struct dice *d, uint32_t format)
  */
 int dice_engine_set_mapping(struct dice *d, uint32_t mapping)
 {
-	struct dice_stream *stream = d->eng->stream;
-	struct dice_die *die = dice_stream_die(stream);
-	struct dice_die_info info;
-	size_t waiting;
-	int err;
-
-	if (mapping == dice_die_get_mapping(die))
-		return 0;
-	err = dice_die_set_mapping(die, mapping);
-	if (err)
-		return err;
-	dice_stream_bytes(stream, &waiting);
-	if (!waiting)
-		return 0;
-	/* The same die and method again: what it drops is what we want. */
-	dice_stream_info(stream, &info);
-	return dice_stream_set_method(stream, info.method);
+	return dice_stream_set_mapping(d->eng->stream, mapping);
 }
 
 uint32_t dice_engine_get_mapping(struct dice *d)
