@@ -240,17 +240,22 @@ static inline u64 fdr128(struct bitsrc *b, u64 n)
  * peers (from M_BRL on).
  */
 enum {
-	M_RECYCLE, M_MANY, M_VIGLIETTA, M_BATCH, M_ALIAS, M_REJECTION,
+	M_RECYCLE, M_MANY, M_MANY_1, M_VIGLIETTA, M_BATCH, M_ALIAS,
+	M_REJECTION,
 	M_LEMIRE, M_FDR, M_BRL, M_VOSE, M_GSL_TAUS2, M_GSL_GFSR4, M_GSL_MT,
 	M_GSL_CHACHA, M_COUNT
 };
 
 /*
  * RECYCLE64 is RECYCLE through dice_die_roll_many(), 64 faces a call, as
- * the module's read path rolls.  Batched is printed with its k.
+ * the module's read path rolls; RECYCLE64-m1 the same on a loaded die by
+ * mapping 1 (dice_die_set_mapping()), as seeded replays roll, so that the
+ * mapping's gain is measured in the same run.  Batched is printed with its
+ * k.
  */
 static const char *const method_name[M_COUNT] = {
 	[M_RECYCLE] = "RECYCLE", [M_MANY] = "RECYCLE64",
+	[M_MANY_1] = "RECYCLE64-m1",
 	[M_VIGLIETTA] = "VIGLIETTA", [M_BATCH] = "BATCH",
 	[M_ALIAS] = "ALIAS", [M_REJECTION] = "REJECTION",
 	[M_LEMIRE] = "Lemire", [M_FDR] = "FDR",
@@ -266,6 +271,7 @@ static bool is_gsl(int m)
 
 static const u32 method_uapi[M_LEMIRE] = {
 	[M_RECYCLE] = DICE_METHOD_RECYCLE, [M_MANY] = DICE_METHOD_RECYCLE,
+	[M_MANY_1] = DICE_METHOD_RECYCLE,
 	[M_VIGLIETTA] = DICE_METHOD_VIGLIETTA, [M_BATCH] = DICE_METHOD_BATCH,
 	[M_ALIAS] = DICE_METHOD_ALIAS, [M_REJECTION] = DICE_METHOD_REJECTION,
 };
@@ -312,9 +318,16 @@ static bool is_loaded(const struct bdie *d)
 static bool applies(const struct bdie *d, int m)
 {
 	if (is_loaded(d))
-		return m == M_RECYCLE || m == M_MANY || m == M_ALIAS ||
+		return m == M_RECYCLE || m == M_MANY || m == M_MANY_1 ||
+		       m == M_ALIAS ||
 		       m == M_VOSE || is_gsl(m);
-	return m < M_VOSE;
+	return m < M_VOSE && m != M_MANY_1;
+}
+
+/* The core's default method, one face or many a call. */
+static bool is_recycle(int m)
+{
+	return m == M_RECYCLE || m == M_MANY || m == M_MANY_1;
 }
 
 static u64 splitmix(u64 *x)
@@ -712,6 +725,8 @@ static int roller_init(struct roller *r, const struct bdie *d, int m,
 	}
 	if (!err)
 		err = dice_die_set_method(r->die, method_uapi[m]);
+	if (!err && m == M_MANY_1)
+		err = dice_die_set_mapping(r->die, DICE_MAPPING_1);
 	return err;
 }
 
@@ -832,6 +847,7 @@ static u64 roll_n(struct roller *r, u64 n)
 	case M_GSL_CHACHA:
 		return roll_gsl(r, n);
 	case M_MANY:
+	case M_MANY_1:
 		return roll_many(r->die, n);
 	default:
 		return roll_core(r->die, n);
@@ -851,7 +867,7 @@ static long double roll_info(struct roller *r, u64 n)
 		return (long double)n * log2l((long double)d->sides);
 	}
 	while (done < n) {
-		if (r->m == M_MANY) {
+		if (r->m == M_MANY || r->m == M_MANY_1) {
 			got = dice_die_roll_many(r->die, faces,
 						 n - done < MANY ? n - done :
 								   MANY);
@@ -964,7 +980,7 @@ static int measure(struct result *res, const struct bdie *d, int m, int k)
 		goto out;
 
 	/* Bits: a fresh die, acc rolls, every bit counted. */
-	acc = m == M_RECYCLE || m == M_MANY ? acc_rolls : acc_rolls_other;
+	acc = is_recycle(m) ? acc_rolls : acc_rolls_other;
 	err = roller_init(r, d, m, 2, k);
 	if (err)
 		goto out;
@@ -972,7 +988,7 @@ static int measure(struct result *res, const struct bdie *d, int m, int k)
 	bits = roller_bits(r);
 	res->bits = (double)bits / (r->rolled ? r->rolled : acc);
 	res->waste = res->bits - d->h;
-	if (m == M_RECYCLE || m == M_MANY) {
+	if (is_recycle(m)) {
 		/* The recycler's m and the faces drawn but not served. */
 		left = bench_held_bits(r->die, d->sides);
 		res->true_waste = (double)(((long double)bits - left - info) /

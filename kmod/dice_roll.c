@@ -27,6 +27,13 @@ static inline u64 dice_digits_start(struct dice_digits *dg, u64 n, u64 u)
 	return dice_digits_next(dg, n);
 }
 
+/* m fits the 64-bit loops: below 2^narrow_width, which is below 2^64. */
+static __always_inline bool dice_state_narrow(const struct dice_die *die)
+{
+	return !(u64)(die->rec.m >> 64) &&
+	       !((u64)die->rec.m >> die->rec.narrow_width);
+}
+
 /* series: loaded */
 /*
  * A cell of a grouped loaded draw is two digits of the fraction @f: its
@@ -140,7 +147,7 @@ static __always_inline int dice_loaded_draw(struct dice_reader *rd,
 static bool dice_loaded_in_registers(const struct dice_die *die)
 {
 	return die->method == DICE_METHOD_RECYCLE && die->table &&
-	       die->narrow_table && !(die->rec.m >> die->rec.narrow_width);
+	       die->narrow_table && dice_state_narrow(die);
 }
 
 /*
@@ -214,7 +221,7 @@ static __always_inline bool dice_fair_in_registers(const struct dice_die *die)
 	       /* series: loaded */
 	       !die->table &&
 	       /* series: end */
-	       !(die->rec.m >> die->rec.narrow_width) && n > 2 &&
+	       dice_state_narrow(die) && n > 2 &&
 	       (n & (n - 1)) &&
 	       die->digits.span.d < die->rec.narrow_limit;
 }
@@ -390,6 +397,103 @@ static __always_inline u8 *dice_digits_serve(u8 *o, unsigned int k, u64 *fp,
 	return o;
 }
 
+/* Serve the next face of the fraction *@fp (radix @n) at @o. */
+static __always_inline u8 *dice_digit_put(u8 *o, u64 *fp, u64 n,
+					  const bool bytes, u8 base)
+{
+	u128 p = (u128)*fp * n;
+
+	dice_put(o, (u64)(p >> 64), bytes, base);
+	*fp = (u64)p;
+	return o + (bytes ? 1 : 8);
+}
+
+/*
+ * Groups of a fair die while the reader holds a draw's bits (@head_stop:
+ * the last head with @width bits after it): dice_narrow_draw() with nothing
+ * to undo and no refill to wait for.  A draw that would not top m up, or
+ * would reject (below 2^-31 a draw), stops the loop before it changes
+ * anything, its top-up shifted back out, and the general loop makes it from
+ * the same state: the same draws, the same faces.  x / d < m / d is
+ * x < (m / d) * d, with the two divisions side by side.  The last group
+ * may not fit before @end: its other faces wait in *@fp and *@leftp.
+ */
+static __always_inline u8 *
+dice_fair_groups(const struct dice_die *die, u8 *o, u8 *end, u64 *xp,
+		 u64 *mp, u64 *headp, u64 head_stop, u64 *fp,
+		 unsigned int *leftp, const bool bytes, u8 base)
+{
+	const struct dice_digits *dg = &die->digits;
+	const struct dice_divisor dv = dg->span;
+	const unsigned int width = die->rec.narrow_width, per = dg->per;
+	const unsigned int sz = bytes ? 1 : 8;
+	const size_t stride = (size_t)per * sz;
+	const u64 n = die->sides;
+	/* m below this needs a top-up, and has room for one. */
+	const u64 full = min(dv.d << (width / 2), BIT_ULL(width - 1));
+	u64 x = *xp, m = *mp, head = *headp, q, xq, u, f;
+	uintptr_t stop;
+	unsigned int s;
+
+	while (o != end) {
+		if (unlikely(m >= full || head > head_stop))
+			break;
+		s = width - fls64(m);
+		x = (x << s) | dice_pool_bits_at(&die->pool, head, s);
+		m <<= s;
+		q = dice_divide(&dv, m);
+		xq = dice_divide(&dv, x);
+		if (unlikely(xq >= q)) {
+			x >>= s;
+			m >>= s;
+			break;
+		}
+		head += s;
+		u = x - xq * dv.d;
+		x = xq;
+		m = q;
+		/* Addresses as integers: past @end is no pointer. */
+		stop = (uintptr_t)o + stride;
+		if (unlikely(stop > (uintptr_t)end)) {
+			f = dg->recip * u;
+			*leftp = (unsigned int)((stop - (uintptr_t)end) / sz);
+			while (o != end)
+				o = dice_digit_put(o, &f, n, bytes, base);
+			*fp = f;
+			break;
+		}
+		f = dg->recip * u;
+		if (per & 1)
+			o = dice_digit_put(o, &f, n, bytes, base);
+		while ((uintptr_t)o != stop) {
+			o = dice_digit_put(o, &f, n, bytes, base);
+			o = dice_digit_put(o, &f, n, bytes, base);
+		}
+	}
+	*xp = x;
+	*mp = m;
+	*headp = head;
+	return o;
+}
+
+static noinline u8 *dice_fair_groups_u64(const struct dice_die *die, u8 *o,
+					 u8 *end, u64 *xp, u64 *mp, u64 *headp,
+					 u64 head_stop, u64 *fp,
+					 unsigned int *leftp)
+{
+	return dice_fair_groups(die, o, end, xp, mp, headp, head_stop, fp,
+				leftp, false, 0);
+}
+
+static noinline u8 *dice_fair_groups_u8(const struct dice_die *die, u8 *o,
+					u8 *end, u64 *xp, u64 *mp, u64 *headp,
+					u64 head_stop, u64 *fp,
+					unsigned int *leftp, u8 base)
+{
+	return dice_fair_groups(die, o, end, xp, mp, headp, head_stop, fp,
+				leftp, true, base);
+}
+
 static __always_inline unsigned int
 dice_roll_fair_digits(struct dice_die *die, void *out, unsigned int count,
 		      int *errp, const bool bytes, u8 base)
@@ -408,6 +512,17 @@ dice_roll_fair_digits(struct dice_die *die, void *out, unsigned int count,
 	left -= k;
 	o = dice_digits_serve(o, k, &f, n, bytes, base);
 	dice_reader_open(&rd, &die->pool);
+	if (per > 1 && o != end && rd.tail - rd.head >= width) {
+		u64 head_stop = rd.tail - width;
+
+		if (bytes)
+			o = dice_fair_groups_u8(die, o, end, &x, &m, &rd.head,
+						head_stop, &f, &left, base);
+		else
+			o = dice_fair_groups_u64(die, o, end, &x, &m, &rd.head,
+						 head_stop, &f, &left);
+		dice_reader_commit(&rd);
+	}
 	while (per == 1 && o < end) {
 		if (!dice_register_draw(&rd, &dg->span, width, &x, &m, &u, errp))
 			break;

@@ -1743,6 +1743,35 @@ static void test_roll_many(void)
 		EXPECT(dice_pool_used(&one.pool) == dice_pool_used(&many.pool));
 		EXPECT(one.rolls == many.rolls);
 	}
+	/*
+	 * Shrunk widths: a grouped draw rejects once in tens of draws, so the
+	 * group loop often stops before a draw it would reject, and the
+	 * general loop must make that draw the same way.
+	 */
+	for (i = 0; i < 8; i++) {
+		static const u64 few[] = { 3, 6, 7, 10 };
+		unsigned int width = i < 4 ? 15 : 21;
+		struct kat_ctx k1 = { 0 }, k2 = { 0 };
+		struct dice_die one, many;
+		u64 want, faces[37];
+
+		dice_die_init(&one, kat_fill, &k1);
+		dice_die_init(&many, kat_fill, &k2);
+		dice_die_set_widths(&one, width, 128, 1ULL << 32, 0);
+		dice_die_set_widths(&many, width, 128, 1ULL << 32, 0);
+		EXPECT(!dice_die_set_sides(&one, few[i % 4]));
+		EXPECT(!dice_die_set_sides(&many, few[i % 4]));
+		EXPECT(many.digits.per > 1);
+		for (j = 0; j < 300 && !tap_case_failed; j++) {
+			EXPECT(dice_die_roll_many(&many, faces, 37) == 37);
+			for (int f = 0; f < 37; f++) {
+				EXPECT(!dice_die_roll(&one, &want));
+				EXPECT(faces[f] == want);
+			}
+		}
+		EXPECT(dice_pool_used(&one.pool) == dice_pool_used(&many.pool));
+		EXPECT(one.rolls == many.rolls);
+	}
 	/* Written bits: the batch stops at the last whole roll, undoing the
 	 * partial one, and goes on from there when more bits come.
 	 */
