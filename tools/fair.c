@@ -23,13 +23,20 @@
  *
  * with n as 8 bytes little-endian, and whose mapping of bits to faces
  * (dice_set_mapping(3)) is the log's version's: version 1, the logs written
- * before there were mappings, rolls by mapping 1; version 2, what --commit
- * writes now, by mapping 2.  The two differ only on rolls of some large
- * loaded dice.
+ * before there were mappings, rolls by mapping 1; versions 2 and 3 by
+ * mapping 2.  The mappings differ only on rolls of some large loaded dice.
+ * The commitment is SHA-256(secret seed) in versions 1 and 2, and from
+ * version 3 on, what --commit writes now,
+ *
+ *   SHA-256("dice-fair-commit" 0x00 version 0x00 secret-seed)
+ *
+ * with the version in decimal, so that the version line is bound: a game
+ * whose version line was changed no longer matches its commitment, and a
+ * game has one history that verifies, not one per mapping.
  * --log and --verify take a game by its version, and refuse a version this
  * build does not know.  LOG is JSON Lines, one line each:
  *
- *   {"dice":"commit","version":2,"commitment":"<64 hex>"}
+ *   {"dice":"commit","version":3,"commitment":"<64 hex>"}
  *   {"player_seed":"..."}
  *   {"counter":0,"expression":"3d6","faces":[4,1,6],"total":11,
  *    "check":"<16 hex>"}
@@ -58,9 +65,12 @@
 
 #define FAIR_SEED	32
 #define FAIR_TAG	"dice-fair-1"
+#define FAIR_COMMIT_TAG	"dice-fair-commit"
 /* The version --commit writes; the versions this build takes, for errors. */
-#define FAIR_VERSION	2
-#define FAIR_VERSIONS	"1 and 2"
+#define FAIR_VERSION	3
+#define FAIR_VERSIONS	"1, 2 and 3"
+/* The first version whose commitment binds the version. */
+#define FAIR_BOUND	3
 #define FAIR_HEAD	"{\"dice\":\"commit\",\"version\":"
 
 static int __attribute__((format(printf, 1, 2))) fair_error(const char *fmt, ...)
@@ -217,13 +227,36 @@ static int fair_version(const char *log, const char *line,
 	digits = strspn(p, "0123456789");
 	if (!digits || p[digits] != ',')
 		return -1;
-	if (digits == 1 && (*p == '1' || *p == '2')) {
+	if (digits == 1 && *p >= '1' && *p <= '0' + FAIR_VERSION) {
 		*version = (unsigned int)(*p - '0');
 		return 0;
 	}
 	return fair_error("%s: a game log of version %.*s: this dice knows "
 			  "versions " FAIR_VERSIONS, log,
 			  digits > 20 ? 20 : (int)digits, p);
+}
+
+/* The commitment of @g's seed in @g's version, into @h (see the top). */
+static void fair_commitment(const struct fair_game *g, unsigned char *h)
+{
+	crypto_hash_sha256_state st;
+	unsigned char zero = 0;
+	char version[12];
+
+	if (g->version < FAIR_BOUND) {
+		crypto_hash_sha256(h, g->seed, FAIR_SEED);
+		return;
+	}
+	snprintf(version, sizeof(version), "%u", g->version);
+	crypto_hash_sha256_init(&st);
+	crypto_hash_sha256_update(&st, (const unsigned char *)FAIR_COMMIT_TAG,
+				  sizeof(FAIR_COMMIT_TAG) - 1);
+	crypto_hash_sha256_update(&st, &zero, 1);
+	crypto_hash_sha256_update(&st, (const unsigned char *)version,
+				  strlen(version));
+	crypto_hash_sha256_update(&st, &zero, 1);
+	crypto_hash_sha256_update(&st, g->seed, FAIR_SEED);
+	crypto_hash_sha256_final(&st, h);
 }
 
 static uint64_t fair_roll_seed(const struct fair_game *g, uint64_t n,
@@ -464,7 +497,8 @@ static int fair_commit(const char *log, bool userspace)
 	fair_hex(g.seed, FAIR_SEED, hex);
 	if (dprintf(fd, "%s\n", hex) < 0 || close(fd))
 		return fair_error("cannot write %s: %s", path, strerror(errno));
-	crypto_hash_sha256(h, g.seed, FAIR_SEED);
+	g.version = FAIR_VERSION;
+	fair_commitment(&g, h);
 	fair_hex(h, sizeof(h), chex);
 	fd = open(log, O_WRONLY | O_CREAT | O_EXCL, 0644);
 	if (fd < 0)
@@ -602,7 +636,7 @@ static int fair_verify(const char *log)
 			return fair_error("%s: the revealed seed is not 64 hex digits", log);
 		}
 	}
-	crypto_hash_sha256(h, g.seed, FAIR_SEED);
+	fair_commitment(&g, h);
 	fair_hex(h, sizeof(h), chex);
 	for (p = text; *p; p = nl + 1) {
 		char *line;
@@ -659,7 +693,9 @@ static int fair_verify(const char *log)
 		if (!want.s || strcmp(want.s, line)) {
 			bad++;
 			fair_error("%s: line %u does not verify%s", log, no,
-				   no == 1 ? " (the commitment is not the SHA-256 of the revealed seed)" : "");
+				   no != 1 ? "" : g.version < FAIR_BOUND ?
+				   " (the commitment is not the SHA-256 of the revealed seed)" :
+				   " (the commitment is not that of the revealed seed in this version)");
 		}
 	}
 	if (!bad)

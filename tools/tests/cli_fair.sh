@@ -58,10 +58,10 @@ if [ "$(stat -c %a "$G/g.log.seed")" = 600 ]; then ok "the seed file is private 
 c=$(sed -n 's/^commitment: //p' "$T/out")
 s=$(cat "$G/g.log.seed")
 if [ "$(/usr/bin/python3 -c 'import hashlib, sys
-print(hashlib.sha256(bytes.fromhex(sys.argv[1])).hexdigest())' "$s")" = "$c" ]; then
-	ok "the commitment is the SHA-256 of the seed"
+print(hashlib.sha256(b"dice-fair-commit\0" b"3\0" + bytes.fromhex(sys.argv[1])).hexdigest())' "$s")" = "$c" ]; then
+	ok "the commitment is the SHA-256 of the tag, the version and the seed"
 else
-	not_ok "the commitment is the SHA-256 of the seed" "$c"
+	not_ok "the commitment is the SHA-256 of the tag, the version and the seed" "$c"
 fi
 t_err "--commit on an existing log" 1 "cannot create" --commit "$G/g.log" -u
 t_rc "the players' seed" 0 --log "$G/g.log" --player-seed "table 7"
@@ -113,7 +113,7 @@ t_err "--verify: the players' seed changed" 1 "does not verify" --verify "$G/t.l
 c1=$(printf '%s' "$c" | cut -c1)
 c2=$(printf '%s' "$c1" | tr '0-9a-f' '1-9a-f0')
 sed "1s/\"commitment\":\"$c1/\"commitment\":\"$c2/" "$G/g.log" >"$G/t.log"
-t_err "--verify: the commitment changed" 1 "the commitment is not the SHA-256 of the revealed seed" --verify "$G/t.log"
+t_err "--verify: the commitment changed" 1 "the commitment is not that of the revealed seed in this version" --verify "$G/t.log"
 sed '$d' "$G/g.log" >"$G/t.log"
 printf '{"reveal":"%s"}\n' "$(printf '%s' "$s" | tr '0-9a-f' '1-9a-f0')" >>"$G/t.log"
 t_err "--verify: another seed revealed" 1 "line 1 does not verify" --verify "$G/t.log"
@@ -127,14 +127,14 @@ run --commit "$G/h.log" -u
 run --log "$G/h.log" 3d6
 tr '0-9a-f' '1-9a-f0' <"$G/h.log.seed" >"$G/h.seed" && cat "$G/h.seed" >"$G/h.log.seed"
 run --reveal "$G/h.log"
-t_err "--verify: a seed changed after the commitment" 1 "the commitment is not the SHA-256" --verify "$G/h.log"
+t_err "--verify: a seed changed after the commitment" 1 "the commitment is not that of the revealed seed" --verify "$G/h.log"
 t_err "--log without expressions" 2 "needs expressions" --log "$G/g.log"
 t_err "--commit with an expression" 2 "unexpected '3d6'" --commit "$G/x.log" -u 3d6
 run --commit "$G/i.log" -u
 t_err "a logged roll has no repeat" 1 "without a repeat" --log "$G/i.log" 6x3d6
 
 # ---- the log's version: the mapping of bits to faces its rolls are made by ------
-tap_section "the log's version: a game of version 1 from e796038, version 2"
+tap_section "the log's version: a game of version 1 from e796038, versions 2 and 3"
 
 # A loaded die whose weights add up to more than 2^32 (and 17 * that to more
 # than 2^40): mapping 1 rolled it in 128 bits, mapping 2 rolls it in 64,
@@ -161,11 +161,13 @@ else
 	not_ok "--verify: version 1 read as version 2 fails on the loaded die's roll alone" "exit $RC"
 fi
 sed '1s/"version":1,/"version":3,/' "$V" >"$G/t.log"
-t_err "--verify: a log of version 3 is refused" 1 "a game log of version 3: this dice knows versions 1 and 2" --verify "$G/t.log"
-t_err "--log: a log of version 3 is refused" 1 "a game log of version 3: this dice knows versions 1 and 2" --log "$G/t.log" 3d6
-t_err "--reveal: a log of version 3 is refused" 1 "this dice knows versions 1 and 2" --reveal "$G/t.log"
+t_err "--verify: version 1 read as version 3 fails on its commitment" 1 "line 1 does not verify (the commitment is not that of the revealed seed in this version)" --verify "$G/t.log"
+sed '1s/"version":1,/"version":4,/' "$V" >"$G/t.log"
+t_err "--verify: a log of version 4 is refused" 1 "a game log of version 4: this dice knows versions 1, 2 and 3" --verify "$G/t.log"
+t_err "--log: a log of version 4 is refused" 1 "a game log of version 4: this dice knows versions 1, 2 and 3" --log "$G/t.log" 3d6
+t_err "--reveal: a log of version 4 is refused" 1 "this dice knows versions 1, 2 and 3" --reveal "$G/t.log"
 sed '1s/"version":1,/"version":10,/' "$V" >"$G/t.log"
-t_err "--verify: a log of version 10 is refused" 1 "a game log of version 10: this dice knows versions 1 and 2" --verify "$G/t.log"
+t_err "--verify: a log of version 10 is refused" 1 "a game log of version 10: this dice knows versions 1, 2 and 3" --verify "$G/t.log"
 # continued by this dice: the game before roll 4, its seed, and roll 4
 head -n 6 "$V" >"$G/c.log"
 sed -n '$s/^{"reveal":"\([0-9a-f]*\)".*/\1/p' "$V" >"$G/c.log.seed"
@@ -175,14 +177,29 @@ if [ "$RC" -eq 0 ] && [ "$(cat "$T/out")" = "$(sed -n 7p "$V")" ] && [ "$(tail -
 else
 	not_ok "--log continues a log of version 1 by mapping 1: roll 4 as e796038 rolled it" "exit $RC"
 fi
-# A game of version 2 with a secret seed of our own (0x00..0x1f), so that
-# its rolls are known: --log reads the version from line 1.
+# --commit writes version 3, whose commitment binds the version (checked
+# by Python's hashlib above): read as another version, it fails at line 1.
 run --commit "$G/n.log" -u
-if [ "$RC" -eq 0 ] && grep -qx '{"dice":"commit","version":2,"commitment":"[0-9a-f]\{64\}"}' "$G/n.log"; then
-	ok "--commit writes a log of version 2"
+if [ "$RC" -eq 0 ] && grep -qx '{"dice":"commit","version":3,"commitment":"[0-9a-f]\{64\}"}' "$G/n.log"; then
+	ok "--commit writes a log of version 3"
 else
-	not_ok "--commit writes a log of version 2" "$(head -n 1 "$G/n.log")"
+	not_ok "--commit writes a log of version 3" "$(head -n 1 "$G/n.log")"
 fi
+run --log "$G/n.log" "4$H" 3d6
+run --reveal "$G/n.log"
+t_out "--verify: a game of version 3 with the loaded die" "verified: $G/n.log: commitment" --verify "$G/n.log"
+for v in 1 2; do
+	sed "1s/\"version\":3,/\"version\":$v,/" "$G/n.log" >"$G/t.log"
+	run --verify "$G/t.log"
+	if [ "$RC" -eq 1 ] && grep -q 'line 1 does not verify (the commitment is not the SHA-256 of the revealed seed)' "$T/err"; then
+		ok "--verify: version 3 read as version $v fails on its commitment"
+	else
+		not_ok "--verify: version 3 read as version $v fails on its commitment" "exit $RC: $(cat "$T/err")"
+	fi
+done
+# A game of version 2 (as --commit wrote them at 731e160) with a secret seed
+# of our own (0x00..0x1f), so that its rolls are known: --log reads the
+# version from line 1.
 s2=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 printf '{"dice":"commit","version":2,"commitment":"%s"}\n' "$(/usr/bin/python3 -c 'import hashlib, sys
 print(hashlib.sha256(bytes.fromhex(sys.argv[1])).hexdigest())' "$s2")" >"$G/v2.log"
@@ -197,6 +214,8 @@ if [ "$RC" -eq 1 ] && [ "$(grep -c 'does not verify' "$T/err")" -eq 1 ] && grep 
 else
 	not_ok "--verify: version 2 read as version 1 fails on the loaded die's roll alone" "exit $RC"
 fi
+sed '1s/"version":2,/"version":3,/' "$G/v2.log" >"$G/t.log"
+t_err "--verify: version 2 read as version 3 fails on its commitment" 1 "line 1 does not verify (the commitment is not that of the revealed seed in this version)" --verify "$G/t.log"
 
 # ---- --mapping: which mapping a seeded replay rolls by ---------------------------
 tap_section "--mapping: which mapping a seeded replay rolls by"
