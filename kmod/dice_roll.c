@@ -28,7 +28,7 @@ static inline u64 dice_digits_start(struct dice_digits *dg, u64 n, u64 u)
 }
 
 /* m fits the 64-bit loops: below 2^narrow_width, which is below 2^64. */
-static __always_inline bool dice_state_narrow(const struct dice_die *die)
+static __always_inline bool dice_rec_fits_narrow(const struct dice_die *die)
 {
 	return !(u64)(die->rec.m >> 64) &&
 	       !((u64)die->rec.m >> die->rec.narrow_width);
@@ -147,7 +147,7 @@ static __always_inline int dice_loaded_draw(struct dice_reader *rd,
 static bool dice_loaded_in_registers(const struct dice_die *die)
 {
 	return die->method == DICE_METHOD_RECYCLE && die->table &&
-	       die->narrow_table && dice_state_narrow(die);
+	       die->narrow_table && dice_rec_fits_narrow(die);
 }
 
 /*
@@ -221,7 +221,7 @@ static __always_inline bool dice_fair_in_registers(const struct dice_die *die)
 	       /* series: loaded */
 	       !die->table &&
 	       /* series: end */
-	       dice_state_narrow(die) && n > 2 &&
+	       dice_rec_fits_narrow(die) && n > 2 &&
 	       (n & (n - 1)) &&
 	       die->digits.span.d < die->rec.narrow_limit;
 }
@@ -412,7 +412,7 @@ static __always_inline u8 *dice_digit_put(u8 *o, u64 *fp, u64 n,
  * Groups of a fair die while the reader holds a draw's bits (@head_stop:
  * the last head with @width bits after it): dice_narrow_draw() with nothing
  * to undo and no refill to wait for.  A draw that would not top m up, or
- * would reject (below 2^-31 a draw), stops the loop before it changes
+ * would reject (2^-30 a draw at most), stops the loop before it changes
  * anything, its top-up shifted back out, and the general loop makes it from
  * the same state: the same draws, the same faces.  x / d < m / d is
  * x < (m / d) * d, with the two divisions side by side.  The last group
@@ -432,7 +432,7 @@ dice_fair_groups(const struct dice_die *die, u8 *o, u8 *end, u64 *xp,
 	/* m below this needs a top-up, and has room for one. */
 	const u64 full = min(dv.d << (width / 2), BIT_ULL(width - 1));
 	u64 x = *xp, m = *mp, head = *headp, q, xq, u, f;
-	uintptr_t stop;
+	unsigned long stop;
 	unsigned int s;
 
 	while (o != end) {
@@ -453,10 +453,10 @@ dice_fair_groups(const struct dice_die *die, u8 *o, u8 *end, u64 *xp,
 		x = xq;
 		m = q;
 		/* Addresses as integers: past @end is no pointer. */
-		stop = (uintptr_t)o + stride;
-		if (unlikely(stop > (uintptr_t)end)) {
+		stop = (unsigned long)o + stride;
+		if (unlikely(stop > (unsigned long)end)) {
 			f = dg->recip * u;
-			*leftp = (unsigned int)((stop - (uintptr_t)end) / sz);
+			*leftp = (unsigned int)((stop - (unsigned long)end) / sz);
 			while (o != end)
 				o = dice_digit_put(o, &f, n, bytes, base);
 			*fp = f;
@@ -465,7 +465,7 @@ dice_fair_groups(const struct dice_die *die, u8 *o, u8 *end, u64 *xp,
 		f = dg->recip * u;
 		if (per & 1)
 			o = dice_digit_put(o, &f, n, bytes, base);
-		while ((uintptr_t)o != stop) {
+		while ((unsigned long)o != stop) {
 			o = dice_digit_put(o, &f, n, bytes, base);
 			o = dice_digit_put(o, &f, n, bytes, base);
 		}
@@ -512,17 +512,6 @@ dice_roll_fair_digits(struct dice_die *die, void *out, unsigned int count,
 	left -= k;
 	o = dice_digits_serve(o, k, &f, n, bytes, base);
 	dice_reader_open(&rd, &die->pool);
-	if (per > 1 && o != end && rd.tail - rd.head >= width) {
-		u64 head_stop = rd.tail - width;
-
-		if (bytes)
-			o = dice_fair_groups_u8(die, o, end, &x, &m, &rd.head,
-						head_stop, &f, &left, base);
-		else
-			o = dice_fair_groups_u64(die, o, end, &x, &m, &rd.head,
-						 head_stop, &f, &left);
-		dice_reader_commit(&rd);
-	}
 	while (per == 1 && o < end) {
 		if (!dice_register_draw(&rd, &dg->span, width, &x, &m, &u, errp))
 			break;
@@ -530,11 +519,28 @@ dice_roll_fair_digits(struct dice_die *die, void *out, unsigned int count,
 		o += sz;
 	}
 	while (per > 1 && o < end) {
+		/* Whole groups the fast way while the reader holds their bits. */
+		if (rd.tail - rd.head >= width) {
+			u64 head_stop = rd.tail - width;
+
+			if (bytes)
+				o = dice_fair_groups_u8(die, o, end, &x, &m,
+							&rd.head, head_stop,
+							&f, &left, base);
+			else
+				o = dice_fair_groups_u64(die, o, end, &x, &m,
+							 &rd.head, head_stop,
+							 &f, &left);
+			dice_reader_commit(&rd);
+			if (o == end)
+				break;
+		}
+		/* Then one the general way: a refill, a rejection, a top-up. */
 		if (!dice_register_draw(&rd, &dg->span, width, &x, &m, &u, errp))
 			break;
 		f = recip * u;
 		k = per;
-		if (unlikely(o + (size_t)per * sz > end)) {
+		if (unlikely((size_t)(end - o) < (size_t)per * sz)) {
 			k = (unsigned int)((end - o) / sz);
 			left = per - k;
 		}

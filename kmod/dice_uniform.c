@@ -11,7 +11,7 @@
  *
  * Dice below 2^32 sides top m up to 63 bits and use 64-bit arithmetic
  * (dice_narrow_draw()); larger ones top it up to 128 bits.  Either way the
- * chance of a rejection is below 2^-31 per draw.  Any width would be
+ * chance of a rejection is at most 2^-30 per draw.  Any width would be
  * exact as long as the topped up m is at least the number of outcomes;
  * tests use small ones.
  */

@@ -125,7 +125,7 @@ static inline u64 dice_divide(const struct dice_divisor *dv, u64 x)
  * @out: the draw
  *
  * m is topped up to @width bits only when it falls below d * 2^(@width / 2):
- * a rejection stays rarer than 2^-(@width / 2) while small dice take fresh
+ * a rejection stays at most 2^(1 - @width / 2) while small dice take fresh
  * bits once every few draws, not on each.
  *
  * Return: 0, or the pool's error with *@xp and *@mp untouched (the caller

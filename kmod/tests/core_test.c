@@ -1744,33 +1744,51 @@ static void test_roll_many(void)
 		EXPECT(one.rolls == many.rolls);
 	}
 	/*
-	 * Shrunk widths: a grouped draw rejects once in tens of draws, so the
-	 * group loop often stops before a draw it would reject, and the
-	 * general loop must make that draw the same way.
+	 * Shrunk widths: at 13 bits a grouped draw rejects up to once in 40
+	 * draws, so the group loop often stops before a draw it would
+	 * reject, and the general loop must make that draw the same way.
+	 * Each die starts from its own state, and from states of m at or
+	 * past the loop's bound (2^(w-1), and d * 2^(w/2) or more, where no
+	 * draw tops m up), which the loop must leave to the general one; the
+	 * bytes of dice_die_roll_u8() are checked against the same faces.
 	 */
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < 24; i++) {
 		static const u64 few[] = { 3, 6, 7, 10 };
-		unsigned int width = i < 4 ? 15 : 21;
-		struct kat_ctx k1 = { 0 }, k2 = { 0 };
-		struct dice_die one, many;
+		unsigned int width = i % 8 < 4 ? 13 : 15, start = i / 8, f;
+		struct kat_ctx k1 = { 0 }, k2 = { 0 }, k3 = { 0 };
+		struct dice_die one, many, bytes;
+		struct dice_die *all[] = { &one, &many, &bytes };
 		u64 want, faces[37];
+		u8 b[37];
 
 		dice_die_init(&one, kat_fill, &k1);
 		dice_die_init(&many, kat_fill, &k2);
-		dice_die_set_widths(&one, width, 128, 1ULL << 32, 0);
-		dice_die_set_widths(&many, width, 128, 1ULL << 32, 0);
-		EXPECT(!dice_die_set_sides(&one, few[i % 4]));
-		EXPECT(!dice_die_set_sides(&many, few[i % 4]));
+		dice_die_init(&bytes, kat_fill, &k3);
+		for (f = 0; f < 3; f++) {
+			dice_die_set_widths(all[f], width, 128, 1ULL << 32, 0);
+			EXPECT(!dice_die_set_sides(all[f], few[i % 4]));
+			if (start) {
+				all[f]->rec.m = (1ULL << (width - 2 + start)) - 1;
+				all[f]->rec.x = all[f]->rec.m / 3;
+				/* bits held, so the group loop sees m first */
+				EXPECT(!dice_pool_refill(&all[f]->pool, 64));
+			}
+		}
 		EXPECT(many.digits.per > 1);
 		for (j = 0; j < 300 && !tap_case_failed; j++) {
 			EXPECT(dice_die_roll_many(&many, faces, 37) == 37);
-			for (int f = 0; f < 37; f++) {
+			EXPECT(dice_die_roll_u8(&bytes, b, 37, 0) == 37);
+			for (f = 0; f < 37; f++) {
 				EXPECT(!dice_die_roll(&one, &want));
 				EXPECT(faces[f] == want);
+				EXPECT(b[f] == want);
 			}
 		}
-		EXPECT(dice_pool_used(&one.pool) == dice_pool_used(&many.pool));
-		EXPECT(one.rolls == many.rolls);
+		for (f = 1; f < 3; f++) {
+			EXPECT(dice_pool_used(&one.pool) ==
+			       dice_pool_used(&all[f]->pool));
+			EXPECT(one.rolls == all[f]->rolls);
+		}
 	}
 	/* Written bits: the batch stops at the last whole roll, undoing the
 	 * partial one, and goes on from there when more bits come.
