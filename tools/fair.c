@@ -6,8 +6,9 @@
  *
  *   dice --commit LOG            draws a 32-byte secret seed from the
  *                                engine (/dev/dice, or -u), keeps it in
- *                                LOG.seed, starts LOG with its SHA-256 (the
- *                                commitment) and prints the commitment
+ *                                LOG.seed, starts LOG with the commitment
+ *                                to it and the log's version, and prints
+ *                                both
  *   dice --player-seed TEXT --log LOG
  *                                records the players' seed (before any roll:
  *                                then neither side chooses the rolls alone)
@@ -30,7 +31,7 @@
  *
  *   SHA-256("dice-fair-commit" 0x00 version 0x00 secret-seed)
  *
- * with the version in decimal, so that the version line is bound: a game
+ * with the version in decimal and the seed's 32 bytes (not their hex), so that the version line is bound: a game
  * whose version line was changed no longer matches its commitment, and a
  * game has one history that verifies, not one per mapping.
  * --log and --verify take a game by its version, and refuse a version this
@@ -71,6 +72,8 @@
 #define FAIR_VERSIONS	"1, 2 and 3"
 /* The first version whose commitment binds the version. */
 #define FAIR_BOUND	3
+/* fair_version() reads one digit. */
+_Static_assert(FAIR_VERSION >= 1 && FAIR_VERSION <= 9, "one-digit versions");
 #define FAIR_HEAD	"{\"dice\":\"commit\",\"version\":"
 
 static int __attribute__((format(printf, 1, 2))) fair_error(const char *fmt, ...)
@@ -468,6 +471,17 @@ static int fair_load(const char *log, struct fair_game *g, bool want_seed)
 		g->have_seed = true;
 		free(path);
 		free(s);
+		/* The wrong seed file would only show at --verify. */
+		{
+			unsigned char h[crypto_hash_sha256_BYTES];
+			char chex[2 * crypto_hash_sha256_BYTES + 1];
+
+			fair_commitment(g, h);
+			fair_hex(h, sizeof(h), chex);
+			if (strcmp(chex, g->commitment))
+				return fair_error("%s: the secret seed in %s.seed is not the one the log commits to",
+						  log, log);
+		}
 	}
 	return 0;
 }
@@ -504,11 +518,12 @@ static int fair_commit(const char *log, bool userspace)
 	if (fd < 0)
 		return fair_error("cannot create %s: %s", log, strerror(errno));
 	close(fd);
-	fair_put(&line, FAIR_HEAD "%d,\"commitment\":\"%s\"}", FAIR_VERSION,
+	fair_put(&line, FAIR_HEAD "%u,\"commitment\":\"%s\"}", g.version,
 		 chex);
 	ret = fair_append(log, line.s);
+	/* Publish both: the version is part of what the players hold. */
 	if (!ret)
-		printf("commitment: %s\n", chex);
+		printf("commitment: %s\nversion: %u\n", chex, g.version);
 	sodium_memzero(g.seed, sizeof(g.seed));
 	sodium_memzero(hex, sizeof(hex));
 	free(line.s);
@@ -592,6 +607,29 @@ static int fair_reveal(const char *log)
 	return ret;
 }
 
+/*
+ * Say why line 1 of @log does not verify: no commitment line at all
+ * (@head < 0: fair_version() found none), or a commitment that is not that
+ * of the revealed seed in the line's @version.
+ */
+static void fair_head_error(const char *log, const char *line, int head,
+			    unsigned int version)
+{
+	char hex[2 * crypto_hash_sha256_BYTES + 1];
+
+	if (head < 0 ||
+	    sscanf(line + sizeof(FAIR_HEAD), ",\"commitment\":\"%64[0-9a-f]\"}",
+		   hex) != 1 || strlen(hex) != 64)
+		fair_error("%s: line 1 does not verify (it is not a commitment line)",
+			   log);
+	else if (version < FAIR_BOUND)
+		fair_error("%s: line 1 does not verify (the commitment is not the SHA-256 of the revealed seed)",
+			   log);
+	else
+		fair_error("%s: line 1 does not verify (the commitment is not that of the revealed seed in version %u)",
+			   log, version);
+}
+
 /* Write @log again from its revealed seed and compare, line by line. */
 static int fair_verify(const char *log)
 {
@@ -603,6 +641,7 @@ static int fair_verify(const char *log)
 	char chex[2 * crypto_hash_sha256_BYTES + 1];
 	unsigned int no = 0, bad = 0;
 	const char *rv;
+	int head;
 
 	if (!text)
 		return fair_error("cannot read %s: %s", log, strerror(errno));
@@ -616,7 +655,8 @@ static int fair_verify(const char *log)
 	 * commitment does not verify, and the rolls are checked as new logs.
 	 */
 	g.version = FAIR_VERSION;
-	if (fair_version(log, text, &g.version) > 0) {
+	head = fair_version(log, text, &g.version);
+	if (head > 0) {
 		free(text);
 		return 1;
 	}
@@ -692,16 +732,19 @@ static int fair_verify(const char *log)
 		}
 		if (!want.s || strcmp(want.s, line)) {
 			bad++;
-			fair_error("%s: line %u does not verify%s", log, no,
-				   no != 1 ? "" : g.version < FAIR_BOUND ?
-				   " (the commitment is not the SHA-256 of the revealed seed)" :
-				   " (the commitment is not that of the revealed seed in this version)");
+			if (no == 1)
+				fair_head_error(log, line, head, g.version);
+			else
+				fair_error("%s: line %u does not verify", log,
+					   no);
 		}
 	}
 	if (!bad)
-		printf("verified: %s: commitment %s, %llu rolls%s\n", log, chex,
-		       (unsigned long long)g.rolls,
-		       g.player ? ", with the players' seed" : "");
+		printf("verified: %s: commitment %s, %llu rolls%s, version %u%s\n",
+		       log, chex, (unsigned long long)g.rolls,
+		       g.player ? ", with the players' seed" : "", g.version,
+		       g.version < FAIR_BOUND ?
+		       " (its commitment does not cover the version)" : "");
 	free(want.s);
 	free(g.player);
 	free(text);
