@@ -13,13 +13,16 @@
 #   BENCH_CALLGRIND=0 skip callgrind (and cachegrind)
 #   CACHEGRIND=0      skip cachegrind's cache misses on the 2^20-side die
 #   BENCH_VM_SECS=N   seconds per VM test (default 1)
+#   BENCH_KERNEL=NAME the guest kernel, a name of scripts/kernels.sh
+#                     (default 6.1; 6.12 has the vDSO's getrandom())
 #   KVM=1, QEMU_SMP   as for selftests/qemu/run.sh (default TCG, 2 CPUs)
 set -euo pipefail
 : "${TOP:?run from make}" "${B:?}"
-# The guest: Debian 12's default kernel from the cache (make bookworm),
-# dice.ko built for it (no test hook) in its cached root.
-read -r KVER KIMAGE _ KROOT < <("$TOP"/scripts/kernels.sh --info 6.1) || {
-	echo "bench: no cached default kernel (make bookworm)" >&2
+# The guest: Debian 12's default kernel from the cache (make bookworm), or
+# BENCH_KERNEL, dice.ko built for it (no test hook) in its cached root.
+BENCH_KERNEL=${BENCH_KERNEL:-6.1}
+read -r KVER KIMAGE _ KROOT < <("$TOP"/scripts/kernels.sh --info "$BENCH_KERNEL") || {
+	echo "bench: no cached kernel $BENCH_KERNEL (make bookworm, make trixie)" >&2
 	exit 1
 }
 
