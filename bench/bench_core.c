@@ -934,12 +934,45 @@ static bool time_only;
 static u64 acc_rolls = 10000000;
 static u64 acc_rolls_other = 2000000;
 
+/*
+ * Rolls for about @secs of @r: warm, then rolls multiplied by 4 until a run
+ * takes more than @probe seconds.
+ */
+static u64 calibrate(struct roller *r, double probe, double secs)
+{
+	double t0, t;
+	u64 n;
+
+	keep(roll_n(r, 1000));	/* batch plan, pool and caches warm */
+	for (n = 1000;; n *= 4) {
+		t0 = now();
+		keep(roll_n(r, n));
+		t = now() - t0;
+		if (t > probe)
+			break;
+	}
+	return (u64)(n * secs / t) + 1;
+}
+
+/* Seconds of one timed run of @n rolls of @r. */
+static double time_run(struct roller *r, u64 n)
+{
+	u64 r0 = r->rolled;
+	double t0 = now(), t;
+
+	keep(roll_n(r, n));
+	t = now() - t0;
+	if (r->rolled > r0)	/* Batched rolls whole batches: a few more */
+		t *= (double)n / (r->rolled - r0);
+	return t;
+}
+
 static int measure(struct result *res, const struct bdie *d, int m, int k)
 {
 	struct roller *r = malloc(sizeof(*r));
-	double t0, t, best = 1e30;
+	double t, best = 1e30;
 	long double info, left;
-	u64 n, bits, i, acc, r0;
+	u64 n, bits, i, acc;
 	int err;
 
 	if (!r)
@@ -953,23 +986,9 @@ static int measure(struct result *res, const struct bdie *d, int m, int k)
 	err = roller_init(r, d, m, 1, k);
 	if (err)
 		goto out;
-	keep(roll_n(r, 1000));	/* batch plan, pool and caches warm */
-	for (n = 1000;; n *= 4) {
-		t0 = now();
-		keep(roll_n(r, n));
-		t = now() - t0;
-		if (t > 0.02)
-			break;
-	}
-	n = (u64)(n * min_run_s / t * 1.15) + 1;
+	n = calibrate(r, 0.02, min_run_s * 1.15);
 	for (i = 0; i < 3; i++) {
-		r0 = r->rolled;
-		t0 = now();
-		keep(roll_n(r, n));
-		t = now() - t0;
-		/* Batched rolls whole batches: a few more than n. */
-		if (r->rolled > r0)
-			t *= (double)n / (r->rolled - r0);
+		t = time_run(r, n);
 		if (t < best)
 			best = t;
 	}
@@ -1192,36 +1211,6 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Rolls for about @secs of @r, calibrated once. */
-static u64 pair_calibrate(struct roller *r, double secs)
-{
-	double t0, t;
-	u64 n;
-
-	keep(roll_n(r, 1000));
-	for (n = 1000;; n *= 4) {
-		t0 = now();
-		keep(roll_n(r, n));
-		t = now() - t0;
-		if (t > 0.002)
-			break;
-	}
-	return (u64)(n * secs / t) + 1;
-}
-
-/* ns a roll of one timed run of @n rolls. */
-static double pair_time(struct roller *r, u64 n)
-{
-	u64 r0 = r->rolled;
-	double t0 = now(), t;
-
-	keep(roll_n(r, n));
-	t = now() - t0;
-	if (r->rolled > r0)	/* Batched rolls whole batches */
-		t *= (double)n / (r->rolled - r0);
-	return t * 1e9 / n;
-}
-
 static int paired(const struct bdie *d, int m, int k, struct pair *out)
 {
 	struct roller *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
@@ -1236,14 +1225,14 @@ static int paired(const struct bdie *d, int m, int k, struct pair *out)
 		err = roller_init(b, d, m, 1, k);
 	if (err)
 		goto out;
-	na = pair_calibrate(a, 0.01);
-	nb = pair_calibrate(b, 0.01);
+	na = calibrate(a, 0.002, 0.01);
+	nb = calibrate(b, 0.002, 0.01);
 	for (i = 0; i < PAIR_ROUNDS; i++) {
 		/* each warm again first: the other's table evicted its own */
 		keep(roll_n(a, na / 8));
-		t = pair_time(a, na);
+		t = time_run(a, na) / na;
 		keep(roll_n(b, nb / 8));
-		ratio[i] = t / pair_time(b, nb);
+		ratio[i] = t / (time_run(b, nb) / nb);
 	}
 	qsort(ratio, PAIR_ROUNDS, sizeof(ratio[0]), cmp_double);
 	out->median = ratio[PAIR_ROUNDS / 2];
