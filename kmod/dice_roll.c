@@ -42,12 +42,9 @@ static __always_inline bool dice_rec_fits_narrow(const struct dice_die *die)
 static __always_inline u64 dice_cell_split(u64 f, u64 n, u64 d, u64 *c,
 					   u64 *y)
 {
-	u128 p = (u128)f * n;
-
-	*c = (u64)(p >> 64);
-	p = (u128)(u64)p * d;
-	*y = (u64)(p >> 64);
-	return (u64)p;
+	*c = dice_frac_next(&f, n);
+	*y = dice_frac_next(&f, d);
+	return f;
 }
 
 /* series: end */
@@ -367,14 +364,9 @@ static __always_inline u8 *dice_digits_serve(u8 *o, unsigned int k, u64 *fp,
 {
 	const unsigned int sz = bytes ? 1 : 8;
 	u64 f = *fp;
-	u128 p;
 
 #define DICE_SERVE(j)							\
-	do {								\
-		p = (u128)f * n;					\
-		dice_put(o + (j) * sz, (u64)(p >> 64), bytes, base);	\
-		f = (u64)p;						\
-	} while (0)
+	dice_put(o + (j) * sz, dice_frac_next(&f, n), bytes, base)
 
 	if (k & 1) {
 		DICE_SERVE(0);
@@ -401,41 +393,36 @@ static __always_inline u8 *dice_digits_serve(u8 *o, unsigned int k, u64 *fp,
 static __always_inline u8 *dice_digit_put(u8 *o, u64 *fp, u64 n,
 					  const bool bytes, u8 base)
 {
-	u128 p = (u128)*fp * n;
-
-	dice_put(o, (u64)(p >> 64), bytes, base);
-	*fp = (u64)p;
+	dice_put(o, dice_frac_next(fp, n), bytes, base);
 	return o + (bytes ? 1 : 8);
 }
 
 /*
- * Groups of a fair die while the reader holds a draw's bits (@head_stop:
- * the last head with @width bits after it): dice_narrow_draw() with nothing
- * to undo and no refill to wait for.  A draw that would not top m up, or
- * would reject (2^-30 a draw at most), stops the loop before it changes
- * anything, its top-up shifted back out, and the general loop makes it from
- * the same state: the same draws, the same faces.  x / d < m / d is
- * x < (m / d) * d, with the two divisions side by side.  The last group
- * may not fit before @end: its other faces wait in *@fp and *@leftp.
+ * Whole groups of a fair die while the reader holds a draw's bits
+ * (@head_stop: the last head with @width bits after it): dice_narrow_draw()
+ * with nothing to undo and no refill to wait for.  A draw that would not
+ * top m up, or would reject (2^-30 a draw at most), stops the loop before
+ * it changes anything, its top-up shifted back out, and the general loop
+ * makes it from the same state, as it makes a last group that does not
+ * fit: the same draws, the same faces.  x / d < m / d is x < (m / d) * d,
+ * with the two divisions side by side.
  */
 static __always_inline u8 *
 dice_fair_groups(const struct dice_die *die, u8 *o, u8 *end, u64 *xp,
-		 u64 *mp, u64 *headp, u64 head_stop, u64 *fp,
-		 unsigned int *leftp, const bool bytes, u8 base)
+		 u64 *mp, u64 *headp, u64 head_stop, const bool bytes, u8 base)
 {
 	const struct dice_digits *dg = &die->digits;
 	const struct dice_divisor dv = dg->span;
 	const unsigned int width = die->rec.narrow_width, per = dg->per;
-	const unsigned int sz = bytes ? 1 : 8;
-	const size_t stride = (size_t)per * sz;
+	const size_t stride = (size_t)per * (bytes ? 1 : 8);
 	const u64 n = die->sides;
 	/* m below this needs a top-up, and has room for one. */
 	const u64 full = min(dv.d << (width / 2), BIT_ULL(width - 1));
-	u64 x = *xp, m = *mp, head = *headp, q, xq, u, f;
-	unsigned long stop;
+	u64 x = *xp, m = *mp, head = *headp, q, xq, f;
 	unsigned int s;
+	u8 *stop;
 
-	while (o != end) {
+	while ((size_t)(end - o) >= stride) {
 		if (unlikely(m >= full || head > head_stop))
 			break;
 		s = width - fls64(m);
@@ -449,23 +436,13 @@ dice_fair_groups(const struct dice_die *die, u8 *o, u8 *end, u64 *xp,
 			break;
 		}
 		head += s;
-		u = x - xq * dv.d;
+		f = dg->recip * (x - xq * dv.d);
 		x = xq;
 		m = q;
-		/* Addresses as integers: past @end is no pointer. */
-		stop = (unsigned long)o + stride;
-		if (unlikely(stop > (unsigned long)end)) {
-			f = dg->recip * u;
-			*leftp = (unsigned int)((stop - (unsigned long)end) / sz);
-			while (o != end)
-				o = dice_digit_put(o, &f, n, bytes, base);
-			*fp = f;
-			break;
-		}
-		f = dg->recip * u;
+		stop = o + stride;
 		if (per & 1)
 			o = dice_digit_put(o, &f, n, bytes, base);
-		while ((unsigned long)o != stop) {
+		while (o != stop) {
 			o = dice_digit_put(o, &f, n, bytes, base);
 			o = dice_digit_put(o, &f, n, bytes, base);
 		}
@@ -478,20 +455,18 @@ dice_fair_groups(const struct dice_die *die, u8 *o, u8 *end, u64 *xp,
 
 static noinline u8 *dice_fair_groups_u64(const struct dice_die *die, u8 *o,
 					 u8 *end, u64 *xp, u64 *mp, u64 *headp,
-					 u64 head_stop, u64 *fp,
-					 unsigned int *leftp)
+					 u64 head_stop)
 {
-	return dice_fair_groups(die, o, end, xp, mp, headp, head_stop, fp,
-				leftp, false, 0);
+	return dice_fair_groups(die, o, end, xp, mp, headp, head_stop, false,
+				0);
 }
 
 static noinline u8 *dice_fair_groups_u8(const struct dice_die *die, u8 *o,
 					u8 *end, u64 *xp, u64 *mp, u64 *headp,
-					u64 head_stop, u64 *fp,
-					unsigned int *leftp, u8 base)
+					u64 head_stop, u8 base)
 {
-	return dice_fair_groups(die, o, end, xp, mp, headp, head_stop, fp,
-				leftp, true, base);
+	return dice_fair_groups(die, o, end, xp, mp, headp, head_stop, true,
+				base);
 }
 
 static __always_inline unsigned int
@@ -526,16 +501,18 @@ dice_roll_fair_digits(struct dice_die *die, void *out, unsigned int count,
 			if (bytes)
 				o = dice_fair_groups_u8(die, o, end, &x, &m,
 							&rd.head, head_stop,
-							&f, &left, base);
+							base);
 			else
 				o = dice_fair_groups_u64(die, o, end, &x, &m,
-							 &rd.head, head_stop,
-							 &f, &left);
+							 &rd.head, head_stop);
 			dice_reader_commit(&rd);
 			if (o == end)
 				break;
 		}
-		/* Then one the general way: a refill, a rejection, a top-up. */
+		/*
+		 * Then one the general way: a refill, a rejection, no top-up,
+		 * or the last group, whose faces past @end wait in @f.
+		 */
 		if (!dice_register_draw(&rd, &dg->span, width, &x, &m, &u, errp))
 			break;
 		f = recip * u;

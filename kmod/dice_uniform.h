@@ -218,13 +218,19 @@ struct dice_digits {
 	unsigned int left;
 };
 
+/* The first base-@n digit of the fraction *@fp / 2^64; *@fp keeps the rest. */
+static __always_inline u64 dice_frac_next(u64 *fp, u64 n)
+{
+	u128 p = (u128)*fp * n;
+
+	*fp = (u64)p;
+	return (u64)(p >> 64);
+}
+
 static inline u64 dice_digits_next(struct dice_digits *dg, u64 n)
 {
-	u128 p = (u128)dg->frac * n;
-
-	dg->frac = (u64)p;
 	dg->left--;
-	return (u64)(p >> 64);
+	return dice_frac_next(&dg->frac, n);
 }
 
 #endif /* _DICE_UNIFORM_H */
