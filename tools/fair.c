@@ -31,9 +31,10 @@
  *
  *   SHA-256("dice-fair-commit" 0x00 version 0x00 secret-seed)
  *
- * with the version in decimal and the seed's 32 bytes (not their hex), so that the version line is bound: a game
- * whose version line was changed no longer matches its commitment, and a
- * game has one history that verifies, not one per mapping.
+ * with the version in decimal and the seed's 32 bytes (not their hex), so
+ * that the version line is bound: a game whose version line was changed
+ * no longer matches its commitment, and a game has one history that
+ * verifies, not one per mapping.
  * --log and --verify take a game by its version, and refuse a version this
  * build does not know.  LOG is JSON Lines, one line each:
  *
@@ -65,6 +66,8 @@
 #include "cli.h"
 
 #define FAIR_SEED	32
+/* A SHA-256 in hex, and its end */
+#define FAIR_HEX_HASH	(2 * crypto_hash_sha256_BYTES + 1)
 #define FAIR_TAG	"dice-fair-1"
 #define FAIR_COMMIT_TAG	"dice-fair-commit"
 /* The version --commit writes; the versions this build takes, for errors. */
@@ -199,7 +202,7 @@ struct fair_game {
 	unsigned int version;	/* of the log: its rolls' mapping */
 	unsigned char seed[FAIR_SEED];
 	bool have_seed;
-	char commitment[2 * crypto_hash_sha256_BYTES + 1];
+	char commitment[FAIR_HEX_HASH];
 	char *player;		/* NULL: none recorded */
 	uint64_t rolls;		/* roll lines so far */
 	bool revealed;
@@ -239,15 +242,16 @@ static int fair_version(const char *log, const char *line,
 			  digits > 20 ? 20 : (int)digits, p);
 }
 
-/* The commitment of @g's seed in @g's version, into @h (see the top). */
-static void fair_commitment(const struct fair_game *g, unsigned char *h)
+/* The commitment of @g's seed in @g's version, in hex (see the top). */
+static void fair_commitment(const struct fair_game *g, char *hex)
 {
+	unsigned char h[crypto_hash_sha256_BYTES], zero = 0;
 	crypto_hash_sha256_state st;
-	unsigned char zero = 0;
 	char version[12];
 
 	if (g->version < FAIR_BOUND) {
 		crypto_hash_sha256(h, g->seed, FAIR_SEED);
+		fair_hex(h, sizeof(h), hex);
 		return;
 	}
 	snprintf(version, sizeof(version), "%u", g->version);
@@ -260,6 +264,19 @@ static void fair_commitment(const struct fair_game *g, unsigned char *h)
 	crypto_hash_sha256_update(&st, &zero, 1);
 	crypto_hash_sha256_update(&st, g->seed, FAIR_SEED);
 	crypto_hash_sha256_final(&st, h);
+	fair_hex(h, sizeof(h), hex);
+}
+
+/*
+ * The commitment of a line 1 that starts as a commitment line does
+ * (@line, its version's one digit read), into @hex: 0, or -1.
+ */
+static int fair_head_hex(const char *line, char *hex)
+{
+	if (sscanf(line + sizeof(FAIR_HEAD), ",\"commitment\":\"%64[0-9a-f]\"}",
+		   hex) != 1 || strlen(hex) != 64)
+		return -1;
+	return 0;
 }
 
 static uint64_t fair_roll_seed(const struct fair_game *g, uint64_t n,
@@ -360,7 +377,7 @@ static int fair_roll(const struct fair_game *g, uint64_t n, const char *text,
 		 * still changes it.
 		 */
 		unsigned char h[crypto_hash_sha256_BYTES];
-		char hex[2 * crypto_hash_sha256_BYTES + 1];
+		char hex[FAIR_HEX_HASH];
 		crypto_hash_sha256_state st;
 
 		crypto_hash_sha256_init(&st);
@@ -420,6 +437,7 @@ static int fair_load(const char *log, struct fair_game *g, bool want_seed)
 {
 	size_t len;
 	char *text = fair_read_file(log, &len), *line, *save = NULL;
+	char chex[FAIR_HEX_HASH];
 	unsigned int no = 0;
 
 	memset(g, 0, sizeof(*g));
@@ -437,11 +455,7 @@ static int fair_load(const char *log, struct fair_game *g, bool want_seed)
 				free(text);
 				return 1;
 			}
-			/* past the head and the version's one digit */
-			if (known ||
-			    sscanf(line + sizeof(FAIR_HEAD),
-				   ",\"commitment\":\"%64[0-9a-f]\"}",
-				   g->commitment) != 1 || strlen(g->commitment) != 64) {
+			if (known || fair_head_hex(line, g->commitment)) {
 				free(text);
 				return fair_error("%s: line 1 is not a commitment", log);
 			}
@@ -472,16 +486,10 @@ static int fair_load(const char *log, struct fair_game *g, bool want_seed)
 		free(path);
 		free(s);
 		/* The wrong seed file would only show at --verify. */
-		{
-			unsigned char h[crypto_hash_sha256_BYTES];
-			char chex[2 * crypto_hash_sha256_BYTES + 1];
-
-			fair_commitment(g, h);
-			fair_hex(h, sizeof(h), chex);
-			if (strcmp(chex, g->commitment))
-				return fair_error("%s: the secret seed in %s.seed is not the one the log commits to",
-						  log, log);
-		}
+		fair_commitment(g, chex);
+		if (strcmp(chex, g->commitment))
+			return fair_error("%s: the secret seed in %s.seed is not the one the log commits to",
+					  log, log);
 	}
 	return 0;
 }
@@ -489,8 +497,7 @@ static int fair_load(const char *log, struct fair_game *g, bool want_seed)
 static int fair_commit(const char *log, bool userspace)
 {
 	struct options eo = { .userspace = userspace };
-	unsigned char h[crypto_hash_sha256_BYTES];
-	char hex[2 * FAIR_SEED + 1], chex[2 * crypto_hash_sha256_BYTES + 1];
+	char hex[2 * FAIR_SEED + 1], chex[FAIR_HEX_HASH];
 	struct fair_game g = { 0 };
 	uint64_t faces[FAIR_SEED];
 	struct fair_buf line = { 0 };
@@ -512,8 +519,7 @@ static int fair_commit(const char *log, bool userspace)
 	if (dprintf(fd, "%s\n", hex) < 0 || close(fd))
 		return fair_error("cannot write %s: %s", path, strerror(errno));
 	g.version = FAIR_VERSION;
-	fair_commitment(&g, h);
-	fair_hex(h, sizeof(h), chex);
+	fair_commitment(&g, chex);
 	fd = open(log, O_WRONLY | O_CREAT | O_EXCL, 0644);
 	if (fd < 0)
 		return fair_error("cannot create %s: %s", log, strerror(errno));
@@ -615,11 +621,9 @@ static int fair_reveal(const char *log)
 static void fair_head_error(const char *log, const char *line, int head,
 			    unsigned int version)
 {
-	char hex[2 * crypto_hash_sha256_BYTES + 1];
+	char hex[FAIR_HEX_HASH];
 
-	if (head < 0 ||
-	    sscanf(line + sizeof(FAIR_HEAD), ",\"commitment\":\"%64[0-9a-f]\"}",
-		   hex) != 1 || strlen(hex) != 64)
+	if (head < 0 || fair_head_hex(line, hex))
 		fair_error("%s: line 1 does not verify (it is not a commitment line)",
 			   log);
 	else if (version < FAIR_BOUND)
@@ -637,8 +641,7 @@ static int fair_verify(const char *log)
 	char *text = fair_read_file(log, &len), *p, *nl;
 	struct fair_game g = { 0 };
 	struct fair_buf want = { 0 };
-	unsigned char h[crypto_hash_sha256_BYTES];
-	char chex[2 * crypto_hash_sha256_BYTES + 1];
+	char chex[FAIR_HEX_HASH];
 	unsigned int no = 0, bad = 0;
 	const char *rv;
 	int head;
@@ -676,8 +679,7 @@ static int fair_verify(const char *log)
 			return fair_error("%s: the revealed seed is not 64 hex digits", log);
 		}
 	}
-	fair_commitment(&g, h);
-	fair_hex(h, sizeof(h), chex);
+	fair_commitment(&g, chex);
 	for (p = text; *p; p = nl + 1) {
 		char *line;
 
