@@ -228,11 +228,27 @@ done <<<"$TIER_LIST"
 # (debug-kernel.sh's lock) and reports any failure itself.  With a cached
 # kernel it is a no-op.  It stays in this script's process group, so what
 # stops make check stops it.
+# When the lanes start, the build gets its fair share (unnice below): the
+# tiers it gave way to are done, and vm-debug waits for it.
+DEBUG_BUILD=
 if selected debug-kernel; then
 	{ make -s --no-print-directory linux-src &&
 		nice -n 19 make -s --no-print-directory debug-kernel; } \
 		>"$LOGS/debug-kernel.early.log" 2>&1 </dev/null &
+	DEBUG_BUILD=$!
 fi
+
+# unnice PID: PID and every process under it back to niceness 0; what they
+# start from then on inherits it.
+unnice() {
+	local pids=$1 all=
+	while [ -n "$pids" ]; do
+		all="$all $pids"
+		pids=$(for p in $pids; do ps -o pid= --ppid "$p"; done)
+	done
+	# shellcheck disable=SC2086 # a list of PIDs
+	renice -n 0 -p $all >/dev/null 2>&1 || true
+}
 
 while read -r name needs cmd; do
 	selected "$name" || continue
@@ -242,6 +258,7 @@ while read -r name needs cmd; do
 		tier "$name" "$needs" "$cmd"
 	fi
 done <<<"$TIER_LIST"
+[ -z "$DEBUG_BUILD" ] || unnice "$DEBUG_BUILD"
 lanes
 
 echo

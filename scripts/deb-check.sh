@@ -23,7 +23,8 @@
 #      13's 6.12 and trixie-backports' newest 7.x, each also -rt: DKMS
 #      builds for all four), TAP names "deb trixie: ..."; there the
 #      source package is built too (dpkg-buildpackage -b, its tests run
-#      with Debian 13's Python), and that build's python3-libdice is the
+#      with Debian 13's Python; in the background from the end of step 2,
+#      beside steps 3 and 4), and that build's python3-libdice is the
 #      one installed (a Python extension is built for the Pythons of its
 #      release: Debian 12's, 3.11, does not install on 13's 3.13)
 #   5. the host is as it was: its dpkg database, /usr/src, /var/lib/dkms
@@ -69,6 +70,7 @@ logs=$B/deb-logs
 mkdir -p "$logs"
 unshare_pid=
 prev_pid=
+trixie_pid=
 root_pid=
 work=
 lintian_tmp=
@@ -76,6 +78,8 @@ cleanup() {
 	trap '' INT TERM	# a second signal must not cut the cleanup short
 	# The previous version's build runs in its own process group.
 	[ -n "$prev_pid" ] && kill -- -"$prev_pid" 2>/dev/null
+	# So does the Debian 13 build (in-root.sh ends its namespace).
+	[ -n "$trixie_pid" ] && kill -- -"$trixie_pid" 2>/dev/null
 	# deb-root.sh cleans up after itself when told to stop.
 	if [ -n "$root_pid" ]; then
 		kill "$root_pid" 2>/dev/null
@@ -134,6 +138,66 @@ else
 	prev_pid=
 	not_ok "previous version's packages ($prev)" "$logs/build-prev.log"
 fi
+
+# trixie_build_start ROOT: the source package built in the Debian 13 root
+# (dpkg-source -x, dpkg-buildpackage -b, build-time tests included, in an
+# overlay: scripts/in-root.sh), as a Debian 13 build machine would, in the
+# background from the moment make deb's packages are there: it needs
+# nothing of steps 3 and 4, and keeps the cores busy while the Debian 12
+# root is made (the network's and dpkg's time).  trixie_build_finish waits
+# for it, then gathers the packages the Debian 13 tests install: make
+# deb's but python3-libdice, which comes from this build (Python 3.13),
+# and the previous version's without python3-libdice (built for Debian
+# 12's Python only): the upgrade installs it new.
+trixie_build_start() {
+	local d=$B/deb-trixie
+	trixie_t=$(date +%s)
+	rm -rf "$d" && mkdir -p "$d/new" "$d/prev" || return 1
+	# shellcheck disable=SC2016 # expanded in the root
+	setsid "$TOP"/scripts/in-root.sh "$1" sh -euc '
+		cd "$B/deb-trixie"
+		dpkg-source -x "$B"/deb/dice_*.dsc src >/dev/null
+		cd src
+		dpkg-checkbuilddeps
+		DEB_BUILD_OPTIONS="noautodbgsym" dpkg-buildpackage -us -uc -b \
+			-j"$(nproc)"
+		python3 --version' >"$logs/build-trixie.log" 2>&1 </dev/null &
+	trixie_pid=$!
+}
+trixie_build_finish() {
+	local d=$B/deb-trixie pid=$trixie_pid p
+	trixie_pid=
+	if [ -n "$pid" ] && wait "$pid" &&
+		cp "$d"/python3-libdice_*.deb "$d/new/" &&
+		for p in "$B"/deb/*.deb; do
+			case ${p##*/} in python3-libdice_*) ;; *) cp "$p" "$d/new/" ;; esac
+		done &&
+		for p in "$B"/deb-prev/*.deb; do
+			case ${p##*/} in python3-libdice_*) ;; *) cp "$p" "$d/prev/" ;; esac
+		done; then
+		ok "Debian 13: the source package builds in the root, its tests pass ($(tail -n 1 "$logs/build-trixie.log"), $(secs "$trixie_t")s)"
+		rm -rf "$d/src"
+	else
+		not_ok "Debian 13: the source package builds in the root" "$logs/build-trixie.log"
+		return 1
+	fi
+}
+
+# The Debian 13 root: scripts/trixie.sh made it (make trixie), with the
+# headers of every trixie-* kernel of scripts/kernels.sh.
+trixie_root='' trixie_kvers=''
+for k in trixie-6.12 trixie-6.12-rt trixie-bpo trixie-bpo-rt; do
+	if i=$(KERNELS=$k "$TOP"/scripts/kernels.sh --info "$k" 2>>"$logs/trixie.log"); then
+		read -r v _ _ r <<<"$i"
+		trixie_root=$r trixie_kvers="$trixie_kvers${trixie_kvers:+ }$v"
+	fi
+done
+# The root of this tree's scripts/trixie.sh (its package list: the
+# Build-Depends), not the one the shared state file names.
+[ -n "$trixie_root" ] && trixie_root=$("$TOP"/scripts/trixie.sh --root 2>>"$logs/trixie.log")
+# shellcheck disable=SC2086 # count the words
+[ -n "$trixie_root" ] && [ "$(echo $trixie_kvers | wc -w)" -eq 4 ] || trixie_root=
+[ -z "$trixie_root" ] || trixie_build_start "$trixie_root"
 
 # ---- 3: what the packages say ----------------------------------------------------
 one_version() {
@@ -263,57 +327,9 @@ in_root() {
 }
 in_root deb "$pristine" "$kver"
 
-# trixie_build ROOT: the source package built in the Debian 13 root
-# (dpkg-source -x, dpkg-buildpackage -b, build-time tests included, in an
-# overlay: scripts/in-root.sh), as a Debian 13 build machine would; then
-# the packages the Debian 13 tests install: make deb's but python3-libdice,
-# which comes from this build (Python 3.13), and the previous version's
-# without python3-libdice (built for Debian 12's Python only): the upgrade
-# installs it new.
-trixie_build() {
-	local t d=$B/deb-trixie
-	t=$(date +%s)
-	rm -rf "$d" && mkdir -p "$d/new" "$d/prev" || return 1
-	# shellcheck disable=SC2016 # expanded in the root
-	if "$TOP"/scripts/in-root.sh "$1" sh -euc '
-		cd "$B/deb-trixie"
-		dpkg-source -x "$B"/deb/dice_*.dsc src >/dev/null
-		cd src
-		dpkg-checkbuilddeps
-		DEB_BUILD_OPTIONS="noautodbgsym" dpkg-buildpackage -us -uc -b \
-			-j"$(nproc)"
-		python3 --version' >"$logs/build-trixie.log" 2>&1 &&
-		cp "$d"/python3-libdice_*.deb "$d/new/" &&
-		for p in "$B"/deb/*.deb; do
-			case ${p##*/} in python3-libdice_*) ;; *) cp "$p" "$d/new/" ;; esac
-		done &&
-		for p in "$B"/deb-prev/*.deb; do
-			case ${p##*/} in python3-libdice_*) ;; *) cp "$p" "$d/prev/" ;; esac
-		done; then
-		ok "Debian 13: the source package builds in the root, its tests pass ($(tail -n 1 "$logs/build-trixie.log"), $(secs "$t")s)"
-		rm -rf "$d/src"
-	else
-		not_ok "Debian 13: the source package builds in the root" "$logs/build-trixie.log"
-		return 1
-	fi
-}
-
-# The Debian 13 root: scripts/trixie.sh made it (make trixie), with the
-# headers of every trixie-* kernel of scripts/kernels.sh.
-t=$(date +%s)
-trixie_root='' trixie_kvers=''
-for k in trixie-6.12 trixie-6.12-rt trixie-bpo trixie-bpo-rt; do
-	if i=$(KERNELS=$k "$TOP"/scripts/kernels.sh --info "$k" 2>>"$logs/trixie.log"); then
-		read -r v _ _ r <<<"$i"
-		trixie_root=$r trixie_kvers="$trixie_kvers${trixie_kvers:+ }$v"
-	fi
-done
-# The root of this tree's scripts/trixie.sh (its package list: the
-# Build-Depends), not the one the shared state file names.
-[ -n "$trixie_root" ] && trixie_root=$("$TOP"/scripts/trixie.sh --root 2>>"$logs/trixie.log")
-if [ -n "$trixie_root" ] && [ "$(echo $trixie_kvers | wc -w)" -eq 4 ]; then
+if [ -n "$trixie_root" ]; then
 	ok "Debian 13 root of scripts/trixie.sh: $(cat "$trixie_root/../megabytes") MB, made in $(cat "$trixie_root/../seconds")s; kernels $trixie_kvers"
-	trixie_build "$trixie_root" &&
+	trixie_build_finish &&
 		in_root "deb trixie" "$trixie_root" "$trixie_kvers" "$B/deb-trixie/new" \
 			"$B/deb-trixie/prev"
 else

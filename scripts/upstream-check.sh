@@ -12,7 +12,8 @@
 #   - git am applies every patch;
 #   - after each patch, make W=1 drivers/misc/dice/ builds with
 #     CONFIG_RANDOM_DICE=m (and CONFIG_RANDOM_DICE_KUNIT_TEST=m, CONFIG_RANDOM_DICE_TEST_HOOKS=y once they exist), without
-#     a warning; make headers, and the uapi header compiles alone;
+#     a warning; make headers (after a patch to a uapi header), and the
+#     uapi header compiles alone;
 #   - scripts/checkpatch.pl --strict (in-tree mode) on every patch: nothing,
 #     but for a patch that adds files to drivers/misc/dice/ the question
 #     whether MAINTAINERS needs updating, answered by get_maintainer.pl
@@ -25,7 +26,7 @@
 #     --kunitconfig=drivers/misc/dice;
 #   - make -C tools/testing/selftests TARGETS=drivers/dice builds;
 #   - scripts/get_maintainer.pl names the MAINTAINERS entry for every patch.
-# TAP, one line a check, prefixed "upstream X.Y:".
+# TAP, one line a check, prefixed "upstream X.Y:", each with its seconds.
 #
 # Cached by version in $DICE_CACHE/upstream-X.Y/ (/var/tmp/dice), as the
 # debug kernel is: tree/ (hard links to the unpacked source, and a .git of
@@ -47,7 +48,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--src) SRC=${2:?}; shift ;;
 	--src=*) SRC=${1#*=} ;;
-	-h | --help) sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$ME: unknown argument: $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -81,11 +82,12 @@ ok() { tap_ok "upstream $VER: $*"; }
 not_ok() { tap_not_ok "upstream $VER: $*"; }
 # check NAME CMD...: ok or not ok as CMD exits, its output shown with "# ".
 check() {
-	local name=$1 out rc
+	local name=$1 out rc t0=$SECONDS
 	shift
 	out=$("$@" 2>&1)
 	rc=$?
 	[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/# /'
+	echo "# $((SECONDS - t0))s"
 	if [ $rc -eq 0 ]; then ok "$name"; else not_ok "$name"; fi
 	return $rc
 }
@@ -203,16 +205,24 @@ for f in $(sed -n 's|^--- a/||p' $PATCHES | sort -u); do
 		cp "$T/$f" "$T/$f.unlink" && mv "$T/$f.unlink" "$T/$f"
 done
 
-# build_step PATCH: what must build after PATCH.
+# build_step PATCH: what must build after PATCH.  The configuration is
+# made again only after a patch that changes a Kconfig file, and the
+# headers installed again only after one that changes a uapi header: the
+# others leave both as they were (make olddefconfig and make headers cost
+# 8 s a patch on a tree that has them).
 build_step() {
 	local out rc=0
-	if grep -q 'drivers/misc/dice/Kconfig' "$T/drivers/misc/Kconfig" 2>/dev/null; then
-		"$T"/scripts/config --file "$O/.config" -m RANDOM_DICE -m RANDOM_DICE_KUNIT_TEST \
-			-e RANDOM_DICE_TEST_HOOKS
+	if grep -qE '^\+\+\+ b/(.*/)?Kconfig' "$1"; then
+		if grep -q 'drivers/misc/dice/Kconfig' "$T/drivers/misc/Kconfig" 2>/dev/null; then
+			"$T"/scripts/config --file "$O/.config" -m RANDOM_DICE -m RANDOM_DICE_KUNIT_TEST \
+				-e RANDOM_DICE_TEST_HOOKS
+		fi
+		kmake olddefconfig >/dev/null || return 1
 	fi
-	kmake olddefconfig >/dev/null || return 1
 	if [ -f "$T/include/uapi/linux/dice.h" ]; then
-		kmake headers || return 1
+		if grep -q '^+++ b/include/uapi/' "$1"; then
+			kmake headers || return 1
+		fi
 		# the installed header alone, as usr/include/Makefile's header
 		# test compiles each (C90, all warnings)
 		out=$(gcc -std=c90 -Wall -Wextra -Werror -fsyntax-only -I"$O/usr/include" \
