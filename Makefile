@@ -215,6 +215,9 @@ static: linux-src
 	echo "ok 7 - static: no .c files of libdice/, tools/ or bindings/ call each other in a circle (scripts/call-cycles.py)"; \
 	/usr/bin/python3 scripts/call-cycles.py --self-test || { fail=1; printf 'not '; }; \
 	echo "ok 8 - static: scripts/call-cycles.py fails on a tree with a circle"; \
+	out=$$(selftests/qemu/run-retry-test.sh 2>&1) || \
+		{ printf '%s\n' "$$out"; fail=1; printf 'not '; }; \
+	echo "ok 9 - static: the VM runner boots again once after an int3 oops before init, and only then (selftests/qemu/run-retry-test.sh)"; \
 	exit $$fail
 
 # This tree's documentation, every .rst under Documentation/ (its conf.py),

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh boots again once, and only once, after an int3 oops that ended a
+# boot before the guest's init wrote a result; an int3 oops after a result
+# fails.  A stand-in qemu-system-x86_64 (first on PATH) plays the guest:
+#
+#   selftests/qemu/run-retry-test.sh       exit 1 on any wrong outcome
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+D=$(mktemp -d "${TMPDIR:-/tmp}/run-retry-test.XXXXXX") || exit 1
+trap 'rm -rf "$D"' EXIT
+
+# The guest: each boot takes the next word of $D/plan: "oops" (an int3
+# oops before init), "late" (a result, then an int3 oops), "good".
+cat >"$D/qemu-system-x86_64" <<'GUEST'
+#!/bin/bash
+v=
+for a in "$@"; do case $a in file:*) v=${a#file:} ;; esac; done
+read -r what rest <"$PLAN"
+echo "$rest" >"$PLAN"
+echo "$what" >>"$PLAN.boots"
+case $what in
+oops)
+	echo "[    1.427042] Oops: int3: 0000 [#1] SMP NOPTI"
+	echo "[    1.475887] Kernel panic - not syncing: Fatal exception in interrupt" ;;
+late)
+	printf 'result insmod:dice pass\n' >"$v"
+	echo "[    9.000000] Oops: int3: 0000 [#1] SMP NOPTI"
+	echo "[    9.000100] Kernel panic - not syncing: Fatal exception in interrupt" ;;
+good)
+	echo "[    0.100000] booted"
+	printf 'result insmod:dice pass\nlog begin\nlog end\nverdict done\n' >"$v" ;;
+esac
+GUEST
+chmod +x "$D/qemu-system-x86_64"
+
+fail=0 n=0
+# case PLAN WANT_RC WANT_BOOTS NAME
+case_() {
+	local rc boots
+	n=$((n + 1))
+	echo "$1" >"$D/plan"
+	rm -f "$D/plan.boots"
+	PATH=$D:$PATH PLAN=$D/plan "$HERE"/run.sh --kernel /dev/null \
+		--initrd /dev/null --name guest --log "$D/console.log" >"$D/out" 2>&1
+	rc=$?
+	boots=$(paste -sd' ' "$D/plan.boots")
+	if [ "$rc" = "$2" ] && [ "$boots" = "$3" ]; then
+		echo "ok $n - run.sh: $4"
+	else
+		sed 's/^/# /' "$D/out"
+		echo "not ok $n - run.sh: $4 (exit $rc, boots: $boots)"
+		fail=1
+	fi
+}
+case_ "oops good" 0 "oops good" "an int3 oops before init: booted again, and passes"
+case_ "oops oops good" 1 "oops oops" "two such oopses: booted again once, and fails"
+case_ "late good" 1 "late" "an int3 oops after a result: not booted again, fails"
+case_ "good" 0 "good" "a good boot: booted once"
+echo "1..$n"
+exit $fail
