@@ -232,22 +232,30 @@ done <<<"$TIER_LIST"
 # tiers it gave way to are done, and vm-debug waits for it.
 DEBUG_BUILD=
 if selected debug-kernel; then
-	{ make -s --no-print-directory linux-src &&
-		nice -n 19 make -s --no-print-directory debug-kernel; } \
+	{ renice -n 19 -p "$BASHPID" >/dev/null
+		make -s --no-print-directory linux-src &&
+		make -s --no-print-directory debug-kernel; } \
 		>"$LOGS/debug-kernel.early.log" 2>&1 </dev/null &
 	DEBUG_BUILD=$!
 fi
 
 # unnice PID: PID and every process under it back to niceness 0; what they
-# start from then on inherits it.
+# start from then on inherits it.  Walked again until none is left at 19:
+# a process forked during a walk is caught by the next.
 unnice() {
-	local pids=$1 all=
-	while [ -n "$pids" ]; do
-		all="$all $pids"
-		pids=$(for p in $pids; do ps -o pid= --ppid "$p"; done)
+	local pids all tries=0
+	while [ $tries -lt 10 ]; do
+		pids=$1 all=
+		while [ -n "$pids" ]; do
+			all="$all $pids"
+			pids=$(for p in $pids; do ps -o pid= --ppid "$p"; done)
+		done
+		# shellcheck disable=SC2086 # a list of PIDs
+		[ -n "$(ps -o ni= -p $all 2>/dev/null | grep -v '^ *0$')" ] || return 0
+		# shellcheck disable=SC2086
+		renice -n 0 -p $all >/dev/null 2>&1
+		tries=$((tries + 1))
 	done
-	# shellcheck disable=SC2086 # a list of PIDs
-	renice -n 0 -p $all >/dev/null 2>&1 || true
 }
 
 while read -r name needs cmd; do

@@ -79,7 +79,10 @@ cleanup() {
 	# The previous version's build runs in its own process group.
 	[ -n "$prev_pid" ] && kill -- -"$prev_pid" 2>/dev/null
 	# So does the Debian 13 build (in-root.sh ends its namespace).
-	[ -n "$trixie_pid" ] && kill -- -"$trixie_pid" 2>/dev/null
+	if [ -n "$trixie_pid" ]; then
+		kill -- -"$trixie_pid" 2>/dev/null
+		wait "$trixie_pid" 2>/dev/null
+	fi
 	# deb-root.sh cleans up after itself when told to stop.
 	if [ -n "$root_pid" ]; then
 		kill "$root_pid" 2>/dev/null
@@ -165,9 +168,12 @@ trixie_build_start() {
 	trixie_pid=$!
 }
 trixie_build_finish() {
-	local d=$B/deb-trixie pid=$trixie_pid p
+	local d=$B/deb-trixie p rc=1 secs
+	# trixie_pid stays set while we wait: a signal then stops the build.
+	[ -n "$trixie_pid" ] && wait "$trixie_pid" && rc=0
 	trixie_pid=
-	if [ -n "$pid" ] && wait "$pid" &&
+	secs=$(( $(stat -c %Y "$logs/build-trixie.log") - trixie_t ))
+	if [ $rc -eq 0 ] &&
 		cp "$d"/python3-libdice_*.deb "$d/new/" &&
 		for p in "$B"/deb/*.deb; do
 			case ${p##*/} in python3-libdice_*) ;; *) cp "$p" "$d/new/" ;; esac
@@ -175,7 +181,7 @@ trixie_build_finish() {
 		for p in "$B"/deb-prev/*.deb; do
 			case ${p##*/} in python3-libdice_*) ;; *) cp "$p" "$d/prev/" ;; esac
 		done; then
-		ok "Debian 13: the source package builds in the root, its tests pass ($(tail -n 1 "$logs/build-trixie.log"), $(secs "$trixie_t")s)"
+		ok "Debian 13: the source package builds in the root, its tests pass ($(tail -n 1 "$logs/build-trixie.log"), ${secs}s)"
 		rm -rf "$d/src"
 	else
 		not_ok "Debian 13: the source package builds in the root" "$logs/build-trixie.log"

@@ -26,7 +26,8 @@
 #     --kunitconfig=drivers/misc/dice;
 #   - make -C tools/testing/selftests TARGETS=drivers/dice builds;
 #   - scripts/get_maintainer.pl names the MAINTAINERS entry for every patch.
-# TAP, one line a check, prefixed "upstream X.Y:", each with its seconds.
+# TAP, one line a check, prefixed "upstream X.Y:", each after a "# Ns"
+# line with its seconds.
 #
 # Cached by version in $DICE_CACHE/upstream-X.Y/ (/var/tmp/dice), as the
 # debug kernel is: tree/ (hard links to the unpacked source, and a .git of
@@ -48,7 +49,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--src) SRC=${2:?}; shift ;;
 	--src=*) SRC=${1#*=} ;;
-	-h | --help) sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$ME: unknown argument: $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -212,7 +213,7 @@ done
 # 8 s a patch on a tree that has them).
 build_step() {
 	local out rc=0
-	if grep -qE '^\+\+\+ b/(.*/)?Kconfig' "$1"; then
+	if grep -qE '^(---|\+\+\+) [ab]/(.*/)?Kconfig' "$1"; then
 		if grep -q 'drivers/misc/dice/Kconfig' "$T/drivers/misc/Kconfig" 2>/dev/null; then
 			"$T"/scripts/config --file "$O/.config" -m RANDOM_DICE -m RANDOM_DICE_KUNIT_TEST \
 				-e RANDOM_DICE_TEST_HOOKS
@@ -220,7 +221,7 @@ build_step() {
 		kmake olddefconfig >/dev/null || return 1
 	fi
 	if [ -f "$T/include/uapi/linux/dice.h" ]; then
-		if grep -q '^+++ b/include/uapi/' "$1"; then
+		if grep -qE '^(---|\+\+\+) [ab]/(arch/[^/]+/)?include/uapi/' "$1"; then
 			kmake headers || return 1
 		fi
 		# the installed header alone, as usr/include/Makefile's header

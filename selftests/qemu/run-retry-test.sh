@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run.sh boots again once, and only once, after an int3 oops that ended a
-# boot before the guest's init wrote a result; an int3 oops after a result
-# fails.  A stand-in qemu-system-x86_64 (first on PATH) plays the guest:
+# boot before the kernel ran init; any other oops, or an int3 oops once
+# init ran, fails.  A stand-in qemu-system-x86_64 (first on PATH) plays the guest:
 #
 #   selftests/qemu/run-retry-test.sh       exit 1 on any wrong outcome
 set -uo pipefail
@@ -12,7 +12,10 @@ D=$(mktemp -d "${TMPDIR:-/tmp}/run-retry-test.XXXXXX") || exit 1
 trap 'rm -rf "$D"' EXIT
 
 # The guest: each boot takes the next word of $D/plan: "oops" (an int3
-# oops before init), "late" (a result, then an int3 oops), "good".
+# oops before init, as 7.x prints it), "oops6" (the same as 6.x prints
+# it), "gpf" (another oops before init), "afterinit" (init started, then
+# an int3 oops before any result), "late" (a result, then an int3 oops),
+# "good".
 cat >"$D/qemu-system-x86_64" <<'GUEST'
 #!/bin/bash
 v=
@@ -20,16 +23,30 @@ for a in "$@"; do case $a in file:*) v=${a#file:} ;; esac; done
 read -r what rest <"$PLAN"
 echo "$rest" >"$PLAN"
 echo "$what" >>"$PLAN.boots"
+panic() { echo "[    9.000100] Kernel panic - not syncing: Fatal exception in interrupt"; }
 case $what in
 oops)
 	echo "[    1.427042] Oops: int3: 0000 [#1] SMP NOPTI"
-	echo "[    1.475887] Kernel panic - not syncing: Fatal exception in interrupt" ;;
+	echo "[    1.474032] Oops: int3: 0000 [#2] SMP NOPTI"
+	panic ;;
+oops6)
+	echo "[    1.427042] int3: 0000 [#1] PREEMPT SMP NOPTI"
+	panic ;;
+gpf)
+	echo "[    1.427042] general protection fault, probably for non-canonical address 0xdead: 0000 [#1] PREEMPT SMP NOPTI"
+	echo "[    1.474032] int3: 0000 [#2] PREEMPT SMP NOPTI"
+	panic ;;
+afterinit)
+	echo "[    4.383144] Run /init as init process"
+	echo "[    5.000000] Oops: int3: 0000 [#1] SMP NOPTI"
+	panic ;;
 late)
+	echo "[    4.383144] Run /init as init process"
 	printf 'result insmod:dice pass\n' >"$v"
 	echo "[    9.000000] Oops: int3: 0000 [#1] SMP NOPTI"
-	echo "[    9.000100] Kernel panic - not syncing: Fatal exception in interrupt" ;;
+	panic ;;
 good)
-	echo "[    0.100000] booted"
+	echo "[    4.383144] Run /init as init process"
 	printf 'result insmod:dice pass\nlog begin\nlog end\nverdict done\n' >"$v" ;;
 esac
 GUEST
@@ -54,8 +71,11 @@ case_() {
 		fail=1
 	fi
 }
-case_ "oops good" 0 "oops good" "an int3 oops before init: booted again, and passes"
+case_ "oops good" 0 "oops good" "an int3 oops before init (7.x): booted again, and passes"
+case_ "oops6 good" 0 "oops6 good" "an int3 oops before init (6.x): booted again, and passes"
 case_ "oops oops good" 1 "oops oops" "two such oopses: booted again once, and fails"
+case_ "gpf good" 1 "gpf" "another oops first, before init: not booted again, fails"
+case_ "afterinit good" 1 "afterinit" "an int3 oops once init ran: not booted again, fails"
 case_ "late good" 1 "late" "an int3 oops after a result: not booted again, fails"
 case_ "good" 0 "good" "a good boot: booted once"
 echo "1..$n"

@@ -92,7 +92,8 @@ ACCEL+=(-cpu "${QEMU_CPU:-max}")
 WATCHDOG="softlockup_panic=1 watchdog_thresh=${VM_WATCHDOG_THRESH:-5}"
 WATCHDOG="$WATCHDOG hung_task_panic=1"
 WATCHDOG="$WATCHDOG sysctl.kernel.hung_task_timeout_secs=${VM_HUNG_TASK_SECS:-30}"
-CMDLINE="console=ttyS0 panic=-1 oops=panic $WATCHDOG $APPEND"
+# DICE_VM_CPUS: init checks that the kernel brought every CPU up.
+CMDLINE="console=ttyS0 panic=-1 oops=panic $WATCHDOG DICE_VM_CPUS=${QEMU_SMP:-2} $APPEND"
 QEMU=(qemu-system-x86_64 "${ACCEL[@]}" -m "${QEMU_MEM:-1024}"
 	-smp "${QEMU_SMP:-2}" -no-reboot -kernel "$KERNEL" -initrd "$INITRD"
 	-append "$CMDLINE")
@@ -129,7 +130,7 @@ stop_qemu() {
 trap 'stop_qemu 130' INT
 trap 'stop_qemu 143' TERM
 boot() {
-	rm -f "$VERDICT" "$WORK/qemu.rc"
+	rm -f "$VERDICT" "$WORK/qemu.rc" "$WORK/qemu.pid"
 	{
 		timeout --foreground -k 10 "$TIMEOUT" "${QEMU[@]}" -display none -vga none \
 			-monitor none -serial stdio -serial "file:$VERDICT" </dev/null 2>&1 &
@@ -144,10 +145,17 @@ boot
 # static-key patching while it boots, before init has run anything
 # (QEMU's multi-threaded TCG sees the patched code late;
 # Documentation/dice/testing.rst, "The VM harness").  Such a boot, and
-# only such a one (an int3 oops with the verdict port still empty: no
-# module loaded, no test run), is booted once more; its console is kept
-# beside the log.  An int3 oops after init began fails as any oops does.
-if [ ! -s "$VERDICT" ] && grep -qE '(^|\] )(Oops: )?int3: [0-9a-f]{4} \[#1\]' "$LOG"; then
+# only such a one, is booted once more: the first oops an int3 one, before
+# the kernel ran init, and the verdict port empty.  With --log, its
+# console is kept beside the log.  An oops once init runs fails as any
+# oops does.
+early_int3() {
+	awk '/(^|\] )(Oops: )?int3: [0-9a-f]+ \[#1\]/ { found = 1; exit }
+		/ Oops: |: [0-9a-f]+ \[#[0-9]+\]|Run \/init as init process/ { exit }
+		END { exit !found }' "$LOG"
+}
+[ -n "$KEEP_LOG" ] || rm -f "$LOG.int3"
+if [ ! -s "$VERDICT" ] && early_int3; then
 	first=
 	if [ -z "$KEEP_LOG" ]; then
 		cp "$LOG" "$LOG.int3"
@@ -176,7 +184,10 @@ tr -d '\r' <"$VERDICT" >"$WORK/v"
 # "result NAME pass|fail|skip [DETAIL]"; insmod:M reads as "insmod M".
 while read -r word name result detail; do
 	[ "$word" = result ] || continue
-	case $name in insmod:* | rmmod:*) name=${name/:/ } ;; esac
+	case $name in
+	insmod:* | rmmod:*) name=${name/:/ } ;;
+	cpus:*) name="CPUs up: ${name#cpus:}, as many as QEMU's -smp gives" ;;
+	esac
 	case $result in
 	pass) tap ok "$name" ;;
 	skip) tap skip "$name" ;;

@@ -30,9 +30,7 @@
 #            trixie-6.12, trixie-6.12-rt, trixie-bpo, trixie-bpo-rt):
 #            dice.ko built by scripts/module-build.sh into
 #            build/kernels/KVER (W=1 and sparse clean, in the kernel's
-#            cached Debian root), booted with DICE_FUZZ_SECONDS=5,
-#            DICE_HOSTILE_SECONDS=2 and DICE_STRESS_SECONDS=2 (the default
-#            kernel runs 20, 4 and 5); prefix NAME
+#            cached Debian root); prefix NAME
 # Every kernel boots with QEMU_CPU=max (see below).
 #
 # TEST: a binary of build/selftests (make selftests), or a group:
@@ -342,16 +340,19 @@ debug)
 	fi
 	read -r KVER IMAGE CONFIG KROOT <<<"$info"
 	tap ok "kernel $KVER"
-	# The time-boxed cases shorter than on the default kernel, which runs
-	# them in full (vm tier): each path on each kernel, not the same
-	# seconds seven times over (the fuzz storm 5 s, the floods of
-	# dice_hostile_test and the threads of dice_stress_test 2 s each).
-	APPEND="$APPEND DICE_FUZZ_SECONDS=${DICE_FUZZ_SECONDS:-5}"
-	APPEND="$APPEND DICE_HOSTILE_SECONDS=${DICE_HOSTILE_SECONDS:-2}"
-	APPEND="$APPEND DICE_STRESS_SECONDS=${DICE_STRESS_SECONDS:-2}"
 	build_module "$KVER" "$KROOT"
 	;;
 esac
+# How long the time-boxed kselftests run, where set (the guest's defaults
+# otherwise: the fuzz storm 20 s, dice_hostile_test's floods 4 s,
+# dice_stress_test's threads 5 s); make check's kernel-NAME tiers set
+# them shorter (scripts/tiers.sh).  Numbers only: they go on the kernel
+# command line.
+for v in DICE_FUZZ_SECONDS DICE_HOSTILE_SECONDS DICE_STRESS_SECONDS; do
+	[ -n "${!v:-}" ] || continue
+	case ${!v} in *[!0-9]*) bad_usage "$v=${!v}: not a number of seconds" ;; esac
+	APPEND="$APPEND $v=${!v}"
+done
 # TAP_ONLY (a case filter: testlib/tap.sh, testlib/tap.h, and the guest's
 # init for the kselftests, through their harness's -r) reaches the guest
 # through the kernel command line, which hands it to init's environment:
