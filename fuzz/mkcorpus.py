@@ -302,6 +302,9 @@ NOTATION_SEEDS = {
     'negation': '-d6 + -(2d4)',
     'largest-die': '1d18446744073709551615',
     'keep-lowest': '2d20kl1',
+    # found by fuzz_notation on a fresh machine (6 December 2026): the
+    # element values of a kept brace were never freed
+    'brace-keep-lowest': '{2,5}kl',
     'error-unbalanced': '(3d6',
     'error-trailing': '2d6 +',
 }

@@ -285,6 +285,7 @@ static void dist_brace(struct dist_ctx *x, struct dist *out, const struct node *
 			for (i = 0; i < n->nkids; i++)
 				pool_in_free(&p[i]);
 			xfree(p);
+			xfree(dm.v);
 		} else {
 			dist_point(x, &acc, 0);
 			for (i = 0; i < n->nkids; i++) {
