@@ -92,10 +92,11 @@ ACCEL+=(-cpu "${QEMU_CPU:-max}")
 WATCHDOG="softlockup_panic=1 watchdog_thresh=${VM_WATCHDOG_THRESH:-5}"
 WATCHDOG="$WATCHDOG hung_task_panic=1"
 WATCHDOG="$WATCHDOG sysctl.kernel.hung_task_timeout_secs=${VM_HUNG_TASK_SECS:-30}"
+SMP=${QEMU_SMP:-2}
 # DICE_VM_CPUS: init checks that the kernel brought every CPU up.
-CMDLINE="console=ttyS0 panic=-1 oops=panic $WATCHDOG DICE_VM_CPUS=${QEMU_SMP:-2} $APPEND"
+CMDLINE="console=ttyS0 panic=-1 oops=panic $WATCHDOG DICE_VM_CPUS=$SMP $APPEND"
 QEMU=(qemu-system-x86_64 "${ACCEL[@]}" -m "${QEMU_MEM:-1024}"
-	-smp "${QEMU_SMP:-2}" -no-reboot -kernel "$KERNEL" -initrd "$INITRD"
+	-smp "$SMP" -no-reboot -kernel "$KERNEL" -initrd "$INITRD"
 	-append "$CMDLINE")
 
 if [ -n "$SHELL_MODE" ]; then
