@@ -15,7 +15,7 @@ trap 'rm -rf "$D"' EXIT
 # oops before init, as 7.x prints it), "oops6" (the same as 6.x prints
 # it), "gpf" (another oops before init), "afterinit" (init started, then
 # an int3 oops before any result), "late" (a result, then an int3 oops),
-# "good".
+# "good", "failcase" (a kselftest with a passed case, then a failed one).
 cat >"$D/qemu-system-x86_64" <<'GUEST'
 #!/bin/bash
 v=
@@ -48,14 +48,25 @@ late)
 good)
 	echo "[    4.383144] Run /init as init process"
 	printf 'result insmod:dice pass\nlog begin\nlog end\nverdict done\n' >"$v" ;;
+failcase)
+	echo "[    4.383144] Run /init as init process"
+	echo "# #  RUN           global.abi ..."
+	echo "# # x.c:10:abi:all is well"
+	echo "# #            OK  global.abi"
+	echo "# #  RUN           limit.memcg ..."
+	echo "# # x.c:20:memcg:child: step 12"
+	echo "# #          FAIL  limit.memcg"
+	echo "# not ok 2 limit.memcg"
+	for i in $(seq 70); do echo "# filler $i"; done
+	printf 'result selftest fail\nlog begin\nlog end\nverdict done\n' >"$v" ;;
 esac
 GUEST
 chmod +x "$D/qemu-system-x86_64"
 
 fail=0 n=0
-# case PLAN WANT_RC WANT_BOOTS NAME
+# case PLAN WANT_RC WANT_BOOTS NAME [IN_OUTPUT [NOT_IN_OUTPUT]]
 case_() {
-	local rc boots
+	local rc boots said=yes
 	n=$((n + 1))
 	echo "$1" >"$D/plan"
 	rm -f "$D/plan.boots"
@@ -63,11 +74,13 @@ case_() {
 		--initrd /dev/null --name guest --log "$D/console.log" >"$D/out" 2>&1
 	rc=$?
 	boots=$(paste -sd' ' "$D/plan.boots")
-	if [ "$rc" = "$2" ] && [ "$boots" = "$3" ]; then
+	[ -z "${5:-}" ] || grep -q -- "$5" "$D/out" || said=no
+	[ -z "${6:-}" ] || ! grep -q -- "$6" "$D/out" || said=no
+	if [ "$rc" = "$2" ] && [ "$boots" = "$3" ] && [ $said = yes ]; then
 		echo "ok $n - run.sh: $4"
 	else
 		sed 's/^/# /' "$D/out"
-		echo "not ok $n - run.sh: $4 (exit $rc, boots: $boots)"
+		echo "not ok $n - run.sh: $4 (exit $rc, boots: $boots, output as expected: $said)"
 		fail=1
 	fi
 }
@@ -78,5 +91,7 @@ case_ "gpf good" 1 "gpf" "another oops first, before init: not booted again, fai
 case_ "afterinit good" 1 "afterinit" "an int3 oops once init ran: not booted again, fails"
 case_ "late good" 1 "late" "an int3 oops after a result: not booted again, fails"
 case_ "good" 0 "good" "a good boot: booted once"
+case_ "failcase" 1 "failcase" "a failed kselftest case: its lines printed, a passed one's not" \
+	"^#   # # x.c:20:memcg:child: step 12" "all is well"
 echo "1..$n"
 exit $fail

@@ -243,6 +243,19 @@ else
 fi
 
 if [ "$failed" -gt 0 ]; then
+	# What each failed kselftest case said (its TH_LOG lines), which
+	# the console's tail rarely holds: the first 8 cases, 40 lines each.
+	awk -v name="$NAME" '
+		/^(# )*#  RUN  / { n = 0; c = $0; sub(/.*RUN +/, "", c) }
+		/^(# )*#  RUN  / || n { if (n < 40) buf[n++] = $0 }
+		/^(# )*# +FAIL  / && n && shown < 8 {
+			print "# " name ": the failed case " c ":"
+			for (i = 0; i < n; i++)
+				print "#   " buf[i]
+			shown++
+		}
+		/^(# )*# +(OK|FAIL|SKIP)  / { n = 0 }
+	' "$LOG"
 	echo "# $NAME: last 60 lines of the guest console ($LOG):"
 	tail -n 60 "$LOG" | sed 's/^/# /'
 elif [ "$KEEP_LOG" = temp ]; then
