@@ -864,6 +864,7 @@ TEST_F_TIMEOUT(limit, table_replace_no_leak, 600)
  */
 #define CG_MNT		"/tmp/dice-cgroup2"
 #define CG_LIMIT	"16M"
+#define CG_HALF		(8LL << 20)	/* half of CG_LIMIT, in bytes */
 
 /* A cgroup2 mount point with the memory controller, or NULL. */
 static const char *cgroup2_root(bool *mounted)
@@ -913,15 +914,33 @@ static long long cg_value(const char *cg, const char *name, const char *key)
 	return val;
 }
 
+/*
+ * memory.current read again through @fd, opened and read once before the
+ * child joined the cgroup, or -1.  Inside the cgroup the child must not
+ * allocate until its refused table's pages are back: an open() (a struct
+ * file) or a malloc() there would meet the limit, and the memcg OOM killer
+ * answers those.  A seq_file keeps its buffer, so reading again allocates
+ * nothing.
+ */
+static long long cg_current_at(int fd)
+{
+	char buf[32];
+	ssize_t len = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (len <= 0)
+		return -1;
+	buf[len] = 0;
+	return strtoll(buf, NULL, 10);
+}
+
 TEST_F_TIMEOUT(limit, memcg_limit_gives_enomem, 120)
 {
 	const char *opt = getenv("DICE_STRESS_MEMCG"), *root;
 	long long oom, oom_kills, events_max, peak;
 	static __u32 w[DICE_TABLE_SIDES_MAX];
-	char cg[320], path[400], said[160];
-	int status, pipefd[2];
+	char cg[320], path[400], *said;
 	bool mounted;
-	ssize_t len;
+	int status;
 	__u64 max;
 	pid_t pid;
 	__u32 i;
@@ -951,16 +970,25 @@ TEST_F_TIMEOUT(limit, memcg_limit_gives_enomem, 120)
 	/* Touched here, so the child's reads charge nothing to its cgroup. */
 	for (i = 0; i < max; i++)
 		w[i] = 1 + i % 3;
-	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
+	/*
+	 * What the child says goes into a shared page touched here, not down
+	 * a pipe, whose buffer page would be charged to the child's cgroup
+	 * when it writes.
+	 */
+	said = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, said);
+	memset(said, 0, 4096);
 
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
+		long long at_refusal = -1, after_wait = -1, waited = 0;
+		int dfd, cfd, err = 0, step;
 		__u32 n, last = 0;
-		char me[32], msg[160];
-		int dfd, err = 0, step;
 		unsigned char roll[4];
 		ssize_t got = 0;
+		char me[32];
 
 		/*
 		 * Every page of the child made its own before it joins
@@ -970,10 +998,13 @@ TEST_F_TIMEOUT(limit, memcg_limit_gives_enomem, 120)
 		 * do_wp_page() charge between two ioctls, with the memcg's
 		 * pages still on their way back from the refused table.
 		 */
-		memset(msg, 0, sizeof(msg));
 		memset(roll, 0, sizeof(roll));
 		if (mlockall(MCL_CURRENT | MCL_FUTURE))
 			_exit(9);
+		snprintf(path, sizeof(path), "%s/memory.current", cg);
+		cfd = open(path, O_RDONLY | O_CLOEXEC);
+		if (cfd < 0 || cg_current_at(cfd) < 0)
+			_exit(10);
 		snprintf(me, sizeof(me), "%d", getpid());
 		snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
 		if (!write_file(path, me))
@@ -991,29 +1022,42 @@ TEST_F_TIMEOUT(limit, memcg_limit_gives_enomem, 120)
 		step = 12;	/* the limit never bit, or not cleanly */
 		if (err != ENOMEM)
 			goto out;
+		/*
+		 * The refused build's pages back first.  7.3 gives them back
+		 * to the memcg a moment after the ioctl fails (memory.current
+		 * 13.8 MiB at the refusal, 6.4 a few ms later; 6.1 is at 6.4
+		 * at once), and until then any allocation of the child meets
+		 * the limit: an openat() was OOM-killed there, and a small
+		 * table refused.  So the child waits, without allocating, for
+		 * memory.current to fall below half the limit (5 s at most: a
+		 * leak never gets there).
+		 */
+		at_refusal = cg_current_at(cfd);
+		while ((after_wait = cg_current_at(cfd)) >= CG_HALF &&
+		       waited < 5000) {
+			usleep(10000);
+			waited += 10;
+		}
 		/* The die is still the last table that fit, and works. */
 		step = 13;
 		got = read(dfd, roll, 4);
 		if (got != 4 || get_le(roll, 4) < 1 || get_le(roll, 4) > last)
 			goto out;
+		/* And a small table fits again. */
 		step = 14;
-		if (set_weights(dfd, w, 6))
+		err = set_weights(dfd, w, 6);
+		if (err)
 			goto out;
 		close(dfd);
 		step = 0;
 out:
-		snprintf(msg, sizeof(msg),
-			 "step %d: %u sides last fit, then errno %d (%s); read %zd bytes, roll %llu",
+		snprintf(said, 4096,
+			 "step %d: %u sides last fit, then errno %d (%s); read %zd bytes, roll %llu; memory.current %lld at the refusal, %lld after %lld ms",
 			 step, last, err, strerror(err), got,
-			 (unsigned long long)get_le(roll, 4));
-		if (write(pipefd[1], msg, strlen(msg)) < 0)
-			_exit(15);
+			 (unsigned long long)get_le(roll, 4), at_refusal,
+			 after_wait, waited);
 		_exit(step);
 	}
-	close(pipefd[1]);
-	len = read(pipefd[0], said, sizeof(said) - 1);
-	said[len > 0 ? len : 0] = 0;
-	close(pipefd[0]);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	oom = cg_value(cg, "memory.events", "oom");
 	oom_kills = cg_value(cg, "memory.events", "oom_kill");
@@ -1025,11 +1069,12 @@ out:
 	TH_LOG("child: %s; memory.events: max %lld, oom %lld, oom_kill %lld; memory.peak %lld",
 	       said[0] ? said : "(said nothing)", events_max, oom, oom_kills,
 	       peak);
+	munmap(said, 4096);
 	EXPECT_EQ(0, oom_kills) TH_LOG("the memcg OOM killer ran");
 	ASSERT_TRUE(WIFEXITED(status))
 		TH_LOG("the caller died of signal %d", WTERMSIG(status));
 	EXPECT_EQ(0, WEXITSTATUS(status))
-		TH_LOG("step %d: 9 = no mlockall(), 11 = no die, 12 = no clean ENOMEM, 13 = the die broke, 14 = no small table after",
+		TH_LOG("step %d: 9 = no mlockall(), 10 = no cgroup, 11 = no die, 12 = no clean ENOMEM, 13 = the die broke, 14 = no small table after",
 		       WEXITSTATUS(status));
 }
 
