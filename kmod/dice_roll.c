@@ -556,6 +556,131 @@ dice_loaded_pick_late(const struct dice_table *table, u64 c, u64 y, u64 *x,
 }
 
 /*
+ * The first pass of dice_narrow_draw() from bits the reader is known to hold
+ * past *@headp: no refill to wait for.  A draw that would reject returns
+ * false, and the caller puts x, m and the head back as they were before its
+ * roll, for the general loop to make that roll again from the same state.
+ */
+static __always_inline bool dice_held_draw(const struct dice_pool *pool,
+					   const struct dice_divisor *dv,
+					   unsigned int width, u64 *xp,
+					   u64 *mp, u64 *headp, u64 *out)
+{
+	u64 n = dv->d, x = *xp, m = *mp, q, xq;
+	unsigned int s;
+
+	if ((m >> (width / 2)) < n) {
+		s = width - fls64(m);
+		if (s) {
+			x = (x << s) | dice_pool_bits_at(pool, *headp, s);
+			m <<= s;
+			*headp += s;
+		}
+	}
+	/* x < (m / d) * d is x / d < m / d: the two divisions side by side. */
+	q = dice_divide(dv, m);
+	xq = dice_divide(dv, x);
+	if (unlikely(xq >= q))
+		return false;
+	*out = x - xq * n;
+	*xp = xq;
+	*mp = q;
+	return true;
+}
+
+/*
+ * @count rolls of a loaded die drawn by column and height, whose draws'
+ * bits the reader holds: the draws of dice_roll_loaded_columns() with
+ * nothing to undo but the roll a rejection stops (2^-30 a draw at most),
+ * which the general loop then makes from the same state.  The same draws,
+ * the same faces.
+ */
+static __always_inline unsigned int
+dice_loaded_held_rolls(const struct dice_table *table,
+		       const struct dice_draw_plan *plan,
+		       const struct dice_pool *pool, u64 *faces,
+		       unsigned int count, u64 *st, u64 *headp, const bool one,
+		       const bool packed)
+{
+	u64 x = st[0], m = st[1], held = st[2], held_size = st[3];
+	u64 head = *headp, xs, ms, hs, c, y, u;
+	unsigned int i;
+
+	for (i = 0; i < count; i++) {
+		xs = x;
+		ms = m;
+		hs = head;
+		if (one) {
+			if (!dice_held_draw(pool, &plan->whole, plan->width,
+					    &x, &m, &head, &u))
+				goto undo;
+			y = dice_divide(&plan->cols, u);
+			c = u - y * plan->cols.d;
+		} else if (!dice_held_draw(pool, &plan->cols, plan->width,
+					   &x, &m, &head, &c) ||
+			   !dice_held_draw(pool, &plan->height,
+					   plan->height_width, &x, &m, &head,
+					   &y)) {
+			goto undo;
+		}
+		faces[i] = dice_loaded_pick_late(table, c, y, &x, &m, &held,
+						 &held_size, packed);
+		continue;
+undo:
+		x = xs;
+		m = ms;
+		head = hs;
+		break;
+	}
+	st[0] = x;
+	st[1] = m;
+	st[2] = held;
+	st[3] = held_size;
+	*headp = head;
+	return i;
+}
+
+static noinline unsigned int
+dice_held_rolls_one_packed(const struct dice_table *table,
+			   const struct dice_draw_plan *plan,
+			   const struct dice_pool *pool, u64 *faces,
+			   unsigned int count, u64 *st, u64 *headp)
+{
+	return dice_loaded_held_rolls(table, plan, pool, faces, count, st,
+				      headp, true, true);
+}
+
+static noinline unsigned int
+dice_held_rolls_one(const struct dice_table *table,
+		    const struct dice_draw_plan *plan,
+		    const struct dice_pool *pool, u64 *faces,
+		    unsigned int count, u64 *st, u64 *headp)
+{
+	return dice_loaded_held_rolls(table, plan, pool, faces, count, st,
+				      headp, true, false);
+}
+
+static noinline unsigned int
+dice_held_rolls_two_packed(const struct dice_table *table,
+			   const struct dice_draw_plan *plan,
+			   const struct dice_pool *pool, u64 *faces,
+			   unsigned int count, u64 *st, u64 *headp)
+{
+	return dice_loaded_held_rolls(table, plan, pool, faces, count, st,
+				      headp, false, true);
+}
+
+static noinline unsigned int
+dice_held_rolls_two(const struct dice_table *table,
+		    const struct dice_draw_plan *plan,
+		    const struct dice_pool *pool, u64 *faces,
+		    unsigned int count, u64 *st, u64 *headp)
+{
+	return dice_loaded_held_rolls(table, plan, pool, faces, count, st,
+				      headp, false, false);
+}
+
+/*
  * @one and @packed are constants at each call site, so each of the four
  * loops below carries only its own case.
  */
@@ -569,7 +694,7 @@ dice_roll_loaded_columns(struct dice_die *die, u64 *faces,
 	u64 held = die->rec.held, held_size = die->rec.held_size;
 	struct dice_draw_plan plan;
 	struct dice_reader rd;
-	unsigned int i;
+	unsigned int i, need;
 	int err;
 
 	dice_draw_plan(die, &plan);
@@ -584,8 +709,48 @@ dice_roll_loaded_columns(struct dice_die *die, u64 *faces,
 		*errp = -EUCLEAN;
 		return 0;
 	}
+	/* The most bits a roll's top-ups take. */
+	need = one ? plan.width : plan.width + plan.height_width;
 	dice_reader_open(&rd, &die->pool);
 	for (i = 0; i < count; i++) {
+		/*
+		 * Rolls the fast way while the reader holds their bits: as
+		 * many as it holds @need bits for, however few they take.
+		 */
+		if (rd.tail - rd.head >= need) {
+			u64 st[4] = { x, m, held, held_size };
+			unsigned int k = count - i;
+
+			if ((rd.tail - rd.head) / need < k)
+				k = (unsigned int)((rd.tail - rd.head) / need);
+			if (one)
+				k = packed ?
+				    dice_held_rolls_one_packed(table, &plan,
+							       rd.pool,
+							       faces + i, k,
+							       st, &rd.head) :
+				    dice_held_rolls_one(table, &plan, rd.pool,
+							faces + i, k, st,
+							&rd.head);
+			else
+				k = packed ?
+				    dice_held_rolls_two_packed(table, &plan,
+							       rd.pool,
+							       faces + i, k,
+							       st, &rd.head) :
+				    dice_held_rolls_two(table, &plan, rd.pool,
+							faces + i, k, st,
+							&rd.head);
+			i += k;
+			x = st[0];
+			m = st[1];
+			held = st[2];
+			held_size = st[3];
+			dice_reader_commit(&rd);
+			if (i == count)
+				break;
+		}
+		/* Then one the general way: a refill or a rejection. */
 		err = dice_loaded_draw(&rd, &plan, &x, &m, &c, &y);
 		if (unlikely(err)) {
 			dice_reader_rollback(&rd);

@@ -1944,6 +1944,90 @@ static void test_roll_many_loaded(void)
 	}
 }
 
+/*
+ * A stream with no period a pool's ring could hide: word j is splitmix64 of
+ * j.  (kat_fill() repeats every 2048 bits, which divides the ring, so a
+ * loop that read past the pool's tail into stale words would read the very
+ * bits it should have waited for.)
+ */
+static u64 mix_word(u64 j)
+{
+	u64 z = (j + 1) * 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static int mix_fill(void *ctx, u64 *words, unsigned int nwords)
+{
+	u64 *next = ctx;
+	unsigned int i;
+
+	for (i = 0; i < nwords; i++)
+		words[i] = mix_word((*next)++);
+	return nwords;
+}
+
+static unsigned int mix_bit(u64 j)
+{
+	return mix_word(j / 64) >> (63 - j % 64) & 1;
+}
+
+/*
+ * Loaded dice at shrunk widths, drawn whole and by column and height, packed
+ * and not: at 16 and 20 bits a draw rejects often (up to 1 in 2^7), so the
+ * loop that rolls from bits the reader holds (dice_loaded_held_rolls())
+ * stops before many a roll, which the general loop must then make the same
+ * way, and the pool runs low in the middle of a batch.  The reference is fed
+ * the same bits 5 at a time, never the bits of a whole roll, so that it
+ * rolls by the general loop alone.
+ */
+static void test_roll_many_loaded_narrow(void)
+{
+	static const u32 w[13] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9 };
+	unsigned int i, j, f, b;
+
+	for (i = 0; i < 16; i++) {
+		unsigned int width = i & 1 ? 20 : 16, n = i & 2 ? 13 : 8;
+		bool whole = i & 4, pack = i & 8;
+		struct dice_die ref, many;
+		u64 want, faces[37], fed = 0, next = 0;
+		int got;
+
+		loaded_die(&ref, w, n, pack, NULL, NULL);
+		loaded_die(&many, w, n, pack, mix_fill, &next);
+		dice_die_set_widths(&ref, width, 128, 1ULL << 32,
+				    whole ? 1ULL << 40 : 0);
+		dice_die_set_widths(&many, width, 128, 1ULL << 32,
+				    whole ? 1ULL << 40 : 0);
+		EXPECT(many.digits.per == 1 && many.narrow_table);
+		EXPECT(dice_loaded_one_draw(&many) == whole);
+		for (j = 0; j < 300 && !tap_case_failed; j++) {
+			EXPECT(dice_die_roll_many(&many, faces, 37) == 37);
+			for (f = 0; f < 37 && !tap_case_failed; f++) {
+				while ((got = dice_die_roll(&ref, &want)) ==
+				       -EAGAIN)
+					for (b = 0; b < 5; b++)
+						dice_pool_put(&ref.pool,
+							      mix_bit(fed++),
+							      1);
+				EXPECT(!got && faces[f] == want);
+			}
+		}
+		EXPECT(dice_pool_used(&ref.pool) == dice_pool_used(&many.pool));
+		EXPECT(ref.rolls == many.rolls);
+		dice_die_wipe(&ref);
+		dice_die_wipe(&many);
+		if (tap_case_failed) {
+			printf("#   %u sides, width %u, %s, %s\n", n, width,
+			       whole ? "whole" : "column and height",
+			       pack ? "packed" : "not packed");
+			return;
+		}
+	}
+}
+
 /* A die left with a 128-bit state by a larger one shrinks back to 64. */
 static void test_state_shrinks(void)
 {
@@ -2137,6 +2221,8 @@ int main(void)
 	tap_run("core: rolling into bytes equals rolling many", test_roll_u8);
 	tap_run("core: loaded: many, one by one and packed agree",
 		test_roll_many_loaded);
+	tap_run("core: loaded: many equals one by one at shrunk widths",
+		test_roll_many_loaded_narrow);
 	tap_run("core: a 128-bit state shrinks back for a small die",
 		test_state_shrinks);
 	tap_run("core: power-of-two and d1 cost exactly", test_bits_exact);
