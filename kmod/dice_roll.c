@@ -640,44 +640,76 @@ undo:
 	return i;
 }
 
-static noinline unsigned int
-dice_held_rolls_one_packed(const struct dice_table *table,
-			   const struct dice_draw_plan *plan,
-			   const struct dice_pool *pool, u64 *faces,
-			   unsigned int count, u64 *st, u64 *headp)
+/*
+ * Rolls of dice_loaded_held_rolls() while the pool holds their bits: runs of
+ * as many rolls as it holds 2^shift >= the most bits of a roll's top-ups
+ * for, however few they take, until it holds fewer or a draw would reject.
+ * Return: the rolls made, the die's state and pool moved past them.
+ */
+static __always_inline unsigned int
+dice_loaded_held_batch(struct dice_die *die, u64 *faces, unsigned int count,
+		       const bool one, const bool packed)
 {
-	return dice_loaded_held_rolls(table, plan, pool, faces, count, st,
-				      headp, true, true);
+	struct dice_recycler *rec = &die->rec;
+	u64 st[4] = { (u64)rec->x, (u64)rec->m, rec->held, rec->held_size };
+	unsigned int done = 0, k, got, shift;
+	struct dice_draw_plan plan;
+	struct dice_reader rd;
+
+	dice_draw_plan(die, &plan);
+	/* dice_roll_loaded_columns() warns of a state too wide. */
+	if (st[1] >> plan.width)
+		return 0;
+	shift = fls64((one ? plan.width : plan.width + plan.height_width) - 1);
+	dice_reader_open(&rd, &die->pool);
+	do {
+		k = count - done;
+		if ((rd.tail - rd.head) >> shift < k)
+			k = (unsigned int)((rd.tail - rd.head) >> shift);
+		if (!k)
+			break;
+		got = dice_loaded_held_rolls(die->table, &plan, rd.pool,
+					     faces + done, k, st, &rd.head,
+					     one, packed);
+		done += got;
+	} while (got == k && done < count);
+	if (done) {
+		dice_reader_commit(&rd);
+		rec->x = st[0];
+		rec->m = st[1];
+		rec->held = st[2];
+		rec->held_size = st[3];
+	}
+	dice_reader_close(&rd);
+	return done;
 }
 
 static noinline unsigned int
-dice_held_rolls_one(const struct dice_table *table,
-		    const struct dice_draw_plan *plan,
-		    const struct dice_pool *pool, u64 *faces,
-		    unsigned int count, u64 *st, u64 *headp)
+dice_held_batch_one_packed(struct dice_die *die, u64 *faces,
+			   unsigned int count)
 {
-	return dice_loaded_held_rolls(table, plan, pool, faces, count, st,
-				      headp, true, false);
+	return dice_loaded_held_batch(die, faces, count, true, true);
 }
 
 static noinline unsigned int
-dice_held_rolls_two_packed(const struct dice_table *table,
-			   const struct dice_draw_plan *plan,
-			   const struct dice_pool *pool, u64 *faces,
-			   unsigned int count, u64 *st, u64 *headp)
+dice_held_batch_one(struct dice_die *die, u64 *faces,
+		    unsigned int count)
 {
-	return dice_loaded_held_rolls(table, plan, pool, faces, count, st,
-				      headp, false, true);
+	return dice_loaded_held_batch(die, faces, count, true, false);
 }
 
 static noinline unsigned int
-dice_held_rolls_two(const struct dice_table *table,
-		    const struct dice_draw_plan *plan,
-		    const struct dice_pool *pool, u64 *faces,
-		    unsigned int count, u64 *st, u64 *headp)
+dice_held_batch_two_packed(struct dice_die *die, u64 *faces,
+			   unsigned int count)
 {
-	return dice_loaded_held_rolls(table, plan, pool, faces, count, st,
-				      headp, false, false);
+	return dice_loaded_held_batch(die, faces, count, false, true);
+}
+
+static noinline unsigned int
+dice_held_batch_two(struct dice_die *die, u64 *faces,
+		    unsigned int count)
+{
+	return dice_loaded_held_batch(die, faces, count, false, false);
 }
 
 /*
@@ -694,7 +726,7 @@ dice_roll_loaded_columns(struct dice_die *die, u64 *faces,
 	u64 held = die->rec.held, held_size = die->rec.held_size;
 	struct dice_draw_plan plan;
 	struct dice_reader rd;
-	unsigned int i, need;
+	unsigned int i;
 	int err;
 
 	dice_draw_plan(die, &plan);
@@ -709,48 +741,8 @@ dice_roll_loaded_columns(struct dice_die *die, u64 *faces,
 		*errp = -EUCLEAN;
 		return 0;
 	}
-	/* The most bits a roll's top-ups take. */
-	need = one ? plan.width : plan.width + plan.height_width;
 	dice_reader_open(&rd, &die->pool);
 	for (i = 0; i < count; i++) {
-		/*
-		 * Rolls the fast way while the reader holds their bits: as
-		 * many as it holds @need bits for, however few they take.
-		 */
-		if (rd.tail - rd.head >= need) {
-			u64 st[4] = { x, m, held, held_size };
-			unsigned int k = count - i;
-
-			if ((rd.tail - rd.head) / need < k)
-				k = (unsigned int)((rd.tail - rd.head) / need);
-			if (one)
-				k = packed ?
-				    dice_held_rolls_one_packed(table, &plan,
-							       rd.pool,
-							       faces + i, k,
-							       st, &rd.head) :
-				    dice_held_rolls_one(table, &plan, rd.pool,
-							faces + i, k, st,
-							&rd.head);
-			else
-				k = packed ?
-				    dice_held_rolls_two_packed(table, &plan,
-							       rd.pool,
-							       faces + i, k,
-							       st, &rd.head) :
-				    dice_held_rolls_two(table, &plan, rd.pool,
-							faces + i, k, st,
-							&rd.head);
-			i += k;
-			x = st[0];
-			m = st[1];
-			held = st[2];
-			held_size = st[3];
-			dice_reader_commit(&rd);
-			if (i == count)
-				break;
-		}
-		/* Then one the general way: a refill or a rejection. */
 		err = dice_loaded_draw(&rd, &plan, &x, &m, &c, &y);
 		if (unlikely(err)) {
 			dice_reader_rollback(&rd);
@@ -898,6 +890,48 @@ dice_roll_loaded_cells(struct dice_die *die, u64 *faces, unsigned int count,
 	return i;
 }
 
+/* One roll by column and height, the general way. */
+static unsigned int dice_roll_loaded_column(struct dice_die *die, u64 *face,
+					    int *errp, bool packed)
+{
+	if (dice_loaded_one_draw(die))
+		return packed ?
+		       dice_roll_loaded_columns(die, face, 1, errp, 1, 1) :
+		       dice_roll_loaded_columns(die, face, 1, errp, 1, 0);
+	return packed ? dice_roll_loaded_columns(die, face, 1, errp, 0, 1) :
+			dice_roll_loaded_columns(die, face, 1, errp, 0, 0);
+}
+
+/*
+ * Rolls by column and height: batches from the bits the pool holds, and
+ * between them one roll the general way (a refill, a rejection).
+ */
+static unsigned int dice_roll_loaded_batches(struct dice_die *die,
+					     u64 *faces, unsigned int count,
+					     int *errp, bool packed)
+{
+	bool one = dice_loaded_one_draw(die);
+	unsigned int i = 0;
+
+	while (i < count) {
+		if (one)
+			i += packed ?
+			     dice_held_batch_one_packed(die, faces + i,
+							count - i) :
+			     dice_held_batch_one(die, faces + i, count - i);
+		else
+			i += packed ?
+			     dice_held_batch_two_packed(die, faces + i,
+							count - i) :
+			     dice_held_batch_two(die, faces + i, count - i);
+		if (i == count ||
+		    !dice_roll_loaded_column(die, faces + i, errp, packed))
+			break;
+		i++;
+	}
+	return i;
+}
+
 static unsigned int dice_roll_loaded_many(struct dice_die *die, u64 *faces,
 					  unsigned int count, int *errp)
 {
@@ -912,12 +946,9 @@ static unsigned int dice_roll_loaded_many(struct dice_die *die, u64 *faces,
 		return packed ?
 		       dice_roll_loaded_ahead(die, faces, count, errp, true) :
 		       dice_roll_loaded_ahead(die, faces, count, errp, false);
-	if (dice_loaded_one_draw(die))
-		return packed ?
-		       dice_roll_loaded_columns(die, faces, count, errp, 1, 1) :
-		       dice_roll_loaded_columns(die, faces, count, errp, 1, 0);
-	return packed ? dice_roll_loaded_columns(die, faces, count, errp, 0, 1) :
-			dice_roll_loaded_columns(die, faces, count, errp, 0, 0);
+	if (count == 1)
+		return dice_roll_loaded_column(die, faces, errp, packed);
+	return dice_roll_loaded_batches(die, faces, count, errp, packed);
 }
 
 /* series: end */
