@@ -556,147 +556,6 @@ dice_loaded_pick_late(const struct dice_table *table, u64 c, u64 y, u64 *x,
 }
 
 /*
- * The first pass of dice_narrow_draw() from bits the reader is known to hold
- * past *@headp: no refill to wait for.  A draw that would reject returns
- * false with *@xp and *@mp untouched, and the caller puts the head back as
- * it was, for the general loop to make that draw again from the same state.
- */
-static __always_inline bool dice_held_draw(const struct dice_pool *pool,
-					   const struct dice_divisor *dv,
-					   unsigned int width, u64 *xp,
-					   u64 *mp, u64 *headp, u64 *out)
-{
-	u64 n = dv->d, x = *xp, m = *mp, q, xq;
-	unsigned int s;
-
-	if ((m >> (width / 2)) < n) {
-		s = width - fls64(m);
-		if (s) {
-			x = (x << s) | dice_pool_bits_at(pool, *headp, s);
-			m <<= s;
-			*headp += s;
-		}
-	}
-	/* x < (m / d) * d is x / d < m / d: the two divisions side by side. */
-	q = dice_divide(dv, m);
-	xq = dice_divide(dv, x);
-	if (unlikely(xq >= q))
-		return false;
-	*out = x - xq * n;
-	*xp = xq;
-	*mp = q;
-	return true;
-}
-
-/*
- * @count rolls of a loaded die drawn whole, whose draws' bits the reader
- * holds: the draws of dice_roll_loaded_columns() with nothing to undo but
- * the roll a rejection stops (2^-22 a draw at most), which the general loop
- * then makes from the same state.  The same draws, the same faces.
- */
-static __always_inline unsigned int
-dice_loaded_held_rolls(const struct dice_table *table,
-		       const struct dice_draw_plan *plan,
-		       const struct dice_pool *pool, u64 *faces,
-		       unsigned int count, u64 *st, u64 *headp,
-		       const bool packed)
-{
-	u64 x = st[0], m = st[1], held = st[2], held_size = st[3];
-	u64 head = *headp, hs, c, y, u;
-	unsigned int i;
-
-	for (i = 0; i < count; i++) {
-		/* A rejected draw changed only the head, by its top-up. */
-		hs = head;
-		if (unlikely(!dice_held_draw(pool, &plan->whole, plan->width,
-					     &x, &m, &head, &u))) {
-			head = hs;
-			break;
-		}
-		y = dice_divide(&plan->cols, u);
-		c = u - y * plan->cols.d;
-		faces[i] = dice_loaded_pick_late(table, c, y, &x, &m, &held,
-						 &held_size, packed);
-	}
-	st[0] = x;
-	st[1] = m;
-	st[2] = held;
-	st[3] = held_size;
-	*headp = head;
-	return i;
-}
-
-/*
- * Out of line, one per table layout, so that the roll's state stays in
- * registers (inlined into its caller, gcc kept x in memory: Zipf-1000 11.5
- * ns a roll against 8.2).
- */
-static noinline unsigned int
-dice_held_rolls_packed(const struct dice_table *table,
-		       const struct dice_draw_plan *plan,
-		       const struct dice_pool *pool, u64 *faces,
-		       unsigned int count, u64 *st, u64 *headp)
-{
-	return dice_loaded_held_rolls(table, plan, pool, faces, count, st,
-				      headp, true);
-}
-
-static noinline unsigned int
-dice_held_rolls(const struct dice_table *table,
-		const struct dice_draw_plan *plan,
-		const struct dice_pool *pool, u64 *faces, unsigned int count,
-		u64 *st, u64 *headp)
-{
-	return dice_loaded_held_rolls(table, plan, pool, faces, count, st,
-				      headp, false);
-}
-
-/*
- * Rolls of dice_loaded_held_rolls() while the pool holds their bits: runs of
- * as many rolls as it holds 2^shift >= width bits for (a roll's top-up takes
- * fewer), however few they take, until it holds fewer or a draw would
- * reject.  Return: the rolls made, the die's state and pool moved past them.
- */
-static unsigned int dice_loaded_held_batch(struct dice_die *die, u64 *faces,
-					   unsigned int count, bool packed)
-{
-	struct dice_recycler *rec = &die->rec;
-	u64 st[4] = { (u64)rec->x, (u64)rec->m, rec->held, rec->held_size };
-	unsigned int done = 0, k, got, shift;
-	struct dice_draw_plan plan;
-	struct dice_reader rd;
-
-	dice_draw_plan(die, &plan);
-	/* dice_roll_loaded_columns() warns of a state too wide. */
-	if (st[1] >> plan.width)
-		return 0;
-	shift = fls64(plan.width - 1);
-	dice_reader_open(&rd, &die->pool);
-	do {
-		k = count - done;
-		if ((rd.tail - rd.head) >> shift < k)
-			k = (unsigned int)((rd.tail - rd.head) >> shift);
-		if (!k)
-			break;
-		got = packed ? dice_held_rolls_packed(die->table, &plan,
-						      rd.pool, faces + done, k,
-						      st, &rd.head) :
-			       dice_held_rolls(die->table, &plan, rd.pool,
-					       faces + done, k, st, &rd.head);
-		done += got;
-	} while (got == k && done < count);
-	if (done) {
-		dice_reader_commit(&rd);
-		rec->x = st[0];
-		rec->m = st[1];
-		rec->held = st[2];
-		rec->held_size = st[3];
-	}
-	dice_reader_close(&rd);
-	return done;
-}
-
-/*
  * @one and @packed are constants at each call site, so each of the four
  * loops below carries only its own case.
  */
@@ -874,29 +733,6 @@ dice_roll_loaded_cells(struct dice_die *die, u64 *faces, unsigned int count,
 	return i;
 }
 
-/*
- * Rolls of a loaded die drawn whole: batches from the bits the pool holds,
- * and between them one roll the general way (a refill, a rejection).
- */
-static unsigned int dice_roll_loaded_whole(struct dice_die *die, u64 *faces,
-					   unsigned int count, int *errp,
-					   bool packed)
-{
-	unsigned int i = 0;
-
-	while (i < count) {
-		i += dice_loaded_held_batch(die, faces + i, count - i, packed);
-		if (i == count)
-			break;
-		if (!(packed ?
-		      dice_roll_loaded_columns(die, faces + i, 1, errp, 1, 1) :
-		      dice_roll_loaded_columns(die, faces + i, 1, errp, 1, 0)))
-			break;
-		i++;
-	}
-	return i;
-}
-
 static unsigned int dice_roll_loaded_many(struct dice_die *die, u64 *faces,
 					  unsigned int count, int *errp)
 {
@@ -911,15 +747,10 @@ static unsigned int dice_roll_loaded_many(struct dice_die *die, u64 *faces,
 		return packed ?
 		       dice_roll_loaded_ahead(die, faces, count, errp, true) :
 		       dice_roll_loaded_ahead(die, faces, count, errp, false);
-	if (dice_loaded_one_draw(die)) {
-		/* A single roll keeps its loop free of the batch's call. */
-		if (count > 1)
-			return dice_roll_loaded_whole(die, faces, count, errp,
-						      packed);
+	if (dice_loaded_one_draw(die))
 		return packed ?
 		       dice_roll_loaded_columns(die, faces, count, errp, 1, 1) :
 		       dice_roll_loaded_columns(die, faces, count, errp, 1, 0);
-	}
 	return packed ? dice_roll_loaded_columns(die, faces, count, errp, 0, 1) :
 			dice_roll_loaded_columns(die, faces, count, errp, 0, 0);
 }

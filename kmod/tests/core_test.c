@@ -1976,12 +1976,14 @@ static unsigned int mix_bit(u64 j)
 
 /*
  * Loaded dice at shrunk widths, drawn whole and by column and height, packed
- * and not: at 16 and 20 bits a draw rejects often (up to 1 in 2^7), so the
- * loop that rolls from bits the reader holds (dice_loaded_held_rolls())
- * stops before many a roll, which the general loop must then make the same
- * way, and the pool runs low in the middle of a batch.  The reference is fed
- * the same bits 5 at a time, never the bits of a whole roll, so that it
- * rolls by the general loop alone.
+ * and not: at 16 and 20 bits a draw rejects often (up to 1 in 2^7), and
+ * dice_die_roll_many()'s register loop runs the pool dry in the middle of
+ * its rolls.  The reference is fed the same bits 5 at a time, never the bits
+ * of a whole roll, so that every one of its draws waits for more: the faces
+ * and the bits spent must be the same.  (A faster loop that rolled from the
+ * bits the pool held was tried against this test: it caught the head not
+ * put back after a rejection, an accept test off by one, and reading past
+ * the pool's tail.)
  */
 static void test_roll_many_loaded_narrow(void)
 {
