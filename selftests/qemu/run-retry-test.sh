@@ -15,7 +15,8 @@ trap 'rm -rf "$D"' EXIT
 # oops before init, as 7.x prints it), "oops6" (the same as 6.x prints
 # it), "gpf" (another oops before init), "afterinit" (init started, then
 # an int3 oops before any result), "late" (a result, then an int3 oops),
-# "good", "failcase" (a kselftest with a passed case, then a failed one).
+# "good", "failcase" (a kselftest with a passed case, then a failed one of
+# 53 lines).
 cat >"$D/qemu-system-x86_64" <<'GUEST'
 #!/bin/bash
 v=
@@ -54,6 +55,7 @@ failcase)
 	echo "# # x.c:10:abi:all is well"
 	echo "# #            OK  global.abi"
 	echo "# #  RUN           limit.memcg ..."
+	for i in $(seq 50); do echo "# # [ 6.2] memcg report line $i"; done
 	echo "# # x.c:20:memcg:child: step 12"
 	echo "# #          FAIL  limit.memcg"
 	echo "# not ok 2 limit.memcg"
@@ -91,7 +93,9 @@ case_ "gpf good" 1 "gpf" "another oops first, before init: not booted again, fai
 case_ "afterinit good" 1 "afterinit" "an int3 oops once init ran: not booted again, fails"
 case_ "late good" 1 "late" "an int3 oops after a result: not booted again, fails"
 case_ "good" 0 "good" "a good boot: booted once"
-case_ "failcase" 1 "failcase" "a failed kselftest case: its lines printed, a passed one's not" \
+case_ "failcase" 1 "failcase" "a failed kselftest case: its last lines printed, a passed one's not" \
 	"^#   # # x.c:20:memcg:child: step 12" "all is well"
+case_ "failcase" 1 "failcase" "a failed kselftest case of 53 lines: its FAIL line printed, its first 13 said left out" \
+	"^#   (13 lines left out)" "memcg report line 12\$"
 echo "1..$n"
 exit $fail

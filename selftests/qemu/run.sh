@@ -244,17 +244,27 @@ fi
 
 if [ "$failed" -gt 0 ]; then
 	# What each failed kselftest case said (its TH_LOG lines), which
-	# the console's tail rarely holds: the first 8 cases, 40 lines each.
+	# the console's tail rarely holds: the first 8 cases, the last 40
+	# lines of each (its end says most), and a case cut short too.
 	awk -v name="$NAME" '
-		/^(# )*#  RUN  / { n = 0; c = $0; sub(/.*RUN +/, "", c) }
-		/^(# )*#  RUN  / || n { if (n < 40) buf[n++] = $0 }
-		/^(# )*# +FAIL  / && n && shown < 8 {
-			print "# " name ": the failed case " c ":"
-			for (i = 0; i < n; i++)
-				print "#   " buf[i]
-			shown++
+		function show(why,  i, s) {
+			if (shown++ >= 8)
+				return
+			print "# " name ": the failed case " c why ":"
+			s = n > 40 ? n - 40 : 0
+			if (s)
+				print "#   (" s " lines left out)"
+			for (i = s; i < n; i++)
+				print "#   " buf[i % 40]
 		}
+		/^(# )*#  RUN  / {
+			n = 0; c = $0
+			sub(/.*RUN +/, "", c); sub(/ \.\.\.$/, "", c)
+		}
+		/^(# )*#  RUN  / || n { buf[n % 40] = $0; n++ }
+		/^(# )*# +FAIL  / && n { show("") }
 		/^(# )*# +(OK|FAIL|SKIP)  / { n = 0 }
+		END { if (n) show(", cut short") }
 	' "$LOG"
 	echo "# $NAME: last 60 lines of the guest console ($LOG):"
 	tail -n 60 "$LOG" | sed 's/^/# /'
