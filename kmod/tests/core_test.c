@@ -12,6 +12,7 @@
 
 #include "dice_stream.h"
 #include "held_bits.h"
+#include "splitmix.h"
 #include "tap.h"
 
 /* ---- bit sources ---------------------------------------------------------- */
@@ -1945,33 +1946,14 @@ static void test_roll_many_loaded(void)
 }
 
 /*
- * A stream with no period a pool's ring could hide: word j is splitmix64 of
- * j.  (kat_fill() repeats every 2048 bits, which divides the ring, so a
- * loop that read past the pool's tail into stale words would read the very
- * bits it should have waited for.)
+ * Bit @j of splitmix_fill()'s stream from state 0: a stream with no period
+ * a pool's ring could hide.  (kat_fill() repeats every 2048 bits, which
+ * divides the ring, so a loop that read past the pool's tail into stale
+ * words would read the very bits it should have waited for.)
  */
-static u64 mix_word(u64 j)
-{
-	u64 z = (j + 1) * 0x9e3779b97f4a7c15ULL;
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static int mix_fill(void *ctx, u64 *words, unsigned int nwords)
-{
-	u64 *next = ctx;
-	unsigned int i;
-
-	for (i = 0; i < nwords; i++)
-		words[i] = mix_word((*next)++);
-	return nwords;
-}
-
 static unsigned int mix_bit(u64 j)
 {
-	return mix_word(j / 64) >> (63 - j % 64) & 1;
+	return splitmix_at(j / 64) >> (63 - j % 64) & 1;
 }
 
 /*
@@ -1994,11 +1976,11 @@ static void test_roll_many_loaded_narrow(void)
 		unsigned int width = i & 1 ? 20 : 16, n = i & 2 ? 13 : 8;
 		bool whole = i & 4, pack = i & 8;
 		struct dice_die ref, many;
-		u64 want, faces[37], fed = 0, next = 0;
+		u64 want, faces[37], fed = 0, state = 0;
 		int got;
 
 		loaded_die(&ref, w, n, pack, NULL, NULL);
-		loaded_die(&many, w, n, pack, mix_fill, &next);
+		loaded_die(&many, w, n, pack, splitmix_fill, &state);
 		dice_die_set_widths(&ref, width, 128, 1ULL << 32,
 				    whole ? 1ULL << 40 : 0);
 		dice_die_set_widths(&many, width, 128, 1ULL << 32,

@@ -13,26 +13,15 @@
 
 #include "dice_stream.h"
 #include "method_names.h"
+#include "splitmix.h"
 #include "tap.h"
 
 static u64 rng_state = 0x243f6a8885a308d3ULL;
 
-static u64 splitmix(void)
-{
-	u64 z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static int prng_fill(void *ctx, u64 *words, unsigned int nwords)
 {
-	unsigned int i;
-
-	for (i = 0; i < nwords; i++)
-		words[i] = splitmix();
-	return nwords;
+	(void)ctx;
+	return splitmix_fill(&rng_state, words, nwords);
 }
 
 /* A die for one enumeration step: fair (@w NULL) or loaded, with @method. */

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "stream_read.h"
+#include "splitmix.h"
 #include "tap.h"
 
 #define CASE_SECONDS	10	/* a hang fails the case after this */
@@ -65,23 +66,11 @@ struct src {
 	u64 state;
 };
 
-static u64 splitmix(u64 *s)
-{
-	u64 z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static int src_fill(void *ctx, u64 *words, unsigned int nwords)
 {
 	struct src *s = ctx;
-	unsigned int i;
 
-	for (i = 0; i < nwords; i++)
-		words[i] = splitmix(&s->state);
-	return nwords;
+	return splitmix_fill(&s->state, words, nwords);
 }
 
 /*
@@ -347,7 +336,7 @@ static void wide_then_grouped_written_bits(void)
 
 	pair_init(&pr, 0, true);
 	for (i = 0; i < 1024; i++) {
-		u8 byte = (u8)splitmix(&s);
+		u8 byte = (u8)splitmix_next(&s);
 
 		dice_stream_write(pr.a, &byte, 1);
 		dice_pool_put(&pr.b.pool, byte, 8);

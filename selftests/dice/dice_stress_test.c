@@ -863,8 +863,10 @@ TEST_F_TIMEOUT(limit, table_replace_no_leak, 600)
  * DICE_STRESS_MEMCG=0 skips it.
  */
 #define CG_MNT		"/tmp/dice-cgroup2"
-#define CG_LIMIT	"16M"
-#define CG_HALF		(8LL << 20)	/* half of CG_LIMIT, in bytes */
+#define CG_LIMIT_MIB	16
+#define CG_STR(x)	#x
+#define CG_MIB(x)	CG_STR(x) "M"	/* memory.max's syntax */
+#define CG_HALF		((long long)CG_LIMIT_MIB << 19)	/* in bytes */
 
 /* A cgroup2 mount point with the memory controller, or NULL. */
 static const char *cgroup2_root(bool *mounted)
@@ -959,7 +961,7 @@ TEST_F_TIMEOUT(limit, memcg_limit_gives_enomem, 120)
 	snprintf(cg, sizeof(cg), "%s/dice-stress-%d", root, getpid());
 	mkdir(cg, 0755);
 	snprintf(path, sizeof(path), "%s/memory.max", cg);
-	if (!write_file(path, CG_LIMIT)) {
+	if (!write_file(path, CG_MIB(CG_LIMIT_MIB))) {
 		rmdir(cg);
 		if (mounted)
 			umount(CG_MNT);
