@@ -211,7 +211,9 @@ one_version() {
 	rm -rf "$x" && mkdir -p "$x" || return 1
 	for p in "$d"/*.deb; do dpkg-deb -x "$p" "$x"; done
 	echo "VERSION $ver"
-	(cd "$TOP" && dpkg-parsechangelog -SVersion) | tee /dev/stderr | grep -qx "$ver-[^-]*" &&
+	local cl
+	cl=$(cd "$TOP" && dpkg-parsechangelog -SVersion) && echo "$cl" &&
+		grep -qx "$ver-[^-]*" <<<"$cl" &&
 		grep -x "PACKAGE_VERSION=\"$ver\"" "$x/usr/src/dice-$ver/dkms.conf" &&
 		grep -x "Version: $ver" "$x"/usr/lib/*/pkgconfig/libdice.pc &&
 		grep -x "Version: $ver" "$x"/usr/lib/python3/dist-packages/libdice-*-info/PKG-INFO

@@ -203,8 +203,10 @@ cli_version() { # VERSION
 	[ "$v" = "dice $1" ]
 }
 pkg_config() { # VERSION
-	R pkg-config --libs libdice | tee /dev/stderr | grep -qx -- '-ldice *' &&
-		R pkg-config --modversion libdice | tee /dev/stderr | grep -qx "$1" &&
+	local libs mv
+	libs=$(R pkg-config --libs libdice) && echo "$libs" &&
+		mv=$(R pkg-config --modversion libdice) && echo "$mv" &&
+		grep -qx -- '-ldice *' <<<"$libs" && [ "$mv" = "$1" ] &&
 		R pkg-config --cflags libdice
 }
 build_shared() { # OUT: build prog.c as the -dev package says, run it
@@ -273,9 +275,12 @@ assert set(faces) == {1, 2, 3, 4, 5}
 '
 }
 python_links() { # libdice1's libdice.so.1, found without an rpath; typed
-	local so
+	# Output is captured, then matched: "ldd | tee | grep -q" under
+	# pipefail failed when grep quit before ldd's last write (SIGPIPE).
+	local so deps
 	so=$(R dpkg -L python3-libdice | grep '/_ext\..*\.so$') && echo "$so" &&
-		R ldd "$so" | tee /dev/stderr | grep -qE 'libdice\.so\.1 => /(usr/)?lib/' &&
+		deps=$(R ldd "$so") && echo "$deps" &&
+		grep -qE 'libdice\.so\.1 => /(usr/)?lib/' <<<"$deps" &&
 		! R readelf -d "$so" | grep -E 'R(UN)?PATH' &&
 		R dpkg -L python3-libdice | grep -E '/libdice/(py\.typed|__init__\.pyi|_ext\.pyi)$' |
 		wc -l | grep -qx 3

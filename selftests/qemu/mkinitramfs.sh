@@ -66,7 +66,7 @@ case $TEST_TIMEOUT in
 esac
 [ -x "$BUSYBOX" ] || die "$BUSYBOX not found (apt-get install busybox-static)"
 # A dynamically linked busybox would not run in an initramfs without libc.
-if LC_ALL=C readelf -l "$BUSYBOX" 2>/dev/null | grep -q 'program interpreter'; then
+if grep -q 'program interpreter' <<<"$(LC_ALL=C readelf -l "$BUSYBOX" 2>/dev/null)"; then
 	die "$BUSYBOX is dynamically linked; install busybox-static"
 fi
 for m in "${MODULES[@]}"; do
@@ -113,8 +113,10 @@ printf 'MODE=%s\nTEST_TIMEOUT=%s\n' "$MODE" "$TEST_TIMEOUT" >"$STAGE/etc/dicevm.
 # interpreter of its own), under the paths the guest's loader will look in.
 copy_libs() {
 	local f=$1 lib
-	LC_ALL=C readelf -d "$f" 2>/dev/null | grep -q '(NEEDED)' || return 0
-	if LC_ALL=C ldd "$f" | grep -q 'not found'; then
+	# Here-strings, not "| grep -q": under pipefail, grep quitting at
+	# the first match would fail the writer with SIGPIPE.
+	grep -q '(NEEDED)' <<<"$(LC_ALL=C readelf -d "$f" 2>/dev/null)" || return 0
+	if grep -q 'not found' <<<"$(LC_ALL=C ldd "$f")"; then
 		ldd "$f" >&2
 		die "${f#"$STAGE"}: shared library not found (set LD_LIBRARY_PATH?)"
 	fi
