@@ -174,7 +174,8 @@ checkpatch-newest:
 # listed, and no tier's (nor make demo's, make bench's) would install a
 # kernel image (scripts/tiers.sh --check-packages); the .c files of
 # libdice/, tools/ and bindings/ call each other one way only
-# (scripts/call-cycles.py, over the objects built here, and its self-test).
+# (scripts/call-cycles.py, over the objects built here, and its self-test);
+# the VM runner's retry and make check's ending behave (their self-tests).
 # TAP.  cppcheck
 # cannot evaluate the __has_include_next() of userspace/include's headers;
 # the system headers it would pull in are ones cppcheck does not read.
@@ -218,6 +219,9 @@ static: linux-src
 	out=$$(selftests/qemu/run-retry-test.sh 2>&1) || \
 		{ printf '%s\n' "$$out"; fail=1; printf 'not '; }; \
 	echo "ok 9 - static: the VM runner boots again once after an int3 oops before init, and only then (selftests/qemu/run-retry-test.sh)"; \
+	out=$$(scripts/check-test.sh 2>&1) || \
+		{ printf '%s\n' "$$out"; fail=1; printf 'not '; }; \
+	echo "ok 10 - static: make check ends with each failed test and why, under 'failed:' (scripts/check-test.sh)"; \
 	exit $$fail
 
 # This tree's documentation, every .rst under Documentation/ (its conf.py),

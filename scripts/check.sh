@@ -9,7 +9,9 @@
 # build/logs/TIER.log and is echoed when the tier is done;
 # TAP "ok"/"not ok" lines are counted (a tier that produces none counts as
 # one test, passed if it exited 0).  Ends with "N passed, N failed[, N
-# skipped]" and, where any skipped, the reasons; exit 1 on any failure.
+# skipped]", before it, where any skipped, the reasons, and where any
+# failed, each failed test with its first diagnostic lines ("failed:",
+# scripts/check-test.sh); exit 1 on any failure.
 #
 #   scripts/check.sh [TIER...]     (or make check TIERS="TIER...", or
 #                                  make check-TIER for one)
@@ -82,6 +84,12 @@ book() {
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	[ "$f" -eq 0 ] || failed_tiers+=("$name")
 	grep -E '^(# )?ok [0-9]+.*# (SKIP|skip)' "$log" | sed "s/^/  $name: /" >>"$NOTES/skips"
+	# Each failed test and the first lines of its diagnostics, for the
+	# end of the output: a reader of only the tail learns why.
+	awk -v t="  $name: " '
+		/^(# )?not ok [0-9]+/ { print t $0; n = 8; next }
+		n > 0 && /^#/ { print t "  " $0; n--; next }
+		{ n = 0 }' "$log" >>"$NOTES/fails"
 	echo "=== $name: $p passed, $f failed, $s skipped (${secs}s)"
 	echo "$name $p $f $s $secs" >>"$NOTES/times"
 }
@@ -298,6 +306,10 @@ done <<<"$TIER_LIST"
 	echo "packages installed in ${#roots[@]} of 2 Debian roots${roots[*]:+ (${roots[*]})}"
 if [ ${#failed_tiers[@]} -gt 0 ]; then
 	echo "failed tiers: ${failed_tiers[*]}"
+	if [ -s "$NOTES/fails" ]; then
+		echo "failed:"
+		head -n 120 "$NOTES/fails"
+	fi
 fi
 if [ "$skip" -gt 0 ]; then
 	echo "skipped:"
