@@ -16,7 +16,7 @@ trap 'rm -rf "$D"' EXIT
 # it), "gpf" (another oops before init), "afterinit" (init started, then
 # an int3 oops before any result), "late" (a result, then an int3 oops),
 # "good", "failcase" (a kselftest with a passed case, then a failed one of
-# 53 lines).
+# 53 lines), "warn" (a warning that panics, while a kselftest runs).
 cat >"$D/qemu-system-x86_64" <<'GUEST'
 #!/bin/bash
 v=
@@ -40,7 +40,15 @@ gpf)
 afterinit)
 	echo "[    4.383144] Run /init as init process"
 	echo "[    5.000000] Oops: int3: 0000 [#1] SMP NOPTI"
+	echo "[    5.000010] CPU: 1 UID: 0 PID: 77 Comm: dice_stress_tes"
+	echo "[    5.000020] RIP: 0010:mem_cgroup_css_alloc+0x1c/0x3f0"
 	panic ;;
+warn)
+	echo "[    4.383144] Run /init as init process"
+	echo "# selftest: dice_test"
+	echo "[    6.000000] WARNING: CPU: 0 PID: 80 at kmod/dice_pool.c:42 dice_pool_refill+0x9/0x80 [dice]"
+	echo "[    6.000100] Kernel panic - not syncing: kernel: panic_on_warn set ..."
+	;;
 late)
 	echo "[    4.383144] Run /init as init process"
 	printf 'result insmod:dice pass\n' >"$v"
@@ -90,7 +98,10 @@ case_ "oops good" 0 "oops good" "an int3 oops before init (7.x): booted again, a
 case_ "oops6 good" 0 "oops6 good" "an int3 oops before init (6.x): booted again, and passes"
 case_ "oops oops good" 1 "oops oops" "two such oopses: booted again once, and fails"
 case_ "gpf good" 1 "gpf" "another oops first, before init: not booted again, fails"
-case_ "afterinit good" 1 "afterinit" "an int3 oops once init ran: not booted again, fails"
+case_ "afterinit good" 1 "afterinit" "an int3 oops once init ran: not booted again, fails, the oops and its RIP named" \
+	"verdict received # no verdict.*: oops (Oops: int3: 0000 \[#1\] SMP NOPTI, RIP 0010:mem_cgroup_css_alloc+0x1c/0x3f0)"
+case_ "warn" 1 "warn" "a warning that panics: fails, the warning and the test named" \
+	"no verdict.*: warning (WARNING: CPU: 0 PID: 80 at kmod/dice_pool.c:42 dice_pool_refill+0x9/0x80 \[dice\]) while running dice_test"
 case_ "late good" 1 "late" "an int3 oops after a result: not booted again, fails"
 case_ "good" 0 "good" "a good boot: booted once"
 case_ "failcase" 1 "failcase" "a failed kselftest case: its last lines printed, a passed one's not" \
