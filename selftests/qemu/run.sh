@@ -201,16 +201,15 @@ done < <(sed '/^log begin$/,/^log end$/d' "$WORK/v")
 # (an int3 one outside dice.ko is TCG's stale static-key patch, see above);
 # a warning; another panic; and the test that was running.
 crash_reason() {
-	local line test rip
+	local line test
 	if line=$(grep -m1 -o 'BUG: soft lockup.*' "$LOG"); then
 		printf 'soft lockup, a kernel loop that never yields (%s)' "$line"
 	elif line=$(grep -m1 -o 'INFO: task .* blocked for more than [0-9]* seconds' "$LOG"); then
 		printf 'hung task (%s)' "$line"
-	elif line=$(grep -m1 -E ': [0-9a-f]+ \[#1\]' "$LOG"); then
-		rip=$(awk '/: [0-9a-f]+ \[#1\]/ { f = 1 }
-			f && /RIP: / { sub(/^.*RIP: /, ""); print; exit }' "$LOG")
-		printf 'oops (%s%s)' "$(sed 's/^\[[ 0-9.]*\] //' <<<"$line")" \
-			"${rip:+, RIP $rip}"
+	elif line=$(awk '!h && /: [0-9a-f]+ \[#1\]/ { h = $0; sub(/^\[[ 0-9.]*\] /, "", h) }
+			h && /RIP: / { sub(/^.*RIP: /, ""); h = h ", RIP " $0; exit }
+			END { if (!h) exit 1; print h }' "$LOG"); then
+		printf 'oops (%s)' "$line"
 	elif line=$(grep -m1 -o 'WARNING: CPU: .*' "$LOG"); then
 		printf 'warning (%s)' "$line"
 	elif line=$(grep -m1 -o 'Kernel panic - not syncing.*' "$LOG"); then
