@@ -34,6 +34,57 @@ static __always_inline bool dice_rec_fits_narrow(const struct dice_die *die)
 	       !((u64)die->rec.m >> die->rec.narrow_width);
 }
 
+/*
+ * The top-up of dice_narrow_draw() to @width bits, for an m that needs one,
+ * from the bits at @head, which the reader holds.
+ *
+ * Return: the bits taken.
+ */
+static __always_inline unsigned int
+dice_ready_top_up(const struct dice_pool *pool, u64 head, unsigned int width,
+		  u64 *x, u64 *m)
+{
+	unsigned int s = width - fls64(*m);
+
+	*x = (*x << s) | dice_pool_bits_at(pool, head, s);
+	*m <<= s;
+	return s;
+}
+
+/*
+ * dice_narrow_draw() from bits the reader holds, for an m below @full (see
+ * dice_top_up_below()): a draw that would reject returns false with
+ * nothing changed, and the caller makes it the general way from the same
+ * state.
+ */
+static __always_inline bool dice_ready_draw(const struct dice_pool *pool,
+					    const struct dice_divisor *dv,
+					    unsigned int width, u64 *xp,
+					    u64 *mp, u64 *headp, u64 *out)
+{
+	unsigned int s = dice_ready_top_up(pool, *headp, width, xp, mp);
+	u64 q = dice_divide(dv, *mp), xq = dice_divide(dv, *xp);
+
+	if (unlikely(xq >= q)) {
+		/* The top-up shifted back out: x < 2^(width - s) before. */
+		*xp >>= s;
+		*mp >>= s;
+		return false;
+	}
+	*headp += s;
+	*out = *xp - xq * dv->d;
+	*xp = xq;
+	*mp = q;
+	return true;
+}
+
+/* m below this needs a top-up before a draw by @dv, and has room for one. */
+static __always_inline u64 dice_top_up_below(const struct dice_divisor *dv,
+					     unsigned int width)
+{
+	return min(dv->d << (width / 2), BIT_ULL(width - 1));
+}
+
 /* series: loaded */
 /*
  * A cell of a grouped loaded draw is two digits of the fraction @f: its
@@ -135,6 +186,38 @@ static __always_inline int dice_loaded_draw(struct dice_reader *rd,
 		*m = mc;
 	}
 	return err;
+}
+
+/*
+ * dice_ready_draw() from the whole table, split into its column and height
+ * straight from x: with D = n d and x accepted, x mod D = y n + c gives
+ * c = x mod n and y = (x / n) mod d, and x / D = (x / n) / d.  The same
+ * three divisions as drawing u = x mod D and splitting it, but the column,
+ * which the table lookup waits for, is two steps from x instead of four,
+ * and the lookup is on the path from one roll's draw to the next's (see
+ * dice_loaded_pick_late()).
+ */
+static __always_inline bool dice_ready_whole(const struct dice_pool *pool,
+					     const struct dice_draw_plan *plan,
+					     u64 *xp, u64 *mp, u64 *headp,
+					     u64 *c, u64 *y)
+{
+	unsigned int s = dice_ready_top_up(pool, *headp, plan->width, xp, mp);
+	u64 q = dice_divide(&plan->whole, *mp);
+	u64 xn = dice_divide(&plan->cols, *xp);
+	u64 xq = dice_divide(&plan->height, xn);
+
+	if (unlikely(xq >= q)) {
+		*xp >>= s;
+		*mp >>= s;
+		return false;
+	}
+	*headp += s;
+	*c = *xp - xn * plan->cols.d;
+	*y = xn - xq * plan->height.d;
+	*xp = xq;
+	*mp = q;
+	return true;
 }
 
 /*
@@ -416,29 +499,16 @@ dice_fair_groups(const struct dice_die *die, u8 *o, u8 *end, u64 *xp,
 	const unsigned int width = die->rec.narrow_width, per = dg->per;
 	const size_t stride = (size_t)per * (bytes ? 1 : 8);
 	const u64 n = die->sides;
-	/* m below this needs a top-up, and has room for one. */
-	const u64 full = min(dv.d << (width / 2), BIT_ULL(width - 1));
-	u64 x = *xp, m = *mp, head = *headp, q, xq, f;
-	unsigned int s;
+	const u64 full = dice_top_up_below(&dv, width);
+	u64 x = *xp, m = *mp, head = *headp, u, f;
 	u8 *stop;
 
 	while ((size_t)(end - o) >= stride) {
-		if (unlikely(m >= full || head > head_stop))
+		if (unlikely(m >= full || head > head_stop) ||
+		    unlikely(!dice_ready_draw(&die->pool, &dv, width, &x, &m,
+					      &head, &u)))
 			break;
-		s = width - fls64(m);
-		x = (x << s) | dice_pool_bits_at(&die->pool, head, s);
-		m <<= s;
-		q = dice_divide(&dv, m);
-		xq = dice_divide(&dv, x);
-		if (unlikely(xq >= q)) {
-			x >>= s;
-			m >>= s;
-			break;
-		}
-		head += s;
-		f = dg->recip * (x - xq * dv.d);
-		x = xq;
-		m = q;
+		f = dg->recip * u;
 		stop = o + stride;
 		if (per & 1)
 			o = dice_digit_put(o, &f, n, bytes, base);
@@ -565,7 +635,7 @@ dice_roll_loaded_columns(struct dice_die *die, u64 *faces,
 			 const bool packed)
 {
 	const struct dice_table *table = die->table;
-	u64 x = (u64)die->rec.x, m = (u64)die->rec.m, c, y;
+	u64 x = (u64)die->rec.x, m = (u64)die->rec.m, c, y, full;
 	u64 held = die->rec.held, held_size = die->rec.held_size;
 	struct dice_draw_plan plan;
 	struct dice_reader rd;
@@ -584,18 +654,33 @@ dice_roll_loaded_columns(struct dice_die *die, u64 *faces,
 		*errp = -EUCLEAN;
 		return 0;
 	}
+	full = dice_top_up_below(&plan.whole, plan.width);
 	dice_reader_open(&rd, &die->pool);
 	for (i = 0; i < count; i++) {
+		/*
+		 * A roll from the whole table that tops m up from bits the
+		 * reader holds, and is accepted, cannot fail and is made the
+		 * ready way; the others the general way, which first commits
+		 * the rolls before them, so that a failure undoes only itself.
+		 */
+		if (one && likely(m < full) &&
+		    likely(rd.tail - rd.head >= plan.width) &&
+		    likely(dice_ready_whole(&die->pool, &plan, &x, &m,
+					    &rd.head, &c, &y)))
+			goto pick;
+		dice_reader_commit(&rd);
 		err = dice_loaded_draw(&rd, &plan, &x, &m, &c, &y);
 		if (unlikely(err)) {
 			dice_reader_rollback(&rd);
 			*errp = err;
 			break;
 		}
-		dice_reader_commit(&rd);
+pick:
 		faces[i] = dice_loaded_pick_late(table, c, y, &x, &m, &held,
 						 &held_size, packed);
 	}
+	if (i == count)
+		dice_reader_commit(&rd);
 	dice_reader_close(&rd);
 	die->rec.x = x;
 	die->rec.m = m;

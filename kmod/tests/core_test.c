@@ -1855,6 +1855,7 @@ static void test_roll_u8(void)
 		for (j = 0; j < 50; j++) {
 			got = dice_die_roll_many(&a, faces, 100 - j);
 			EXPECT(got == (int)(100 - j));
+			EXPECT(a.pool.mark == a.pool.head);
 			EXPECT(dice_die_roll_u8(&b, bytes, 100 - j, base) == got);
 			for (f = 0; f < 100 - j; f++)
 				EXPECT(bytes[f] == (u8)(faces[f] + base));
@@ -1923,6 +1924,8 @@ static void test_roll_many_loaded(void)
 		for (j = 0; j < 200; j++) {
 			got = dice_die_roll_many(&many, faces, 37);
 			EXPECT(got == 37);
+			/* At rest: a later failure undoes only itself. */
+			EXPECT(many.pool.mark == many.pool.head);
 			for (f = 0; f < 37; f++) {
 				EXPECT(!dice_die_roll(&one, &want));
 				EXPECT(!dice_die_roll(&wide, &other));
@@ -1989,6 +1992,7 @@ static void test_roll_many_loaded_narrow(void)
 		EXPECT(dice_loaded_one_draw(&many) == whole);
 		for (j = 0; j < 300 && !tap_case_failed; j++) {
 			EXPECT(dice_die_roll_many(&many, faces, 37) == 37);
+			EXPECT(many.pool.mark == many.pool.head);
 			for (f = 0; f < 37 && !tap_case_failed; f++) {
 				while ((got = dice_die_roll(&ref, &want)) ==
 				       -EAGAIN)
