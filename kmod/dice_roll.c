@@ -78,11 +78,14 @@ static __always_inline bool dice_ready_draw(const struct dice_pool *pool,
 	return true;
 }
 
-/* m below this needs a top-up before a draw by @dv, and has room for one. */
+/*
+ * m below this needs a top-up before a draw by @dv, and has room for one:
+ * min(d 2^(width / 2), 2^(width - 1)), without shifting d past 64 bits.
+ */
 static __always_inline u64 dice_top_up_below(const struct dice_divisor *dv,
 					     unsigned int width)
 {
-	return min(dv->d << (width / 2), BIT_ULL(width - 1));
+	return min(dv->d, BIT_ULL(width - 1 - width / 2)) << (width / 2);
 }
 
 /* series: loaded */
@@ -189,13 +192,13 @@ static __always_inline int dice_loaded_draw(struct dice_reader *rd,
 }
 
 /*
- * dice_ready_draw() from the whole table, split into its column and height
- * straight from x: with D = n d and x accepted, x mod D = y n + c gives
- * c = x mod n and y = (x / n) mod d, and x / D = (x / n) / d.  The same
- * three divisions as drawing u = x mod D and splitting it, but the column,
- * which the table lookup waits for, is two steps from x instead of four,
- * and the lookup is on the path from one roll's draw to the next's (see
- * dice_loaded_pick_late()).
+ * dice_ready_draw() from the whole table of n columns of mass D, split into
+ * its column and height straight from x: with x accepted, x mod (n D) =
+ * y n + c gives c = x mod n and y = (x / n) mod D, and x / (n D) =
+ * (x / n) / D.  The same three divisions as drawing u = x mod (n D) and
+ * splitting it, but the column, which the table lookup waits for, is two
+ * steps from x instead of four, and the lookup is on the path from one
+ * roll's draw to the next's (see dice_loaded_pick_late()).
  */
 static __always_inline bool dice_ready_whole(const struct dice_pool *pool,
 					     const struct dice_draw_plan *plan,
@@ -208,6 +211,7 @@ static __always_inline bool dice_ready_whole(const struct dice_pool *pool,
 	u64 xq = dice_divide(&plan->height, xn);
 
 	if (unlikely(xq >= q)) {
+		/* As in dice_ready_draw(). */
 		*xp >>= s;
 		*mp >>= s;
 		return false;
@@ -663,24 +667,23 @@ dice_roll_loaded_columns(struct dice_die *die, u64 *faces,
 		 * ready way; the others the general way, which first commits
 		 * the rolls before them, so that a failure undoes only itself.
 		 */
-		if (one && likely(m < full) &&
-		    likely(rd.tail - rd.head >= plan.width) &&
-		    likely(dice_ready_whole(&die->pool, &plan, &x, &m,
-					    &rd.head, &c, &y)))
-			goto pick;
-		dice_reader_commit(&rd);
-		err = dice_loaded_draw(&rd, &plan, &x, &m, &c, &y);
-		if (unlikely(err)) {
-			dice_reader_rollback(&rd);
-			*errp = err;
-			break;
+		if (!(one && likely(m < full) &&
+		      likely(rd.tail - rd.head >= plan.width) &&
+		      likely(dice_ready_whole(&die->pool, &plan, &x, &m,
+					      &rd.head, &c, &y)))) {
+			dice_reader_commit(&rd);
+			err = dice_loaded_draw(&rd, &plan, &x, &m, &c, &y);
+			if (unlikely(err)) {
+				dice_reader_rollback(&rd);
+				*errp = err;
+				break;
+			}
 		}
-pick:
 		faces[i] = dice_loaded_pick_late(table, c, y, &x, &m, &held,
 						 &held_size, packed);
 	}
-	if (i == count)
-		dice_reader_commit(&rd);
+	/* After a rollback too: the pool at rest. */
+	dice_reader_commit(&rd);
 	dice_reader_close(&rd);
 	die->rec.x = x;
 	die->rec.m = m;

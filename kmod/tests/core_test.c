@@ -1622,6 +1622,7 @@ static u32 two_draw[4096];
 
 /* And of one whose mass passes 2^32: the 128-bit loaded roll. */
 static u32 rollback_wide[300];
+static u32 one_draw[1000];
 
 static void rollback_weights(void)
 {
@@ -1631,6 +1632,8 @@ static void rollback_weights(void)
 		two_draw[i] = 100000 + (i * 7919) % 100000;
 	for (i = 0; i < ARRAY_SIZE(rollback_wide); i++)
 		rollback_wide[i] = (1U << 31) + i;
+	for (i = 0; i < ARRAY_SIZE(one_draw); i++)
+		one_draw[i] = 1000000 / (i + 1);
 }
 
 static const u64 rollback_sides[] = { 2, 6, 20, 1000003, (1ULL << 32) + 1,
@@ -1638,8 +1641,9 @@ static const u64 rollback_sides[] = { 2, 6, 20, 1000003, (1ULL << 32) + 1,
 static const u32 rollback_five[] = { 2, 2, 6, 1, 1 };
 
 /*
- * Die @i of rollback_sides[] and then of three loaded dice (grouped cells,
- * column and height in 64 bits, 128 bits), on @ref and on @die alike.
+ * Die @i of rollback_sides[] and then of four loaded dice (grouped cells,
+ * column and height in 64 bits, 128 bits, one draw from the whole table in
+ * 64 bits), on @ref and on @die alike.
  * Return: the weights of a loaded die, else NULL.
  */
 static const u32 *rollback_die(unsigned int i, struct dice_die *ref,
@@ -1655,9 +1659,11 @@ static const u32 *rollback_die(unsigned int i, struct dice_die *ref,
 		return NULL;
 	}
 	i -= ARRAY_SIZE(rollback_sides);
-	w = i == 0 ? rollback_five : i == 1 ? two_draw : rollback_wide;
+	w = i == 0 ? rollback_five : i == 1 ? two_draw :
+	    i == 2 ? rollback_wide : one_draw;
 	n = i == 0 ? ARRAY_SIZE(rollback_five) :
-	    i == 1 ? ARRAY_SIZE(two_draw) : ARRAY_SIZE(rollback_wide);
+	    i == 1 ? ARRAY_SIZE(two_draw) :
+	    i == 2 ? ARRAY_SIZE(rollback_wide) : ARRAY_SIZE(one_draw);
 	t1 = dice_table_alloc(n);
 	t2 = dice_table_alloc(n);
 	EXPECT(t1 && !dice_table_from_weights(t1, w));
@@ -1669,6 +1675,10 @@ static const u32 *rollback_die(unsigned int i, struct dice_die *ref,
 		EXPECT(!dice_loaded_one_draw(die) && die->narrow_table);
 	if (w == rollback_wide)
 		EXPECT(!die->narrow_table);
+	/* Rolls that run dry after ready ones in the same call. */
+	if (w == one_draw)
+		EXPECT(dice_loaded_one_draw(die) && die->digits.per == 1 &&
+		       die->narrow_table);
 	return w;
 }
 
@@ -1682,7 +1692,7 @@ static const u32 *rollback_die(unsigned int i, struct dice_die *ref,
 static void test_rollback_every_die(void)
 {
 	static const unsigned int steps[] = { 1, 3, 5, 13 }, manys[] = { 1, 7 };
-	const unsigned int ndice = ARRAY_SIZE(rollback_sides) + 3;
+	const unsigned int ndice = ARRAY_SIZE(rollback_sides) + 4;
 	const unsigned int nmethods = DICE_METHOD_REJECTION + 1;
 	unsigned int c, m, step, many;
 
@@ -1972,12 +1982,15 @@ static unsigned int mix_bit(u64 j)
  */
 static void test_roll_many_loaded_narrow(void)
 {
-	static const u32 w[13] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9 };
+	static const u32 spread[13] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9 };
+	/* A side above 1/2 leaves m at 2^(w - 1) and more after its merge. */
+	static const u32 heavy[13] = { 200, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
 	unsigned int i, j, f, b;
 
-	for (i = 0; i < 16; i++) {
+	for (i = 0; i < 32; i++) {
 		unsigned int width = i & 1 ? 20 : 16, n = i & 2 ? 13 : 8;
 		bool whole = i & 4, pack = i & 8;
+		const u32 *w = i & 16 ? heavy : spread;
 		struct dice_die ref, many;
 		u64 want, faces[37], fed = 0, state = 0;
 		int got;
@@ -2008,7 +2021,8 @@ static void test_roll_many_loaded_narrow(void)
 		dice_die_wipe(&ref);
 		dice_die_wipe(&many);
 		if (tap_case_failed) {
-			printf("#   %u sides, width %u, %s, %s\n", n, width,
+			printf("#   %u sides%s, width %u, %s, %s\n", n,
+			       w == heavy ? " (one heavy)" : "", width,
 			       whole ? "whole" : "column and height",
 			       pack ? "packed" : "not packed");
 			return;
