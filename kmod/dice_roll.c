@@ -52,10 +52,10 @@ dice_ready_top_up(const struct dice_pool *pool, u64 head, unsigned int width,
 }
 
 /*
- * dice_narrow_draw() from bits the reader holds, for an m below @full (see
- * dice_top_up_below()): a draw that would reject returns false with
- * nothing changed, and the caller makes it the general way from the same
- * state.
+ * dice_narrow_draw() from bits the reader holds, for an m that needs a
+ * top-up (below dice_top_up_below()), which the caller checks: a draw that
+ * would reject returns false with nothing changed, and the caller makes it
+ * the general way from the same state.
  */
 static __always_inline bool dice_ready_draw(const struct dice_pool *pool,
 					    const struct dice_divisor *dv,
