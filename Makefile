@@ -218,7 +218,7 @@ static: linux-src
 	echo "ok 8 - static: scripts/call-cycles.py fails on a tree with a circle"; \
 	out=$$(selftests/qemu/run-retry-test.sh 2>&1) || \
 		{ printf '%s\n' "$$out"; fail=1; printf 'not '; }; \
-	echo "ok 9 - static: the VM runner boots again once after an int3 oops before init, and only then (selftests/qemu/run-retry-test.sh)"; \
+	echo "ok 9 - static: the VM runner boots again once after a crash before init, and only then (selftests/qemu/run-retry-test.sh)"; \
 	out=$$(scripts/check-test.sh 2>&1) || \
 		{ printf '%s\n' "$$out"; fail=1; printf 'not '; }; \
 	echo "ok 10 - static: make check ends with each failed test and why, under 'failed:' (scripts/check-test.sh)"; \

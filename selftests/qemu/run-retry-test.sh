@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh boots again once, and only once, after an int3 oops that ended a
-# boot before the kernel ran init; any other oops, or an int3 oops once
-# init ran, fails.  A stand-in qemu-system-x86_64 (first on PATH) plays the guest:
+# run.sh boots again once, and only once, after a crash (an oops, a BUG
+# report, a warning or a panic) that ended a boot before the kernel ran
+# init; a second such crash, or any crash once init ran, fails.  A stand-in qemu-system-x86_64 (first on PATH) plays the guest:
 #
 #   selftests/qemu/run-retry-test.sh       exit 1 on any wrong outcome
 set -uo pipefail
@@ -13,8 +13,9 @@ trap 'rm -rf "$D"' EXIT
 
 # The guest: each boot takes the next word of $D/plan: "oops" (an int3
 # oops before init, as 7.x prints it), "oops6" (the same as 6.x prints
-# it), "gpf" (another oops before init), "afterinit" (init started, then
-# an int3 oops before any result), "late" (a result, then an int3 oops),
+# it), "gpf" (another oops before init), "kasan" (the 6.1 debug kernel's
+# KASAN report before init), "afterinit" (init started, then an int3 oops
+# before any result), "kasaninit" (init started, then a KASAN report), "late" (a result, then an int3 oops),
 # "good", "failcase" (a kselftest with a passed case, then a failed one of
 # 53 lines), "warn" (a warning that panics, while a kselftest runs).
 cat >"$D/qemu-system-x86_64" <<'GUEST'
@@ -37,6 +38,13 @@ gpf)
 	echo "[    1.427042] general protection fault, probably for non-canonical address 0xdead: 0000 [#1] PREEMPT SMP NOPTI"
 	echo "[    1.474032] int3: 0000 [#2] PREEMPT SMP NOPTI"
 	panic ;;
+kasan)
+	echo "[    1.147127] BUG: KASAN: wild-memory-access in do_raw_spin_lock+0x10a/0x240"
+	echo "[    1.147836] Kernel panic - not syncing: KASAN: panic_on_warn set ..." ;;
+kasaninit)
+	echo "[    4.383144] Run /init as init process"
+	echo "[    5.000000] BUG: KASAN: slab-out-of-bounds in dice_read+0x10/0x80 [dice]"
+	echo "[    5.000100] Kernel panic - not syncing: KASAN: panic_on_warn set ..." ;;
 afterinit)
 	echo "[    4.383144] Run /init as init process"
 	echo "[    5.000000] Oops: int3: 0000 [#1] SMP NOPTI"
@@ -94,10 +102,15 @@ case_() {
 		fail=1
 	fi
 }
-case_ "oops good" 0 "oops good" "an int3 oops before init (7.x): booted again, and passes"
+case_ "oops good" 0 "oops good" "an int3 oops before init (7.x): booted again, and passes" \
+	"crashed while booting, before it ran init and any dice code (Oops: int3: 0000 \[#1\] SMP NOPTI); booted again"
 case_ "oops6 good" 0 "oops6 good" "an int3 oops before init (6.x): booted again, and passes"
 case_ "oops oops good" 1 "oops oops" "two such oopses: booted again once, and fails"
-case_ "gpf good" 1 "gpf" "another oops first, before init: not booted again, fails"
+case_ "gpf good" 0 "gpf good" "another oops before init: booted again, and passes"
+case_ "kasan good" 0 "kasan good" "a KASAN report before init: booted again, and passes" \
+	"(BUG: KASAN: wild-memory-access in do_raw_spin_lock+0x10a/0x240); booted again"
+case_ "kasan gpf good" 1 "kasan gpf" "a KASAN report, then an oops, both before init: booted again once, and fails"
+case_ "kasaninit good" 1 "kasaninit" "a KASAN report once init ran: not booted again, fails"
 case_ "afterinit good" 1 "afterinit" "an int3 oops once init ran: not booted again, fails, the oops and its RIP named" \
 	"verdict received # no verdict.*: oops (Oops: int3: 0000 \[#1\] SMP NOPTI, RIP 0010:mem_cgroup_css_alloc+0x1c/0x3f0)"
 case_ "warn" 1 "warn" "a warning that panics: fails, the warning and the test named" \

@@ -142,27 +142,30 @@ boot() {
 	wait $!
 }
 boot
-# Under TCG a 7.x kernel sometimes oopses on a stale int3 of its own
-# static-key patching while it boots, before init has run anything
-# (QEMU's multi-threaded TCG sees the patched code late;
-# Documentation/dice/testing.rst, "The VM harness").  Such a boot, and
-# only such a one, is booted once more: the first oops an int3 one, before
-# the kernel ran init, and the verdict port empty.  With --log, its
-# console is kept beside the log.  An oops once init runs fails as any
-# oops does.
-early_int3() {
-	awk '/(^|\] )(Oops: )?int3: [0-9a-f]+ \[#1\]/ { found = 1; exit }
-		/ Oops: |: [0-9a-f]+ \[#[0-9]+\]|Run \/init as init process/ { exit }
+# A boot whose kernel crashed before it ran init, with nothing on the
+# verdict port, is booted once more: no dice code had run (init loads the
+# modules), so the crash is the kernel's or QEMU's.  Two are known under
+# TCG, both rare: a 7.x kernel's oops on a stale int3 of its own
+# static-key patching (QEMU's multi-threaded TCG sees the patched code
+# late), and the 6.1 debug kernel's KASAN report from an interrupt taken
+# while identify_cpu() has the boot CPU's feature bits cleared
+# (Documentation/dice/testing.rst, "The VM harness").  With --log, the
+# first console is kept beside the log.  A crash once init runs fails as
+# any crash does, and so does a second crash before init.
+early_crash() { # prints the crash's first line
+	awk '/Run \/init as init process/ { exit }
+		/: [0-9a-f]+ \[#[0-9]+\]|BUG: |WARNING: CPU: |Kernel panic - not syncing/ {
+			sub(/^\[[ 0-9.]*\] /, ""); print; found = 1; exit }
 		END { exit !found }' "$LOG"
 }
-[ -n "$KEEP_LOG" ] || rm -f "$LOG.int3"
-if [ ! -s "$VERDICT" ] && early_int3; then
+[ -n "$KEEP_LOG" ] || rm -f "$LOG.early"
+if [ ! -s "$VERDICT" ] && crash=$(early_crash); then
 	first=
 	if [ -z "$KEEP_LOG" ]; then
-		cp "$LOG" "$LOG.int3"
-		first=" (first console: $LOG.int3)"
+		cp "$LOG" "$LOG.early"
+		first=" (first console: $LOG.early)"
 	fi
-	echo "# $NAME: int3 oops while booting, before init ran anything (TCG); booted again$first"
+	echo "# $NAME: the kernel crashed while booting, before it ran init and any dice code ($crash); booted again$first"
 	boot
 fi
 trap - INT TERM
