@@ -14,8 +14,14 @@ trap 'rm -rf "$D"' EXIT
 # The guest: each boot takes the next word of $D/plan: "oops" (an int3
 # oops before init, as 7.x prints it), "oops6" (the same as 6.x prints
 # it), "gpf" (another oops before init), "kasan" (the 6.1 debug kernel's
-# KASAN report before init), "afterinit" (init started, then an int3 oops
-# before any result), "kasaninit" (init started, then a KASAN report), "late" (a result, then an int3 oops),
+# KASAN report before init), "earlywarn" (a warning before init, init
+# started, then a KASAN report), "warnpanic" (a warning that panics
+# before init), "warnonly" (a warning, then the boot ends), "quietverdict"
+# (a warning, no init line, then a verdict), "vfs" (a panic alone before
+# init), "warnverdict" (a
+# warning before init, then a verdict), "afterinit" (init started, then
+# an int3 oops before any result), "kasaninit" (init started, then a
+# KASAN report), "late" (a result, then an int3 oops),
 # "good", "failcase" (a kselftest with a passed case, then a failed one of
 # 53 lines), "warn" (a warning that panics, while a kselftest runs).
 cat >"$D/qemu-system-x86_64" <<'GUEST'
@@ -41,6 +47,25 @@ gpf)
 kasan)
 	echo "[    1.147127] BUG: KASAN: wild-memory-access in do_raw_spin_lock+0x10a/0x240"
 	echo "[    1.147836] Kernel panic - not syncing: KASAN: panic_on_warn set ..." ;;
+earlywarn)
+	echo "[    1.200000] WARNING: CPU: 0 PID: 1 at mm/early.c:10 early_thing+0x1/0x2"
+	echo "[    4.383144] Run /init as init process"
+	echo "[    5.000000] BUG: KASAN: slab-out-of-bounds in dice_read+0x10/0x80 [dice]"
+	echo "[    5.000100] Kernel panic - not syncing: Fatal exception" ;;
+warnpanic)
+	echo "[    1.200000] WARNING: CPU: 0 PID: 1 at mm/early.c:10 early_thing+0x1/0x2"
+	echo "[    1.200100] Kernel panic - not syncing: kernel: panic_on_warn set ..." ;;
+warnonly)
+	echo "[    1.200000] WARNING: CPU: 0 PID: 1 at mm/early.c:10 early_thing+0x1/0x2" ;;
+quietverdict)
+	echo "[    1.200000] WARNING: CPU: 0 PID: 1 at mm/early.c:10 early_thing+0x1/0x2"
+	printf 'result insmod:dice pass\nlog begin\nlog end\nverdict done\n' >"$v" ;;
+vfs)
+	echo "[    2.000000] Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(0,0)" ;;
+warnverdict)
+	echo "[    1.200000] WARNING: CPU: 0 PID: 1 at mm/early.c:10 early_thing+0x1/0x2"
+	echo "[    4.383144] Run /init as init process"
+	printf 'result insmod:dice pass\nlog begin\n[    1.200000] WARNING: CPU: 0 PID: 1 at mm/early.c:10 early_thing+0x1/0x2\nlog end\nverdict done\n' >"$v" ;;
 kasaninit)
 	echo "[    4.383144] Run /init as init process"
 	echo "[    5.000000] BUG: KASAN: slab-out-of-bounds in dice_read+0x10/0x80 [dice]"
@@ -111,6 +136,12 @@ case_ "kasan good" 0 "kasan good" "a KASAN report before init: booted again, and
 	"(BUG: KASAN: wild-memory-access in do_raw_spin_lock+0x10a/0x240); booted again"
 case_ "kasan gpf good" 1 "kasan gpf" "a KASAN report, then an oops, both before init: booted again once, and fails"
 case_ "kasaninit good" 1 "kasaninit" "a KASAN report once init ran: not booted again, fails"
+case_ "earlywarn good" 1 "earlywarn" "a warning before init, then a crash once init ran: not booted again, fails"
+case_ "warnpanic good" 0 "warnpanic good" "a warning that panics before init: booted again, and passes"
+case_ "warnonly good" 0 "warnonly good" "a warning alone, then no init: booted again, and passes"
+case_ "quietverdict good" 0 "quietverdict" "a warning, no init line (quiet), then a verdict: not booted again, passes"
+case_ "vfs good" 0 "vfs good" "a panic alone before init: booted again, and passes"
+case_ "warnverdict good" 1 "warnverdict" "a warning before init, then a verdict: not booted again, fails the log gate"
 case_ "afterinit good" 1 "afterinit" "an int3 oops once init ran: not booted again, fails, the oops and its RIP named" \
 	"verdict received # no verdict.*: oops (Oops: int3: 0000 \[#1\] SMP NOPTI, RIP 0010:mem_cgroup_css_alloc+0x1c/0x3f0)"
 case_ "warn" 1 "warn" "a warning that panics: fails, the warning and the test named" \

@@ -152,11 +152,14 @@ boot
 # (Documentation/dice/testing.rst, "The VM harness").  With --log, the
 # first console is kept beside the log.  A crash once init runs fails as
 # any crash does, and so does a second crash before init.
+# A warning or a BUG report need not end a boot (only panic_on_warn makes
+# them panic), so init may still have run after one: then it is no boot
+# crash.
 early_crash() { # prints the crash's first line
-	awk '/Run \/init as init process/ { exit }
-		/: [0-9a-f]+ \[#[0-9]+\]|BUG: |WARNING: CPU: |Kernel panic - not syncing/ {
-			sub(/^\[[ 0-9.]*\] /, ""); print; found = 1; exit }
-		END { exit !found }' "$LOG"
+	awk '/Run \/init as init process/ { init = 1; exit }
+		c == "" && /: [0-9a-f]+ \[#[0-9]+\]|BUG: |WARNING: CPU: |Kernel panic - not syncing/ {
+			c = $0; sub(/^\[[ 0-9.]*\] /, "", c) }
+		END { if (init || c == "") exit 1; print c }' "$LOG"
 }
 [ -n "$KEEP_LOG" ] || rm -f "$LOG.early"
 if [ ! -s "$VERDICT" ] && crash=$(early_crash); then
