@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run.sh boots again once, and only once, after a crash (an oops, a BUG
-# report, a warning or a panic) that ended a boot before the kernel ran
-# init; a second such crash, or any crash once init ran, fails.  A stand-in qemu-system-x86_64 (first on PATH) plays the guest:
+# report, a warning or a panic) in a boot whose kernel never ran init; a
+# second such crash, or any crash in a boot that ran init, fails.  A
+# stand-in qemu-system-x86_64 (first on PATH) plays the guest:
 #
 #   selftests/qemu/run-retry-test.sh       exit 1 on any wrong outcome
 set -uo pipefail
@@ -16,14 +17,14 @@ trap 'rm -rf "$D"' EXIT
 # it), "gpf" (another oops before init), "kasan" (the 6.1 debug kernel's
 # KASAN report before init), "earlywarn" (a warning before init, init
 # started, then a KASAN report), "warnpanic" (a warning that panics
-# before init), "warnonly" (a warning, then the boot ends), "quietverdict"
-# (a warning, no init line, then a verdict), "vfs" (a panic alone before
-# init), "warnverdict" (a
-# warning before init, then a verdict), "afterinit" (init started, then
-# an int3 oops before any result), "kasaninit" (init started, then a
-# KASAN report), "late" (a result, then an int3 oops),
-# "good", "failcase" (a kselftest with a passed case, then a failed one of
-# 53 lines), "warn" (a warning that panics, while a kselftest runs).
+# before init), "warnonly" (a warning, then the boot ends),
+# "quietverdict" (a warning, no init line, then a verdict), "vfs" (a
+# panic alone before init), "warnverdict" (a warning before init, then a
+# verdict), "afterinit" (init started, then an int3 oops before any
+# result), "kasaninit" (init started, then a KASAN report), "late" (a
+# result, then an int3 oops), "good", "failcase" (a kselftest with a
+# passed case, then a failed one of 53 lines), "warn" (a warning that
+# panics, while a kselftest runs).
 cat >"$D/qemu-system-x86_64" <<'GUEST'
 #!/bin/bash
 v=
@@ -32,6 +33,9 @@ read -r what rest <"$PLAN"
 echo "$rest" >"$PLAN"
 echo "$what" >>"$PLAN.boots"
 panic() { echo "[    9.000100] Kernel panic - not syncing: Fatal exception in interrupt"; }
+WARNING="WARNING: CPU: 0 PID: 1 at mm/early.c:10 early_thing+0x1/0x2"
+early_warning() { echo "[    1.200000] $WARNING"; }
+init_runs() { echo "[    4.383144] Run /init as init process"; }
 case $what in
 oops)
 	echo "[    1.427042] Oops: int3: 0000 [#1] SMP NOPTI"
@@ -48,50 +52,50 @@ kasan)
 	echo "[    1.147127] BUG: KASAN: wild-memory-access in do_raw_spin_lock+0x10a/0x240"
 	echo "[    1.147836] Kernel panic - not syncing: KASAN: panic_on_warn set ..." ;;
 earlywarn)
-	echo "[    1.200000] WARNING: CPU: 0 PID: 1 at mm/early.c:10 early_thing+0x1/0x2"
-	echo "[    4.383144] Run /init as init process"
+	early_warning
+	init_runs
 	echo "[    5.000000] BUG: KASAN: slab-out-of-bounds in dice_read+0x10/0x80 [dice]"
 	echo "[    5.000100] Kernel panic - not syncing: Fatal exception" ;;
 warnpanic)
-	echo "[    1.200000] WARNING: CPU: 0 PID: 1 at mm/early.c:10 early_thing+0x1/0x2"
+	early_warning
 	echo "[    1.200100] Kernel panic - not syncing: kernel: panic_on_warn set ..." ;;
 warnonly)
-	echo "[    1.200000] WARNING: CPU: 0 PID: 1 at mm/early.c:10 early_thing+0x1/0x2" ;;
+	early_warning ;;
 quietverdict)
-	echo "[    1.200000] WARNING: CPU: 0 PID: 1 at mm/early.c:10 early_thing+0x1/0x2"
+	early_warning
 	printf 'result insmod:dice pass\nlog begin\nlog end\nverdict done\n' >"$v" ;;
 vfs)
 	echo "[    2.000000] Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(0,0)" ;;
 warnverdict)
-	echo "[    1.200000] WARNING: CPU: 0 PID: 1 at mm/early.c:10 early_thing+0x1/0x2"
-	echo "[    4.383144] Run /init as init process"
-	printf 'result insmod:dice pass\nlog begin\n[    1.200000] WARNING: CPU: 0 PID: 1 at mm/early.c:10 early_thing+0x1/0x2\nlog end\nverdict done\n' >"$v" ;;
+	early_warning
+	init_runs
+	printf 'result insmod:dice pass\nlog begin\n[    1.200000] %s\nlog end\nverdict done\n' "$WARNING" >"$v" ;;
 kasaninit)
-	echo "[    4.383144] Run /init as init process"
+	init_runs
 	echo "[    5.000000] BUG: KASAN: slab-out-of-bounds in dice_read+0x10/0x80 [dice]"
 	echo "[    5.000100] Kernel panic - not syncing: KASAN: panic_on_warn set ..." ;;
 afterinit)
-	echo "[    4.383144] Run /init as init process"
+	init_runs
 	echo "[    5.000000] Oops: int3: 0000 [#1] SMP NOPTI"
 	echo "[    5.000010] CPU: 1 UID: 0 PID: 77 Comm: dice_stress_tes"
 	echo "[    5.000020] RIP: 0010:mem_cgroup_css_alloc+0x1c/0x3f0"
 	panic ;;
 warn)
-	echo "[    4.383144] Run /init as init process"
+	init_runs
 	echo "# selftest: dice_test"
 	echo "[    6.000000] WARNING: CPU: 0 PID: 80 at kmod/dice_pool.c:42 dice_pool_refill+0x9/0x80 [dice]"
 	echo "[    6.000100] Kernel panic - not syncing: kernel: panic_on_warn set ..."
 	;;
 late)
-	echo "[    4.383144] Run /init as init process"
+	init_runs
 	printf 'result insmod:dice pass\n' >"$v"
 	echo "[    9.000000] Oops: int3: 0000 [#1] SMP NOPTI"
 	panic ;;
 good)
-	echo "[    4.383144] Run /init as init process"
+	init_runs
 	printf 'result insmod:dice pass\nlog begin\nlog end\nverdict done\n' >"$v" ;;
 failcase)
-	echo "[    4.383144] Run /init as init process"
+	init_runs
 	echo "# #  RUN           global.abi ..."
 	echo "# # x.c:10:abi:all is well"
 	echo "# #            OK  global.abi"

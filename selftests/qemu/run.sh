@@ -142,19 +142,17 @@ boot() {
 	wait $!
 }
 boot
-# A boot whose kernel crashed before it ran init, with nothing on the
+# A boot whose kernel crashed and never ran init, with nothing on the
 # verdict port, is booted once more: no dice code had run (init loads the
 # modules), so the crash is the kernel's or QEMU's.  Two are known under
 # TCG, both rare: a 7.x kernel's oops on a stale int3 of its own
 # static-key patching (QEMU's multi-threaded TCG sees the patched code
 # late), and the 6.1 debug kernel's KASAN report from an interrupt taken
 # while identify_cpu() has the boot CPU's feature bits cleared
-# (Documentation/dice/testing.rst, "The VM harness").  With --log, the
-# first console is kept beside the log.  A crash once init runs fails as
-# any crash does, and so does a second crash before init.
-# A warning or a BUG report need not end a boot (only panic_on_warn makes
-# them panic), so init may still have run after one: then it is no boot
-# crash.
+# (Documentation/dice/testing.rst, "The VM harness").  A warning or a BUG
+# report need not end a boot (only panic_on_warn makes them panic): a
+# boot that went on to run init is judged as any boot is.  With --log,
+# the first console is kept beside the log.  A second such crash fails.
 early_crash() { # prints the crash's first line
 	awk '/Run \/init as init process/ { init = 1; exit }
 		c == "" && /: [0-9a-f]+ \[#[0-9]+\]|BUG: |WARNING: CPU: |Kernel panic - not syncing/ {
