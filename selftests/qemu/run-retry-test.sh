@@ -18,7 +18,8 @@ trap 'rm -rf "$D"' EXIT
 # KASAN report before init), "earlywarn" (a warning before init, init
 # started, then a KASAN report), "warnpanic" (a warning that panics
 # before init), "warnonly" (a warning, then the boot ends),
-# "quietverdict" (a warning, no init line, then a verdict), "vfs" (a
+# "quietverdict" (a warning, no init line, then a verdict), "quietinit"
+# (init's line on the port but none on the console, then an oops), "vfs" (a
 # panic alone before init), "warnverdict" (a warning before init, then a
 # verdict), "afterinit" (init started, then an int3 oops before any
 # result), "kasaninit" (init started, then a KASAN report), "late" (a
@@ -35,7 +36,11 @@ echo "$what" >>"$PLAN.boots"
 panic() { echo "[    9.000100] Kernel panic - not syncing: Fatal exception in interrupt"; }
 WARNING="WARNING: CPU: 0 PID: 1 at mm/early.c:10 early_thing+0x1/0x2"
 early_warning() { echo "[    1.200000] $WARNING"; }
-init_runs() { echo "[    4.383144] Run /init as init process"; }
+# As the real init: the kernel's line on the console, init's on the port.
+init_runs() {
+	echo "[    4.383144] Run /init as init process"
+	echo "init begin" >>"$v"
+}
 case $what in
 oops)
 	echo "[    1.427042] Oops: int3: 0000 [#1] SMP NOPTI"
@@ -63,13 +68,17 @@ warnonly)
 	early_warning ;;
 quietverdict)
 	early_warning
-	printf 'result insmod:dice pass\nlog begin\nlog end\nverdict done\n' >"$v" ;;
+	printf 'init begin\nresult insmod:dice pass\nlog begin\nlog end\nverdict done\n' >"$v" ;;
 vfs)
 	echo "[    2.000000] Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(0,0)" ;;
 warnverdict)
 	early_warning
 	init_runs
-	printf 'result insmod:dice pass\nlog begin\n[    1.200000] %s\nlog end\nverdict done\n' "$WARNING" >"$v" ;;
+	printf 'result insmod:dice pass\nlog begin\n[    1.200000] %s\nlog end\nverdict done\n' "$WARNING" >>"$v" ;;
+quietinit)
+	echo "init begin" >>"$v"
+	echo "[    5.000000] Oops: int3: 0000 [#1] SMP NOPTI"
+	panic ;;
 kasaninit)
 	init_runs
 	echo "[    5.000000] BUG: KASAN: slab-out-of-bounds in dice_read+0x10/0x80 [dice]"
@@ -88,12 +97,12 @@ warn)
 	;;
 late)
 	init_runs
-	printf 'result insmod:dice pass\n' >"$v"
+	printf 'result insmod:dice pass\n' >>"$v"
 	echo "[    9.000000] Oops: int3: 0000 [#1] SMP NOPTI"
 	panic ;;
 good)
 	init_runs
-	printf 'result insmod:dice pass\nlog begin\nlog end\nverdict done\n' >"$v" ;;
+	printf 'result insmod:dice pass\nlog begin\nlog end\nverdict done\n' >>"$v" ;;
 failcase)
 	init_runs
 	echo "# #  RUN           global.abi ..."
@@ -105,7 +114,7 @@ failcase)
 	echo "# #          FAIL  limit.memcg"
 	echo "# not ok 2 limit.memcg"
 	for i in $(seq 70); do echo "# filler $i"; done
-	printf 'result selftest fail\nlog begin\nlog end\nverdict done\n' >"$v" ;;
+	printf 'result selftest fail\nlog begin\nlog end\nverdict done\n' >>"$v" ;;
 esac
 GUEST
 chmod +x "$D/qemu-system-x86_64"
@@ -144,6 +153,7 @@ case_ "earlywarn good" 1 "earlywarn" "a warning before init, then a crash once i
 case_ "warnpanic good" 0 "warnpanic good" "a warning that panics before init: booted again, and passes"
 case_ "warnonly good" 0 "warnonly good" "a warning alone, then no init: booted again, and passes"
 case_ "quietverdict good" 0 "quietverdict" "a warning, no init line (quiet), then a verdict: not booted again, passes"
+case_ "quietinit good" 1 "quietinit" "an oops once init ran, with no init line on the console (quiet) but init's on the port: not booted again, fails"
 case_ "vfs good" 0 "vfs good" "a panic alone before init: booted again, and passes"
 case_ "warnverdict good" 1 "warnverdict" "a warning before init, then a verdict: not booted again, fails the log gate"
 case_ "afterinit good" 1 "afterinit" "an int3 oops once init ran: not booted again, fails, the oops and its RIP named" \
@@ -156,5 +166,15 @@ case_ "failcase" 1 "failcase" "a failed kselftest case: its last lines printed, 
 	"^#   # # x.c:20:memcg:child: step 12" "all is well"
 case_ "failcase" 1 "failcase" "a failed kselftest case of 53 lines: its FAIL line printed, its first 13 said left out" \
 	"^#   (13 lines left out)" "memcg report line 12\$"
+# The real init says "init begin" on the port before it loads any module.
+n=$((n + 1))
+said=$(grep -n '^echo "init begin" >&3$' "$HERE/init" | head -n 1 | cut -d: -f1)
+loads=$(grep -n '^load_modules$' "$HERE/init" | head -n 1 | cut -d: -f1)
+if [ -n "$said" ] && [ -n "$loads" ] && [ "$said" -lt "$loads" ]; then
+	echo "ok $n - init: says init begin on the verdict port before it loads a module"
+else
+	echo "not ok $n - init: says init begin on the verdict port before it loads a module (line ${said:-none}, modules at ${loads:-none})"
+	fail=1
+fi
 echo "1..$n"
 exit $fail

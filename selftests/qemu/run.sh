@@ -142,9 +142,12 @@ boot() {
 	wait $!
 }
 boot
-# A boot whose kernel crashed and never ran init, with nothing on the
-# verdict port, is booted once more: no dice code had run (init loads the
-# modules), so the crash is the kernel's or QEMU's.  Two are known under
+# A boot whose kernel crashed and never ran init is booted once more: no
+# dice code had run (init loads the modules), so the crash is the kernel's
+# or QEMU's.  Init never ran when the verdict port is empty (init's first
+# line there, "init begin", comes before it loads anything) and the
+# console has no "Run /init" line either; the port does not depend on the
+# console's log level.  Two are known under
 # TCG, both rare: a 7.x kernel's oops on a stale int3 of its own
 # static-key patching (QEMU's multi-threaded TCG sees the patched code
 # late), and the 6.1 debug kernel's KASAN report from an interrupt taken
