@@ -141,8 +141,8 @@ static int dice_table_finish(struct dice_table *table)
  * Runs in O(n) with integers only; side i's share is exactly n * w_i out of
  * n * W.
  *
- * Return: 0, -EINVAL if every weight is zero, or -ERESTARTSYS if a signal
- * came (dice_yield_or_stop()).
+ * Return: 0, -EINVAL if every weight is zero, or -ERESTARTSYS if a fatal
+ * signal came (dice_yield_or_stop()).
  */
 int dice_table_from_weights(struct dice_table *table, const u32 *weights)
 {
@@ -200,7 +200,7 @@ EXPORT_SYMBOL_IF_KUNIT(dice_table_from_weights);
  *
  * Return: 0, -EINVAL for a zero mass, a threshold above it or an alias out
  * of range, -EOVERFLOW if a side's share does not fit 64 bits, or
- * -ERESTARTSYS if a signal came (dice_yield_or_stop()).
+ * -ERESTARTSYS if a fatal signal came (dice_yield_or_stop()).
  */
 int dice_table_from_alias(struct dice_table *table, u64 mass)
 {
@@ -249,13 +249,14 @@ static struct dice_table *dice_table_repack(const struct dice_table *table,
  * (2^20 sides with 16-bit weights, for one) into that; the
  * 28-bytes-a-side arrays are then freed.
  *
- * The loops yield, and stop for a signal (the module packs a table a user
- * gave before it takes the file's lock): packing is an economy, so a
+ * The loops yield, and stop for a fatal signal (the module packs a table a
+ * user gave before it takes the file's lock): packing is an economy, so a
  * table not packed is still a valid one, and the caller that sees the
  * signal fails the call.
  *
  * Return: the table to use from now on: the packed copy (@table is freed),
- * or @table itself when it does not fit, memory is short or a signal came.
+ * or @table itself when it does not fit, memory is short or a fatal signal
+ * came.
  */
 struct dice_table *dice_table_pack(struct dice_table *table)
 {

@@ -25,7 +25,11 @@
  * hostile, up to 2^32 steps (a 2^20-side build is 0.6 s under QEMU's TCG):
  * every DICE_YIELD_STEPS steps they give the CPU to whoever needs it, so
  * that one user's table never holds up another user's rolls on a kernel
- * without full preemption, and those that may fail stop for a signal.
+ * without full preemption, and those that may fail stop for a fatal
+ * signal.  Only a fatal one: the work is bounded and cannot be resumed, so
+ * a call that any handled signal restarted from scratch would never end
+ * under a periodic one (a profiler's SIGPROF every 10 ms of CPU time
+ * against a build that takes longer).
  */
 #define DICE_YIELD_STEPS	4096
 
@@ -35,13 +39,13 @@ static inline void dice_yield(u32 step)
 		cond_resched();
 }
 
-/* dice_yield(), then -ERESTARTSYS if a signal is pending. */
+/* dice_yield(), then -ERESTARTSYS if a fatal signal is pending. */
 static inline int dice_yield_or_stop(u32 step)
 {
 	if (step % DICE_YIELD_STEPS)
 		return 0;
 	cond_resched();
-	return signal_pending(current) ? -ERESTARTSYS : 0;
+	return fatal_signal_pending(current) ? -ERESTARTSYS : 0;
 }
 
 /**

@@ -689,7 +689,7 @@ void dice_die_stats(const struct dice_die *die, struct dice_die_stats *stats)
  *
  * Return: 0, -EOVERFLOW if even the reduced total needs more than 64 bits
  * (possible only for an alias table given by userspace), or -ERESTARTSYS if
- * a signal came (dice_yield_or_stop()).
+ * a fatal signal came (dice_yield_or_stop()).
  */
 int dice_die_masses(const struct dice_die *die, u64 *unit, u64 *total)
 {

@@ -126,10 +126,13 @@ static void dice_report(struct dice_file *df)
 	if (!df->stream)
 		return;
 	dice_die_stats(dice_stream_die(df->stream), &now);
+	/* Marked stores: dice_counter_sum() reads them from other CPUs. */
 	c = get_cpu_ptr(dice_counters);
-	c->rolls += now.rolls - seen->rolls;
-	c->bits_used += now.bits_used - seen->bits_used;
-	c->bits_drawn += now.bits_drawn - seen->bits_drawn;
+	WRITE_ONCE(c->rolls, c->rolls + now.rolls - seen->rolls);
+	WRITE_ONCE(c->bits_used,
+		   c->bits_used + now.bits_used - seen->bits_used);
+	WRITE_ONCE(c->bits_drawn,
+		   c->bits_drawn + now.bits_drawn - seen->bits_drawn);
 	put_cpu_ptr(dice_counters);
 	seen->rolls = now.rolls;
 	seen->bits_used = now.bits_used;
@@ -142,7 +145,8 @@ static u64 dice_counter_sum(size_t offset)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += *(u64 *)((u8 *)per_cpu_ptr(dice_counters, cpu) + offset);
+		sum += READ_ONCE(*(u64 *)((u8 *)per_cpu_ptr(dice_counters, cpu) +
+					  offset));
 	return sum;
 }
 
@@ -710,8 +714,8 @@ out_unlock:
  * A table's arrays in from userspace: up to 8 bytes a side for up to
  * DICE_TABLE_SIDES_MAX sides, 12 MiB for an alias table, which one
  * copy_from_user() would copy without a pause.  In 1 MiB steps with a
- * signal check and cond_resched() between, as every loop over user
- * memory here.
+ * check for a fatal signal and cond_resched() between, as the table's
+ * build (dice_yield_or_stop() says why only a fatal one).
  */
 static int dice_copy_table_in(void *dst, u64 src, size_t len)
 {
@@ -720,7 +724,7 @@ static int dice_copy_table_in(void *dst, u64 src, size_t len)
 
 	for (done = 0; done < len; done += step) {
 		if (done) {
-			if (signal_pending(current))
+			if (fatal_signal_pending(current))
 				return -ERESTARTSYS;
 			cond_resched();
 		}
@@ -776,11 +780,12 @@ static struct dice_table *dice_table_read(const struct dice_die_args *arg,
 	}
 	if (!err) {
 		/*
-		 * Packed here, outside the file's lock, where a signal stops
-		 * it (dice_table_pack()); the die would pack it under the lock.
+		 * Packed here, outside the file's lock, where a fatal signal
+		 * stops it (dice_table_pack()); the die would pack it under the
+		 * lock.
 		 */
 		table = dice_table_pack(table);
-		if (signal_pending(current))
+		if (fatal_signal_pending(current))
 			err = -ERESTARTSYS;
 	}
 	if (!err)

@@ -351,7 +351,7 @@ static char *guarded(void)
 
 /*
  * Every way SET_DIE must refuse, on the current die of r->fd: each errno
- * of the uapi but ENOMEM and EINTR (the hostile test's), each a die wrong
+ * of the uapi but ENOMEM (the hostile test's), each a die wrong
  * in one thing only.  The die must not change: the callers check.
  */
 static void refusals(struct rec *r)

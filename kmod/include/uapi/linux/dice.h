@@ -144,9 +144,9 @@ struct dice_die_stats {
  * DICE_TABLE_SIDES_MAX sides), EOVERFLOW (a number does not fit its
  * width: the largest face in the format, or a side's mass over all
  * columns in 64 bits), ENOMEM (no memory, or the tables of all files
- * would hold more than an eighth of RAM), EINTR (a signal while a table
- * was read or built; restarted from scratch under SA_RESTART).  A read()
- * in progress serves the rolls of one die: it ends where the die changes.
+ * would hold more than an eighth of RAM).  Only a fatal signal stops a
+ * table's build; a handled one waits for the call's end.  A read() in
+ * progress serves the rolls of one die: it ends where the die changes.
  */
 #define DICE_IOC_SET_DIE	_IOW(DICE_IOC_MAGIC, 0x10, struct dice_die_args)
 
