@@ -270,6 +270,16 @@ static bool mod_explode(struct parser *ps, struct group *g, struct mods *m)
 	if (!mod_once(ps, 1, g->explode != EXPLODE_NONE,
 		      kind == '!' ? "!" : kind == 'x' ? "x" : "e"))
 		return false;
+	/*
+	 * 1d20!=20 is a d20 that explodes on 20 on Roll20 and "the total is
+	 * not 20" on Avrae (which has no '!'): a pasted roll must not take
+	 * either meaning silently, so only a dialect option picks one.
+	 */
+	if (kind == '!' && lex_cur(ps) == '=' && notation_default(ps->o)) {
+		lex_fail(ps, start,
+			 "'!=' after a dice group explodes on Roll20 (1d20!=20 adds a die on a 20) and compares on Avrae (the total is not 20): write 1d20!20 or (1d20) != 20, or choose with --roll20 or --avrae");
+		return false;
+	}
 	if (kind == '!') {
 		g->explode = lex_skip(ps, '!') ? EXPLODE_COMPOUND :
 						 EXPLODE_SEPARATE;

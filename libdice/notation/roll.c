@@ -81,6 +81,19 @@ static bool roll_plain(const struct group *g)
 	       g->unique == UNIQUE_NONE && !g->match_count;
 }
 
+/*
+ * A group whose total is the sum of its faces, rerolls and explosions
+ * aside: no keep, no successes, no sets.  Rolled for its total alone
+ * (DICE_ROLL_TOTAL_ONLY), it keeps no dice: a million exploding dice
+ * would otherwise hold a hundred million events.
+ */
+static bool roll_summable(const struct group *g)
+{
+	return g->keep.mode == KEEP_ALL && g->keep_by.op == CMP_NONE &&
+	       g->success.op == CMP_NONE && g->unique == UNIQUE_NONE &&
+	       !g->match && !g->match_count;
+}
+
 static void add_event(struct group_roll *gr, val_t face, uint32_t slot,
 		      uint32_t flags)
 {
@@ -472,6 +485,8 @@ int roll_group_count(struct group_roll *gr, const struct roller *rl,
 	uint8_t *ro_used;
 	uint64_t *sides = NULL;
 	size_t npending = count, nnext, i;
+	bool sum_only;
+	val_t sum = 0;
 	int err = 0;
 	/*
 	 * Avrae's ra (add_once): the first die that matches, in the order
@@ -489,6 +504,7 @@ int roll_group_count(struct group_roll *gr, const struct roller *rl,
 	gr->count = count;
 	if (!detail && !gr->need_pool && roll_plain(g))
 		return roll_sum(gr, rl);
+	sum_only = !detail && !gr->need_pool && roll_summable(g);
 	if (g->unique != UNIQUE_NONE) {
 		err = roll_unique(gr, rl);
 		if (err)
@@ -525,7 +541,9 @@ int roll_group_count(struct group_roll *gr, const struct roller *rl,
 
 				if (g->reroll != REROLL_NONE && !ro_used[slot] &&
 				    cmp_any(g->rr, g->nrr, f)) {
-					add_event(gr, f, slot, EV_REROLLED | pen);
+					if (!sum_only)
+						add_event(gr, f, slot,
+							  EV_REROLLED | pen);
 					if (g->reroll == REROLL_ONCE)
 						ro_used[slot] = 1;
 					next[nnext++] = slot;
@@ -536,13 +554,22 @@ int roll_group_count(struct group_roll *gr, const struct roller *rl,
 				    cmp_match(&g->ex, f) &&
 				    extras[slot] < g->explode_limit &&
 				    !(g->add_once && ra_used)) {
-					add_event(gr, f, slot, EV_EXPLODED | pen);
+					pen |= EV_EXPLODED;
 					extras[slot]++;
 					ra_used = g->add_once;
 					next[nnext++] = slot;
+				}
+				if (!sum_only) {
+					add_event(gr, f, slot, pen);
 					continue;
 				}
-				add_event(gr, f, slot, pen);
+				/* As add_event() and build_pool() count it. */
+				if (pen & EV_PENETRATED)
+					f--;
+				if (__builtin_add_overflow(sum, f, &sum)) {
+					err = -EOVERFLOW;
+					goto out;
+				}
 			}
 			done += n;
 		}
@@ -557,6 +584,10 @@ out:
 	xfree(sides);
 	if (err)
 		return err;
+	if (sum_only) {
+		gr->value = sum;
+		return 0;
+	}
 	sort_events(gr);
 done:
 	build_pool(gr);

@@ -773,6 +773,73 @@ static void test_for_a_program(void)
 	dice_notation_free(ctx);
 }
 
+/* A source that ignores weights: the same faces for both kinds of roll. */
+static int lcg_source(void *arg, uint64_t sides, const uint32_t *weights,
+		      uint64_t *out, size_t count)
+{
+	uint64_t *s = arg;
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+		out[i] = 1 + (*s >> 11) % sides;
+	}
+	(void)weights;
+	return 0;
+}
+
+/*
+ * The total alone of groups with rerolls and explosions (every kind) keeps
+ * no dice, and equals the total of the same roll kept whole.
+ */
+static void test_total_only_explosions(void)
+{
+	static const char *const exprs[] = {
+		"20d6!", "20d6!!", "20d6!p", "10d6!>=5r1", "10d6ro<3!",
+		"8d10!!>=9+3d4r<2", "6d6!:2", "4d6ra6", "12d8!o",
+		"1d20!20-2d6!!p", "5d{1,3,5}!>=3", "3d6!!pmi2",
+	};
+	struct dice_notation *ctx;
+	struct dice_result_group g;
+	struct dice_result *r;
+	struct dice_expr *e;
+	int64_t whole, alone;
+	uint64_t seed, s;
+	unsigned int i, k;
+	size_t x;
+
+	ASSERT_EQ(dice_notation_new(&ctx), 0);
+	for (x = 0; x < sizeof(exprs) / sizeof(exprs[0]); x++) {
+		ASSERT_EQ(dice_expr_parse(ctx, exprs[x], &e, NULL), 0);
+		for (seed = 1; seed <= 50; seed++) {
+			s = seed;
+			ASSERT_EQ(dice_expr_roll_source(ctx, e, lcg_source, &s,
+							0, &r), 0);
+			ASSERT_EQ(dice_result_total(r, &whole), 0);
+			dice_result_free(r);
+			s = seed;
+			ASSERT_EQ(dice_expr_roll_source(ctx, e, lcg_source, &s,
+							DICE_ROLL_TOTAL_ONLY,
+							&r), 0);
+			ASSERT_EQ(dice_result_total(r, &alone), 0);
+			if (whole != alone)
+				fprintf(stderr, "# %s, seed %llu: %lld whole, %lld alone\n",
+					exprs[x], (unsigned long long)seed,
+					(long long)whole, (long long)alone);
+			EXPECT_EQ(whole, alone);
+			for (i = 0; i < dice_result_ngroups(r); i++) {
+				ASSERT_EQ(dice_result_group(r, i, &g), 0);
+				EXPECT_EQ(g.ndice, 0);
+				k = (unsigned int)g.nfaces;
+				EXPECT_EQ(k, 0);
+			}
+			dice_result_free(r);
+		}
+		dice_expr_free(e);
+	}
+	dice_notation_free(ctx);
+}
+
 int main(void)
 {
 	TAP_RUN(test_parse_error);
@@ -784,6 +851,7 @@ int main(void)
 	TAP_RUN(test_dist_strings_and_stats);
 	TAP_RUN(test_versus_and_count);
 	TAP_RUN(test_for_a_program);
+	TAP_RUN(test_total_only_explosions);
 	TAP_RUN(test_threads);
 	TAP_RUN(test_contexts_apart);
 	TAP_RUN(test_interrupt);

@@ -508,6 +508,16 @@ if [ "$RC" -eq 0 ] && [ "$(cat "$T/out")" = 40000 ]; then
 else
 	not_ok "regression: rolling a 40000-term sum under ulimit -s 1024" "exit $RC"
 fi
+# A plain roll keeps no dice, exploding ones included: 100000 dice that
+# explode on 2 or more (about 95 faces each, 240 MB of faces kept whole)
+# roll in 150 MB of address space.
+(ulimit -v 150000 && "$DICE" --seed=1 '100000d1000!>=2' </dev/null >"$T/out" 2>"$T/err")
+RC=$?
+if [ "$RC" -eq 0 ] && grep -qx '[0-9]*' "$T/out"; then
+	ok "100000 exploding dice roll for their total under ulimit -v 150000"
+else
+	not_ok "100000 exploding dice roll for their total under ulimit -v 150000" "exit $RC: $(head -c 200 "$T/err")"
+fi
 dsum=$(awk 'BEGIN { s = "d6"; for (i = 1; i < 30000; i++) s = s "+d6"; print s }')
 (ulimit -s 1024 && "$DICE" --seed=1 -s "$dsum" </dev/null >"$T/out" 2>"$T/err")
 RC=$?
@@ -872,7 +882,7 @@ ref "4dF" 4dF "[dict(n=4, faces=[-1, 0, 1])]"
 ref "2d%" "2d%" "[dict(n=2, faces=range(1, 101))]"
 ref "3d{1,1,2,3,5,8}kh2" "3d{1,1,2,3,5,8}kh2" "[dict(n=3, faces=[1, 1, 2, 3, 5, 8], keep=('h', 2))]"
 ref "3d{1:2,2:2,3:6,4:1,5:1}" "3d{1:2,2:2,3:6,4:1,5:1}" "[dict(n=3, faces=[1, 2, 3, 4, 5], weights=[2, 2, 6, 1, 1])]"
-ref "2d{1:1,2:3,3:1}r1!=2kh1 (limit 3)" "2d{1:1,2:3,3:1}r1!=2kh1" "[dict(n=2, faces=[1, 2, 3], weights=[1, 3, 1], reroll=('always', [('=', 1)]), explode=('sep', ('=', 2)), limit=3, keep=('h', 1))]" --max-explode 3
+ref "2d{1:1,2:3,3:1}r1!=2kh1 --roll20 (limit 3)" "2d{1:1,2:3,3:1}r1!=2kh1" "[dict(n=2, faces=[1, 2, 3], weights=[1, 3, 1], reroll=('always', [('=', 1)]), explode=('sep', ('=', 2)), limit=3, keep=('h', 1))]" --max-explode 3 --roll20
 ref "3d{-2:1,0:3,5:2}r0!!>=5kl2 (limit 2)" "3d{-2:1,0:3,5:2}r0!!>=5kl2" "[dict(n=3, faces=[-2, 0, 5], weights=[1, 3, 2], reroll=('always', [('=', 0)]), explode=('compound', ('>=', 5)), limit=2, keep=('l', 2))]" --max-explode 2
 ref "--weights 2,2,6,1,1 with 2dW" 2dW "[dict(n=2, faces=[1, 2, 3, 4, 5], weights=[2, 2, 6, 1, 1])]" --weights 2,2,6,1,1
 # the operators of issue #14
@@ -1128,6 +1138,14 @@ t_rc "--roll20 and --foundry cannot be combined" 2 --roll20 --foundry 3d6
 t_err "Foundry's cs and cf at once are refused" 2 "give one of them" --foundry --dist '4d10cs>=8cf1'
 t_err "--foundry: cs needs its compare point" 2 "needs the faces it counts" --foundry --dist '4d10cs'
 t_err "Avrae's e needs its faces" 2 "Avrae's 'e' needs the faces that explode" --dist '4d6e'
+t_err "1d20!=20 is refused: Roll20 explodes, Avrae compares" 2 "'!=' after a dice group explodes on Roll20" --dist '1d20!=20'
+t_err "1d20 != 20 is refused the same" 2 "or choose with --roll20 or --avrae" --seed=1 '1d20 != 20'
+t_err "2d6 != 6kh1 is refused the same" 2 "write 1d20!20 or (1d20) != 20" --dist '2d6 != 6kh1'
+t_out "1d20!=20 --roll20: explodes on 20 (max 220)" "max: 220" --roll20 --dist '1d20!=20'
+t_out "1d20!=20 --avrae: the total is not 20 (mean 19/20)" "mean: 19/20" --avrae --dist '1d20!=20'
+t_out "(1d20) != 20 compares, no option needed" "mean: 19/20" --dist '(1d20) != 20'
+t_out "1d20!20 explodes on 20, no option needed" "max: 220" --dist '1d20!20'
+t_out "1d6!!=6 stays a compound explosion on 6" "max: 66" --dist '1d6!!=6'
 t_err "an unclosed [[ says what it is" 2 "an inline roll [[...]]" --dist '[[1d20'
 t_err "{4d6kh3}>12 is refused as 4d6>12 is" 2 "success target '>12' matches no value" --dist '{4d6kh3}>12'
 t_err "{3d6,2d6}>18 is refused: no element reaches it" 2 "matches no value an element can take" --dist '{3d6,2d6}>18'

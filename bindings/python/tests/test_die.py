@@ -146,6 +146,23 @@ def test_close_and_context_manager():
             pass
 
 
+def test_uninitialised_extension_die():
+    """_ext.Die.__new__() without __init__(): every call raises, none
+    crashes (it had no lock to take)."""
+    from libdice import _ext
+    uses = [lambda d: d.roll(), lambda d: d.info(), lambda d: d.stats(),
+            lambda d: d.mapping(), lambda d: d.set_sides(6),
+            lambda d: d.set_weights([1]), lambda d: d.set_alias([1], [0], 1),
+            lambda d: d.set_method(0), lambda d: d.set_mapping(1),
+            lambda d: _ext.roll("3d6", d)]
+    for use in uses:
+        with pytest.raises(ValueError, match="not initialised"):
+            use(_ext.Die.__new__(_ext.Die))
+    d = _ext.Die.__new__(_ext.Die)
+    d.close()
+    assert d.closed
+
+
 @pytest.mark.parametrize("kwargs, exc", [
     (dict(sides=0), ValueError),
     (dict(sides=2**64), ValueError),

@@ -31,6 +31,12 @@ struct dice *libdice_die_acquire(PyObject *obj)
 {
 	DieObject *self = (DieObject *)obj;
 
+	/* Die.__new__() without __init__(): no lock, no die. */
+	if (!self->lock) {
+		PyErr_SetString(PyExc_ValueError,
+				"Die is not initialised (Die.__init__() never ran)");
+		return NULL;
+	}
 	/* Waiting with the GIL held would stop the holder from finishing. */
 	if (!PyThread_acquire_lock(self->lock, NOWAIT_LOCK)) {
 		Py_BEGIN_ALLOW_THREADS
