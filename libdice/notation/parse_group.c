@@ -756,6 +756,17 @@ static bool group_check(struct parser *ps, struct group *g,
 					 buf);
 				return false;
 			}
+			/*
+			 * A count that cannot vary: most likely a comparison
+			 * of the total meant (Avrae's 3d6<=6), which reads
+			 * as a count of dice here.
+			 */
+			if (g->explode == EXPLODE_NONE &&
+			    group_all(g, &g->success, 1)) {
+				lex_fail(ps, at, "success target '%s' matches every face of the die, so the count never varies; to compare the total, write the group in parentheses, as in (3d6)<=6, or use --avrae",
+					 buf);
+				return false;
+			}
 			break;
 		case CK_FAILURE:
 			if (!group_target_possible(g, &g->failure)) {

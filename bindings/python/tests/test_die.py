@@ -123,6 +123,11 @@ def test_methods():
     assert libdice.method_name(-1) is None
     with pytest.raises(ValueError):
         libdice.method_parse("Recycle")	# exact, lowercase
+    for name in ("recycle\0x", "alias\0junk"):	# no name stops at a NUL
+        with pytest.raises(ValueError, match="no such method"):
+            libdice.method_parse(name)
+        with pytest.raises(ValueError, match="no such method"):
+            libdice.Die(method=name, userspace=True)
 
 
 def test_close_and_context_manager():

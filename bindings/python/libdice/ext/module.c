@@ -36,13 +36,16 @@ static PyObject *method_name(PyObject *Py_UNUSED(module), PyObject *arg)
 
 static PyObject *method_parse(PyObject *Py_UNUSED(module), PyObject *arg)
 {
-	const char *name = PyUnicode_AsUTF8(arg);
+	Py_ssize_t len;
+	const char *name = PyUnicode_AsUTF8AndSize(arg, &len);
 	uint32_t method;
 	int err;
 
 	if (!name)
 		return NULL;
-	err = dice_method_parse(name, &method);
+	/* "alias\0junk" is no name: C would stop at the NUL. */
+	err = strlen(name) == (size_t)len ? dice_method_parse(name, &method) :
+					    -EINVAL;
 	if (err) {
 		PyErr_Format(PyExc_ValueError, "no such method: %R", arg);
 		return NULL;
