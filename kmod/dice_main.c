@@ -36,6 +36,7 @@
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/hashtable.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -47,6 +48,8 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/suspend.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
@@ -62,12 +65,35 @@
  * with its arguments (up to 28 bytes a side, DICE_TABLE_SIDES_MAX sides: 30
  * MiB as charged, 48 MiB while built).  They are charged to the caller's
  * memory cgroup (DICE_GFP); because a desktop often sets no memory limit,
- * all files together also hold at most an eighth of RAM in tables (set at
- * load), so that no user drives the machine into the OOM killer through
- * them.  Over it only CAP_SYS_RESOURCE goes on, as for pipes.
+ * the files whose tables one user set also hold at most an eighth of RAM
+ * in tables (set at load), so that no user drives the machine into the OOM
+ * killer through them.  Per user, as pipes count their buffers: a budget
+ * of all files together would let one user fill it and refuse everyone
+ * else's tables.  Over it only CAP_SYS_RESOURCE goes on, as for pipes.
+ * dice_tables_held counts every user's, for debugfs.
  */
 static unsigned long dice_table_limit __ro_after_init;
 static atomic_long_t dice_tables_held = ATOMIC_LONG_INIT(0);
+
+/**
+ * struct dice_budget_user - one user's part of the tables' budget
+ * @node: in dice_budget_users, by @uid
+ * @uid: the real user ID that set the tables
+ * @charges: charges not yet given back (builds under way, dice holding a
+ *	table); the entry goes when the last one does
+ * @held: bytes those charges hold
+ *
+ * Under dice_budget_lock.
+ */
+struct dice_budget_user {
+	struct hlist_node node;
+	kuid_t uid;
+	unsigned long charges;
+	unsigned long held;
+};
+
+static DEFINE_HASHTABLE(dice_budget_users, 6);
+static DEFINE_SPINLOCK(dice_budget_lock);
 /* series: end */
 
 /*
@@ -91,6 +117,7 @@ struct dice_counters {
  * series: loaded
  * @table_cost: bytes of the tables' budget charged for the die's table
  *	(dice_alloc_cost()), 0 when it has none
+ * @table_user: whose budget @table_cost is charged to, NULL when none
  * series: end
  * @wait: poll() waits here; woken after a change that may make the file
  *	readable or writable (has its own lock)
@@ -106,6 +133,7 @@ struct dice_file {
 	struct dice_counters reported;
 	/* series: loaded */
 	size_t table_cost;
+	struct dice_budget_user *table_user;
 	/* series: end */
 	wait_queue_head_t wait;
 	unsigned int forks;
@@ -242,32 +270,82 @@ static size_t dice_held_cost(const struct dice_die *die)
 	return bytes ? dice_alloc_cost(bytes) : 0;
 }
 
-/*
- * Reserve @bytes of the tables' budget (dice_table_limit).  Over it only
- * CAP_SYS_RESOURCE goes on (asked then only, as for pipes).
- *
- * Return: true if reserved.
- */
-static bool dice_budget_charge(size_t bytes)
+static struct dice_budget_user *dice_budget_find(kuid_t uid)
 {
-	long held = atomic_long_read(&dice_tables_held);
-	bool exempt = false;
+	struct dice_budget_user *u;
 
-	/* Checked before it is added: a refused try holds nothing. */
-	do {
-		if (!exempt && (unsigned long)held + bytes > dice_table_limit) {
-			if (!capable(CAP_SYS_RESOURCE))
-				return false;
-			exempt = true;
-		}
-	} while (!atomic_long_try_cmpxchg(&dice_tables_held, &held,
-					  held + bytes));
-	return true;
+	hash_for_each_possible(dice_budget_users, u, node, __kuid_val(uid))
+		if (uid_eq(u->uid, uid))
+			return u;
+	return NULL;
 }
 
-static void dice_budget_uncharge(size_t bytes)
+/*
+ * Give back @bytes of a charge to @u (NULL: nothing), and with @last the
+ * charge itself, which frees @u with its last one.
+ */
+static void dice_budget_uncharge(struct dice_budget_user *u, size_t bytes,
+				 bool last)
 {
+	bool gone = false;
+
+	if (!u)
+		return;
+	spin_lock(&dice_budget_lock);
+	u->held -= bytes;
+	if (last && !--u->charges) {
+		hash_del(&u->node);
+		gone = true;
+	}
+	spin_unlock(&dice_budget_lock);
 	atomic_long_sub(bytes, &dice_tables_held);
+	if (gone)
+		kfree(u);
+}
+
+/*
+ * Charge @bytes to the calling user's part of the tables' budget
+ * (dice_table_limit a user).  Over it only CAP_SYS_RESOURCE goes on (asked
+ * then only, as for pipes).  Each charge is given back by
+ * dice_budget_uncharge() with @last set, in one call or in several.
+ *
+ * Return: the user charged, or NULL if refused or out of memory.
+ */
+static struct dice_budget_user *dice_budget_charge(size_t bytes)
+{
+	struct dice_budget_user *u, *fresh;
+	kuid_t uid = current_uid();
+	bool fits;
+
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
+	if (!fresh)
+		return NULL;
+	spin_lock(&dice_budget_lock);
+	u = dice_budget_find(uid);
+	if (!u) {
+		u = fresh;
+		fresh = NULL;
+		u->uid = uid;
+		hash_add(dice_budget_users, &u->node, __kuid_val(uid));
+	}
+	/* The charge holds the entry while capable() is asked, unlocked. */
+	u->charges++;
+	fits = u->held + bytes <= dice_table_limit;
+	if (fits)
+		u->held += bytes;
+	spin_unlock(&dice_budget_lock);
+	kfree(fresh);
+	if (!fits) {
+		if (!capable(CAP_SYS_RESOURCE)) {
+			dice_budget_uncharge(u, 0, true);
+			return NULL;
+		}
+		spin_lock(&dice_budget_lock);
+		u->held += bytes;
+		spin_unlock(&dice_budget_lock);
+	}
+	atomic_long_add(bytes, &dice_tables_held);
+	return u;
 }
 
 /* series: end */
@@ -439,7 +517,7 @@ static int dice_file_release(struct inode *inode, struct file *file)
 
 	dice_stream_free(df->stream);
 	/* series: loaded */
-	dice_budget_uncharge(df->table_cost);
+	dice_budget_uncharge(df->table_user, df->table_cost, true);
 	/* series: end */
 	mutex_destroy(&df->lock);
 	kfree_sensitive(df);
@@ -739,13 +817,15 @@ static int dice_copy_table_in(void *dst, u64 src, size_t len)
  * Build the table of a loaded die from its weights or its alias table, and
  * pack it, under a reserve of the budget of what the build may hold at most
  * (dice_build_cost()): the table and the weights, or the table and its
- * packed copy.  On success *@reserve is charged; on error nothing is.
+ * packed copy.  On success *@reserve is charged to *@user, the caller;
+ * on error nothing is.
  *
- * Return: the table, or an ERR_PTR: -ENOMEM over the budget or without
- * memory, or the errors of the copy and of the table's checks.
+ * Return: the table, or an ERR_PTR: -ENOMEM over the caller's budget or
+ * without memory, or the errors of the copy and of the table's checks.
  */
 static struct dice_table *dice_table_read(const struct dice_die_args *arg,
-					  size_t *reserve)
+					  size_t *reserve,
+					  struct dice_budget_user **user)
 {
 	u32 sides = arg->sides;
 	struct dice_table *table;
@@ -753,7 +833,8 @@ static struct dice_table *dice_table_read(const struct dice_die_args *arg,
 	int err;
 
 	*reserve = dice_build_cost(sides);
-	if (!dice_budget_charge(*reserve))
+	*user = dice_budget_charge(*reserve);
+	if (!*user)
 		return ERR_PTR(-ENOMEM);
 	table = dice_table_alloc(sides);
 	if (!table) {
@@ -792,21 +873,25 @@ static struct dice_table *dice_table_read(const struct dice_die_args *arg,
 		return table;
 	dice_table_free(table);
 out_uncharge:
-	dice_budget_uncharge(*reserve);
+	dice_budget_uncharge(*user, *reserve, true);
+	*user = NULL;
 	return ERR_PTR(err);
 }
 
 /*
  * The whole die in one step (dice_stream_set_die()): checked, its table
  * built outside the lock, then installed.  The file keeps the charge for
- * its table as held (packed or not) and gives back the rest of the
- * reserve, with the charge of the table it replaced.
+ * its table as held (packed or not), to the caller's budget, and gives
+ * back the rest of the reserve, and the charge of the table it replaced to
+ * whoever set that one.
  */
 static long dice_ioctl_set_die(struct dice_file *df, void __user *uarg)
 {
+	struct dice_budget_user *user = NULL, *old_user = NULL;
+	size_t reserve = 0, old_cost = 0;
 	struct dice_table *table = NULL;
 	struct dice_die_args arg;
-	size_t reserve = 0;
+	bool kept = false;
 	int err;
 
 	if (copy_from_user(&arg, uarg, sizeof(arg)))
@@ -815,7 +900,7 @@ static long dice_ioctl_set_die(struct dice_file *df, void __user *uarg)
 	if (err)
 		return err;
 	if (arg.kind != DICE_KIND_FAIR) {
-		table = dice_table_read(&arg, &reserve);
+		table = dice_table_read(&arg, &reserve, &user);
 		if (IS_ERR(table))
 			return PTR_ERR(table);
 	}
@@ -829,13 +914,18 @@ static long dice_ioctl_set_die(struct dice_file *df, void __user *uarg)
 				  arg.format);
 	if (!err) {
 		df->changes++;
-		reserve += df->table_cost;
+		old_user = df->table_user;
+		old_cost = df->table_cost;
+		/* No more than the build's reserve (dice_build_cost()). */
 		df->table_cost = dice_held_cost(dice_stream_die(df->stream));
+		kept = df->table_cost && user;
+		df->table_user = kept ? user : NULL;
 		reserve -= df->table_cost;
 	}
 	dice_unlock(df, err ? 0 : DICE_POLL_ANY);
+	dice_budget_uncharge(old_user, old_cost, true);
 out_uncharge:
-	dice_budget_uncharge(reserve);
+	dice_budget_uncharge(user, reserve, !kept);
 	return err;
 }
 
@@ -1005,6 +1095,8 @@ static void __exit dice_exit(void)
 	/* Every file is closed, so every table charge is given back. */
 	WARN_ONCE(atomic_long_read(&dice_tables_held), "%ld bytes still charged",
 		  atomic_long_read(&dice_tables_held));
+	/* ... and with its last charge every user's entry went. */
+	WARN_ON_ONCE(!hash_empty(dice_budget_users));
 	/* series: end */
 	free_percpu(dice_counters);
 }

@@ -349,8 +349,8 @@ packs it to 16 bytes a side when its masses allow.  A table is copied in
 and built outside the file's lock, in 1 MiB steps that stop for a signal.
 Its memory is charged to the caller's memory cgroup (GFP_KERNEL_ACCOUNT)
 and bounded by DICE_TABLE_SIDES_MAX sides a table and an eighth of RAM
-for the tables of all files together (over it only CAP_SYS_RESOURCE goes
-on, as for pipes), so that a user with no memory limit cannot drive the
+for the tables one user sets (over it only CAP_SYS_RESOURCE goes on; per
+user, as pipes count their buffers), so that a user with no memory limit cannot drive the
 machine into the OOM killer through tables.  debugfs gains table_bytes and
 table_limit.
 
@@ -550,7 +550,7 @@ Kept, each for a reason a reviewer may still overrule:
  - debugfs counters (rolls, bits used and drawn, tables held, open
    files), root's: what an administrator watches; no sysfs ABI, and no
    module parameter (the limits are fixed: 2^20 sides a table, an eighth
-   of RAM for all tables, on top of the memcg charge).
+   of RAM for a user's tables, on top of the memcg charge).
  - DICE_IOC_GET_DIE: what a file rolls, for a program handed the file
    (libdice reads it back rather than trust its own copy).
  - DICE_SRC_WRITTEN (bits written with write()) only behind the test-only

@@ -18,9 +18,9 @@
  *    process rolls a {1, 63} die one roll at a time reads nothing that
  *    moves;
  *  - memory: a user with 1024 open files holds no more alias tables than
- *    the tables' budget of all files (an eighth of RAM), whatever its
- *    processes; charges come back on SET_DIE of a fair die and close;
- *    CAP_SYS_RESOURCE is exempt;
+ *    its budget (an eighth of RAM), whatever its processes, and another
+ *    user's tables are not refused for it; charges come back on SET_DIE of
+ *    a fair die and close; CAP_SYS_RESOURCE is exempt;
  *  - splice() and sendfile() from the device; poll() and epoll readiness,
  *    exact for written bits, with wake-ups, and without side effects;
  *  - the read contract at a fault: binary reads return whole rolls and
@@ -54,16 +54,19 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/capability.h>
 #include <linux/dice.h>
 
 #include "kselftest_harness.h"
@@ -72,16 +75,38 @@
 #include "dice_fixture.h"
 
 #define NOBODY		65534
+#define SOMEONE		65533	/* another unprivileged user */
 
 #define MIB		(1024 * 1024ULL)
 
 /* ---- helpers (beyond those of dice_common.h) ---------------------------- */
 
+/*
+ * become() - become @uid, in a forked child of the root test, with no
+ * capability but, if @resource, CAP_SYS_RESOURCE
+ */
+static bool become(uid_t uid, bool resource)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = { 0 };
+
+	if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+	    (resource && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0)) ||
+	    setresuid(uid, uid, uid) || geteuid() != uid)
+		return false;
+	if (!resource)
+		return true;
+	data[0].effective = 1U << CAP_SYS_RESOURCE;
+	data[0].permitted = 1U << CAP_SYS_RESOURCE;
+	return !syscall(SYS_capset, &hdr, data);
+}
+
 /* drop_privileges() - become nobody, in a forked child of the root test */
 static bool drop_privileges(void)
 {
-	return !setgroups(0, NULL) && !setresgid(NOBODY, NOBODY, NOBODY) &&
-	       !setresuid(NOBODY, NOBODY, NOBODY) && geteuid() == NOBODY;
+	return become(NOBODY, false);
 }
 
 /* A forked child's verdict: a line on stderr, then exit status 1. */
@@ -1261,17 +1286,26 @@ TEST_F_TIMEOUT(slow, budget_given_back, 300)
 		TH_LOG("closing the files did not give the budget back");
 }
 
-/* Over the budget, CAP_SYS_RESOURCE goes on; nobody does not. */
-TEST_F_TIMEOUT(slow, budget_root_exempt, 300)
+/*
+ * Nobody fills its budget, then, while nobody holds it: another user's
+ * table is not refused (the budget is a user's, not all files'), and
+ * nobody with CAP_SYS_RESOURCE goes over nobody's own; nobody without it
+ * is still refused.  @other: the user of the second table, and whether it
+ * has CAP_SYS_RESOURCE.
+ */
+static void budget_of_another(struct __test_metadata *_metadata,
+			      uid_t other, bool resource)
 {
-	__u32 *w = heavy_weights(DICE_TABLE_SIDES_MAX);
-	int up[2], down[2], fd;
-	pid_t pid;
+	__u64 held0 = counter_u64("table_bytes");
+	int up[2], down[2];
+	pid_t pid, second;
+	__u32 *w;
 	char c;
 
+	if (access(DICE_PATH, F_OK))
+		SKIP(return, "%s is absent", DICE_PATH);
+	w = heavy_weights(DICE_TABLE_SIDES_MAX);
 	ASSERT_NE(NULL, w);
-	fd = open_die(_metadata, O_RDWR);
-	REQUIRE_DIE(fd);
 	ASSERT_EQ(0, pipe(up));
 	ASSERT_EQ(0, pipe(down));
 	pid = fork();
@@ -1286,18 +1320,50 @@ TEST_F_TIMEOUT(slow, budget_root_exempt, 300)
 		n = fill_budget(fds, BUDGET_FILES, w, &why);
 		if (n < 1)
 			child_fail("filling: %d tables (%s)", n, why);
-		/* Full: nobody is refused, root (below) is not. */
 		if (write(up[1], "f", 1) != 1 || read(down[0], &c, 1) != 1)
 			child_fail("sync: %s", strerror(errno));
+		/* Still full for nobody. */
 		_exit(set_weights(fds[n], w, DICE_TABLE_SIDES_MAX) == ENOMEM ?
 		      0 : 1);
 	}
-	ASSERT_EQ(1, read(up[0], &c, 1)) TH_LOG("the child did not fill the budget");
-	EXPECT_EQ(0, set_weights(fd, w, DICE_TABLE_SIDES_MAX));
+	ASSERT_EQ(1, read(up[0], &c, 1)) TH_LOG("nobody did not fill its budget");
+	second = fork();
+	ASSERT_LE(0, second);
+	if (!second) {
+		int fd, err;
+
+		if (!become(other, resource))
+			child_fail("becoming %u: %s", other, strerror(errno));
+		fd = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			child_fail("open: %s", strerror(errno));
+		err = set_weights(fd, w, DICE_TABLE_SIDES_MAX);
+		if (err)
+			child_fail("user %u%s, nobody's budget full: %s", other,
+				   resource ? " with CAP_SYS_RESOURCE" : "",
+				   strerror(err));
+		_exit(0);
+	}
+	EXPECT_EQ(0, wait_child(second));
 	ASSERT_EQ(1, write(down[1], "g", 1));
-	EXPECT_EQ(0, wait_child(pid)) TH_LOG("nobody went over the budget");
+	EXPECT_EQ(0, wait_child(pid)) TH_LOG("nobody went over its budget");
+	if (held0 != ~0ULL) {
+		EXPECT_EQ(held0, counter_u64("table_bytes"))
+			TH_LOG("the budget was not given back");
+	}
 	free(w);
-	close(fd);
+}
+
+/* Another user's tables are not refused because nobody's fill its budget. */
+TEST_F_TIMEOUT(slow, budget_per_user, 300)
+{
+	budget_of_another(_metadata, SOMEONE, false);
+}
+
+/* Over its budget, nobody with CAP_SYS_RESOURCE goes on. */
+TEST_F_TIMEOUT(slow, budget_cap_sys_resource_exempt, 300)
+{
+	budget_of_another(_metadata, NOBODY, true);
 }
 
 /* ---- splice and sendfile ----------------------------------------------------- */

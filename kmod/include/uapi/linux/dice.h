@@ -143,8 +143,8 @@ struct dice_die_stats {
  * mass, an alias out of range), E2BIG (a loaded die of more than
  * DICE_TABLE_SIDES_MAX sides), EOVERFLOW (a number does not fit its
  * width: the largest face in the format, or a side's mass over all
- * columns in 64 bits), ENOMEM (no memory, or the tables of all files
- * would hold more than an eighth of RAM).  Only a fatal signal stops a
+ * columns in 64 bits), ENOMEM (no memory, or the tables the calling user
+ * set would hold more than an eighth of RAM).  Only a fatal signal stops a
  * table's build; a handled one waits for the call's end.  A read() in
  * progress serves the rolls of one die: it ends where the die changes.
  */
