@@ -17,7 +17,7 @@
  * loop over user memory is chunked with signal checks and cond_resched(),
  * series: loaded
  * every allocation is charged to the caller's memory cgroup and tables to
- * a budget of all files, and the counters that follow rolls are root's.
+ * a budget of each user, and the counters that follow rolls are root's.
  * series: not loaded
  * every allocation is charged to the caller's memory cgroup, and the
  * counters that follow rolls are root's.
@@ -883,7 +883,9 @@ out_uncharge:
  * built outside the lock, then installed.  The file keeps the charge for
  * its table as held (packed or not), to the caller's budget, and gives
  * back the rest of the reserve, and the charge of the table it replaced to
- * whoever set that one.
+ * whoever set that one.  The rest goes back under the file's lock: once
+ * the lock is dropped the charge is the file's, and another SET_DIE on it
+ * may give it back, with the user's entry.
  */
 static long dice_ioctl_set_die(struct dice_file *df, void __user *uarg)
 {
@@ -891,7 +893,7 @@ static long dice_ioctl_set_die(struct dice_file *df, void __user *uarg)
 	size_t reserve = 0, old_cost = 0;
 	struct dice_table *table = NULL;
 	struct dice_die_args arg;
-	bool kept = false;
+	bool kept;
 	int err;
 
 	if (copy_from_user(&arg, uarg, sizeof(arg)))
@@ -920,12 +922,14 @@ static long dice_ioctl_set_die(struct dice_file *df, void __user *uarg)
 		df->table_cost = dice_held_cost(dice_stream_die(df->stream));
 		kept = df->table_cost && user;
 		df->table_user = kept ? user : NULL;
-		reserve -= df->table_cost;
+		dice_budget_uncharge(user, reserve - df->table_cost, !kept);
+		user = NULL;
 	}
 	dice_unlock(df, err ? 0 : DICE_POLL_ANY);
 	dice_budget_uncharge(old_user, old_cost, true);
 out_uncharge:
-	dice_budget_uncharge(user, reserve, !kept);
+	/* A failed call's own charge, which no file has seen. */
+	dice_budget_uncharge(user, reserve, true);
 	return err;
 }
 

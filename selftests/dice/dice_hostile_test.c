@@ -1326,6 +1326,9 @@ static void budget_of_another(struct __test_metadata *_metadata,
 		_exit(set_weights(fds[n], w, DICE_TABLE_SIDES_MAX) == ENOMEM ?
 		      0 : 1);
 	}
+	/* The child's ends: a child that fails reads as end of file here. */
+	close(up[1]);
+	close(down[0]);
 	ASSERT_EQ(1, read(up[0], &c, 1)) TH_LOG("nobody did not fill its budget");
 	second = fork();
 	ASSERT_LE(0, second);
@@ -1347,11 +1350,78 @@ static void budget_of_another(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, wait_child(second));
 	ASSERT_EQ(1, write(down[1], "g", 1));
 	EXPECT_EQ(0, wait_child(pid)) TH_LOG("nobody went over its budget");
+	close(up[0]);
+	close(down[1]);
 	if (held0 != ~0ULL) {
 		EXPECT_EQ(held0, counter_u64("table_bytes"))
 			TH_LOG("the budget was not given back");
 	}
 	free(w);
+}
+
+struct set_die_racer {
+	int fd;
+	const __u32 *w;		/* weights of 4096 sides, or NULL: a d6 */
+	int err;
+};
+
+static void *set_die_race(void *p)
+{
+	struct set_die_racer *r = p;
+	int i, err;
+
+	for (i = 0; i < 2000 && !r->err; i++) {
+		err = r->w ? set_weights(r->fd, r->w, 4096) :
+			     die_set_sides(r->fd, 6);
+		if (err)
+			r->err = err;
+	}
+	return NULL;
+}
+
+/*
+ * Two threads of nobody set dice on one file at once, a loaded one and a
+ * d6, 2000 times each: each SET_DIE gives back the charge of the table it
+ * replaced, to the user who set it, while the other's may still be giving
+ * back the rest of its reserve (the debug kernel's KASAN sees a user's
+ * entry used after its last charge went).  Every call succeeds, and the
+ * budget comes back whole.
+ */
+TEST_F_TIMEOUT(slow, set_die_race_charges, 300)
+{
+	__u64 held0 = counter_u64("table_bytes");
+	pid_t pid;
+
+	if (access(DICE_PATH, F_OK))
+		SKIP(return, "%s is absent", DICE_PATH);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		__u32 *w = heavy_weights(4096);
+		struct set_die_racer a = { .w = w }, b = { 0 };
+		pthread_t ta, tb;
+
+		if (!w || !drop_privileges())
+			child_fail("setup: %s", strerror(errno));
+		a.fd = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+		if (a.fd < 0)
+			child_fail("open: %s", strerror(errno));
+		b.fd = a.fd;
+		if (pthread_create(&ta, NULL, set_die_race, &a) ||
+		    pthread_create(&tb, NULL, set_die_race, &b))
+			child_fail("threads: %s", strerror(errno));
+		pthread_join(ta, NULL);
+		pthread_join(tb, NULL);
+		if (a.err || b.err)
+			child_fail("SET_DIE: loaded %s, d6 %s", strerror(a.err),
+				   strerror(b.err));
+		_exit(0);
+	}
+	EXPECT_EQ(0, wait_child(pid));
+	if (held0 != ~0ULL) {
+		EXPECT_EQ(held0, counter_u64("table_bytes"))
+			TH_LOG("the budget was not given back");
+	}
 }
 
 /* Another user's tables are not refused because nobody's fill its budget. */
