@@ -1365,14 +1365,23 @@ struct set_die_racer {
 	int err;
 };
 
+/* Whole dice, not die_now()'s: its model of the file is not threads'. */
 static void *set_die_race(void *p)
 {
 	struct set_die_racer *r = p;
+	const struct dice_die_args d = r->w ?
+		(struct dice_die_args){
+			.kind = DICE_KIND_WEIGHTS, .sides = 4096,
+			.weights = (uintptr_t)r->w, .format = DICE_FMT_U32,
+		} :
+		(struct dice_die_args){
+			.kind = DICE_KIND_FAIR, .sides = 6,
+			.format = DICE_FMT_U32,
+		};
 	int i, err;
 
 	for (i = 0; i < 2000 && !r->err; i++) {
-		err = r->w ? set_weights(r->fd, r->w, 4096) :
-			     die_set_sides(r->fd, 6);
+		err = set_die_raw(r->fd, &d);
 		if (err)
 			r->err = err;
 	}
