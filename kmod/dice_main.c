@@ -317,7 +317,7 @@ static struct dice_budget_user *dice_budget_charge(size_t bytes)
 	kuid_t uid = current_uid();
 	bool fits;
 
-	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
+	fresh = kzalloc_obj(*fresh, GFP_KERNEL_ACCOUNT);
 	if (!fresh)
 		return NULL;
 	spin_lock(&dice_budget_lock);

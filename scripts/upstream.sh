@@ -346,13 +346,13 @@ state as a fair die's, at close to the die's Shannon entropy.
 dice_alias.c builds the table from the weights (Vose's construction in
 integers, every column of the same mass) or validates a given one, and
 packs it to 16 bytes a side when its masses allow.  A table is copied in
-and built outside the file's lock, in 1 MiB steps that stop for a signal.
-Its memory is charged to the caller's memory cgroup (GFP_KERNEL_ACCOUNT)
-and bounded by DICE_TABLE_SIDES_MAX sides a table and an eighth of RAM
-for the tables one user sets (over it only CAP_SYS_RESOURCE goes on; per
-user, as pipes count their buffers), so that a user with no memory limit cannot drive the
-machine into the OOM killer through tables.  debugfs gains table_bytes and
-table_limit.
+and built outside the file's lock, in 1 MiB steps that stop for a fatal
+signal.  Its memory is charged to the caller's memory cgroup
+(GFP_KERNEL_ACCOUNT) and bounded by DICE_TABLE_SIDES_MAX sides a table
+and an eighth of RAM for the tables one user sets (over it only
+CAP_SYS_RESOURCE goes on; per user, as pipes count their buffers), so
+that a user with no memory limit cannot drive the machine into the OOM
+killer through tables.  debugfs gains table_bytes and table_limit.
 
 KUnit: the alias construction invariants and validation errors, loaded
 faces from known bits, and the exhaustive check for loaded dice."
