@@ -131,13 +131,15 @@ void dice_die_stats(const struct dice_die *die, struct dice_die_stats *stats);
 #ifndef __KERNEL__
 /*
  * Which faces a die's bits make.  Mapping 2 draws the columns of large loaded
- * dice ahead of their rolls and rolls loaded dice whose columns weigh 2^32
- * and more in 64 bits.  Mapping 1 is how libdice 0.2 and earlier rolled:
- * userspace engines keep it for replays (the module rolls by the latest).
+ * dice (2^17 sides and more) ahead of their rolls and rolls loaded dice
+ * whose columns weigh 2^32 and more in 64 bits; mapping 3 draws ahead from
+ * 2^14 sides.  Mapping 1 is how libdice 0.2 and earlier rolled: userspace
+ * engines keep the older ones for replays (the module rolls by the latest).
  */
 #define DICE_MAPPING_1		1
 #define DICE_MAPPING_2		2
-#define DICE_MAPPING_LATEST	DICE_MAPPING_2
+#define DICE_MAPPING_3		3
+#define DICE_MAPPING_LATEST	DICE_MAPPING_3
 int dice_die_set_mapping(struct dice_die *die, u32 mapping);
 u32 dice_die_get_mapping(const struct dice_die *die);
 int dice_die_masses(const struct dice_die *die, u64 *unit, u64 *total);

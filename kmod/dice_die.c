@@ -309,19 +309,23 @@ EXPORT_SYMBOL_IF_KUNIT(dice_die_set_ahead);
 /**
  * dice_die_set_mapping() - roll by another mapping of bits to faces
  * @die: the die
- * @mapping: DICE_MAPPING_1 or DICE_MAPPING_2
+ * @mapping: DICE_MAPPING_1 to DICE_MAPPING_LATEST
  *
  * For replays of seeded userspace engines: the same bits give the same faces
- * under the mapping they were rolled by.
+ * under the mapping they were rolled by.  Mappings 2 and 3 differ only in
+ * the tables that draw columns ahead, so this also sets the smallest of
+ * those (which dice_die_set_ahead() may lower afterwards, for tests).
  *
  * Return: 0, or -EINVAL for a mapping that is none.
  */
 int dice_die_set_mapping(struct dice_die *die, u32 mapping)
 {
-	if (mapping != DICE_MAPPING_1 && mapping != DICE_MAPPING_2)
+	if (mapping < DICE_MAPPING_1 || mapping > DICE_MAPPING_LATEST)
 		return -EINVAL;
 	dice_die_settle(die);
 	die->mapping = mapping;
+	die->rec.ahead_sides = mapping == DICE_MAPPING_2 ?
+			       DICE_AHEAD_SIDES_2 : DICE_AHEAD_SIDES;
 	dice_die_plan(die);
 	return 0;
 }

@@ -628,6 +628,54 @@ static void dice_test_loaded_rolls(struct kunit *test)
 	dice_die_wipe(die);
 }
 
+/*
+ * Tables of DICE_AHEAD_SIDES (2^14) sides and more draw their columns
+ * ahead: faces of 2^14 sides, and of 2^14 - 1, which draw none, from an
+ * independent implementation in Python (weights 4096 + (7919 i mod 65536)).
+ */
+static const struct {
+	u32 sides;
+	unsigned int ahead;
+	u16 faces[20];
+} dice_ahead_kat[] = {
+	{ 16384, DICE_AHEAD,
+	  { 14915, 8132, 8694, 9020, 15103, 8902, 11791, 4964, 15300, 9674,
+	    14862, 917, 15499, 10460, 1561, 13254, 15686, 15183, 12800,
+	    7181 } },
+	{ 16383, 0,
+	  { 8954, 7935, 4779, 6215, 1501, 13421, 4185, 15014, 14684, 14352,
+	    12502, 5298, 12496, 5068, 7047, 15549, 11046, 1525, 9570,
+	    8970 } },
+};
+
+static void dice_test_ahead_sides(struct kunit *test)
+{
+	u32 *w = kunit_kmalloc_array(test, 16384, sizeof(*w), GFP_KERNEL);
+	unsigned int i, j;
+	u64 face;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, w);
+	for (i = 0; i < 16384; i++)
+		w[i] = 4096 + (i * 7919) % 65536;
+	for (i = 0; i < ARRAY_SIZE(dice_ahead_kat); i++) {
+		u64 byte = 0;
+		struct dice_die *die = dice_test_die(test, dice_kat_fill, &byte);
+
+		if (dice_test_set_weights(test, die, w, dice_ahead_kat[i].sides))
+			return;
+		KUNIT_EXPECT_EQ(test, die->rec.ahead_depth,
+				dice_ahead_kat[i].ahead);
+		for (j = 0; j < ARRAY_SIZE(dice_ahead_kat[i].faces); j++) {
+			KUNIT_ASSERT_EQ(test, dice_die_roll(die, &face), 0);
+			KUNIT_EXPECT_EQ_MSG(test, face,
+					    (u64)dice_ahead_kat[i].faces[j],
+					    "%u sides, roll %u",
+					    dice_ahead_kat[i].sides, j);
+		}
+		dice_die_wipe(die);
+	}
+}
+
 #define DICE_LOADED_KAT_ROLLS	300
 
 /*
@@ -977,6 +1025,7 @@ static struct kunit_case dice_test_cases[] = {
 	KUNIT_CASE_PARAM(dice_test_loaded_rolls, dice_weights_gen_params),
 	KUNIT_CASE_PARAM(dice_test_loaded_known_bits, dice_weights_gen_params),
 	KUNIT_CASE_PARAM(dice_test_alias_validate, dice_alias_gen_params),
+	KUNIT_CASE(dice_test_ahead_sides),
 	/* series: end */
 	/* series: viglietta */
 	KUNIT_CASE_PARAM(dice_test_methods, dice_method_gen_params),

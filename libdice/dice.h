@@ -72,11 +72,12 @@ struct dice_stats {
 /*
  * Mappings of random bits to faces, for dice_set_mapping(): the same bits
  * give the same faces under the same mapping.  Fair dice and small loaded
- * dice roll alike under both; mapping 2 rolls some large loaded dice (of
+ * dice roll alike under all; mapping 2 rolls some large loaded dice (of
  * 2^17 sides and more, or whose column mass is 2^32 and more) faster, and
- * into other faces (which changes the rolls after them too).  Mapping 1 is
- * how every libdice rolled before there were mappings.  The die core's
- * header defines the same names with the same values.
+ * into other faces (which changes the rolls after them too), and mapping 3
+ * does the same from 2^14 sides on.  Mapping 1 is how every libdice rolled
+ * before there were mappings.  The die core's header defines the same
+ * names with the same values.
  */
 #ifndef DICE_MAPPING_1
 #define DICE_MAPPING_1		1
@@ -84,8 +85,11 @@ struct dice_stats {
 #ifndef DICE_MAPPING_2
 #define DICE_MAPPING_2		2
 #endif
+#ifndef DICE_MAPPING_3
+#define DICE_MAPPING_3		3
+#endif
 #ifndef DICE_MAPPING_LATEST
-#define DICE_MAPPING_LATEST	DICE_MAPPING_2
+#define DICE_MAPPING_LATEST	DICE_MAPPING_3
 #endif
 
 /* Open /dev/dice: a fair d6.  -ENOENT when the module is not loaded. */

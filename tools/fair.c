@@ -25,7 +25,8 @@
  * with n as 8 bytes little-endian, and whose mapping of bits to faces
  * (dice_set_mapping(3)) is the log's version's: version 1, the logs written
  * before there were mappings, rolls by mapping 1; versions 2 and 3 by
- * mapping 2.  The mappings differ only on rolls of some large loaded dice.
+ * mapping 2 (mapping 3, which came later, is no version's: new games stay
+ * version 3).  The mappings differ only on rolls of some large loaded dice.
  * The commitment is SHA-256(secret seed) in versions 1 and 2, and from
  * version 3 on, what --commit writes now,
  *

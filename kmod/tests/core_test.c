@@ -524,6 +524,73 @@ static void test_loaded_known_answers(void)
 	}
 }
 
+/*
+ * Which tables draw columns ahead is part of the mapping: from 2^17 sides
+ * under mapping 2, from 2^14 under mapping 3.  Faces of 2^14 and 2^14 - 1
+ * sides by default limits, from ref_loaded.py:
+ *   python3 ref_loaded.py -n 40 --mapping M W
+ * with W = 4096 + (7919 i mod 65536) for i below the sides.
+ */
+#define KAT_AHEAD_SIDES	16384
+
+static u32 kat_w_ahead[KAT_AHEAD_SIDES];
+
+static const struct {
+	u32 n;
+	u32 mapping;
+	unsigned int ahead;	/* columns drawn ahead */
+	u16 faces[40];
+} ahead_kat[] = {
+	{ KAT_AHEAD_SIDES, 3, 16,
+	  { 14915, 8132, 8694, 9020, 15103, 8902, 11791, 4964, 15300, 9674,
+	    14862, 917, 15499, 10460, 1561, 13254, 15686, 15183, 12800, 7181,
+	    4249, 7282, 941, 16070, 555, 13599, 14956, 16354, 9872, 14024,
+	    11133, 14333, 13093, 14089, 2933, 3969, 2643, 5020, 12661,
+	    14465 } },
+	{ KAT_AHEAD_SIDES, 2, 0,
+	  { 14915, 2863, 12698, 5640, 11677, 15365, 11172, 6026, 917, 14861,
+	    5222, 7301, 5061, 781, 10996, 7494, 4603, 12838, 6015, 7951, 5158,
+	    15461, 4566, 7880, 2221, 10491, 10675, 7715, 1078, 6438, 8048,
+	    588, 9656, 12982, 14072, 329, 3699, 9775, 7712, 15537 } },
+	{ KAT_AHEAD_SIDES - 1, 3, 0,
+	  { 8954, 7935, 4779, 6215, 1501, 13421, 4185, 15014, 14684, 14352,
+	    12502, 5298, 12496, 5068, 7047, 15549, 11046, 1525, 9570, 8970,
+	    7661, 13721, 3250, 6426, 13487, 15276, 3588, 8497, 4425, 15068,
+	    12045, 7099, 5006, 9216, 1715, 4450, 8651, 15407, 15151, 527 } },
+};
+
+static void test_loaded_ahead_by_mapping(void)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(kat_w_ahead); i++)
+		kat_w_ahead[i] = 4096 + (i * 7919) % 65536;
+	for (i = 0; i < ARRAY_SIZE(ahead_kat); i++) {
+		struct kat_ctx k = { 0 };
+		struct dice_table *t = dice_table_alloc(ahead_kat[i].n);
+		struct dice_die die;
+		u64 face;
+
+		EXPECT(t && !dice_table_from_weights(t, kat_w_ahead));
+		if (tap_case_failed)
+			return;
+		dice_die_init(&die, kat_fill, &k);
+		EXPECT(!dice_die_set_mapping(&die, ahead_kat[i].mapping));
+		EXPECT(!dice_die_set_table(&die, t));
+		EXPECT(die.rec.ahead_depth == ahead_kat[i].ahead);
+		for (j = 0; j < 40 && !tap_case_failed; j++) {
+			EXPECT(!dice_die_roll(&die, &face));
+			if (face != ahead_kat[i].faces[j]) {
+				printf("#   case %u roll %u: %llu, want %u\n", i, j,
+				       (unsigned long long)face,
+				       ahead_kat[i].faces[j]);
+				tap_case_failed = 1;
+			}
+		}
+		dice_die_wipe(&die);
+	}
+}
+
 static void test_state_invariant(void)
 {
 	static const u64 sides[] = { 3, 5, 6, 7, 20, 100, 1000003,
@@ -2196,6 +2263,8 @@ int main(void)
 		test_known_answers);
 	tap_run("core: loaded known answers against the Python reference",
 		test_loaded_known_answers);
+	tap_run("core: tables draw ahead from 2^17 sides by mapping 2, 2^14 by 3",
+		test_loaded_ahead_by_mapping);
 	tap_run("core: recycler state stays x < m", test_state_invariant);
 	tap_run("core: exhaustive exactness, fair dice", test_exhaustive_fair);
 	tap_run("core: exhaustive exactness, faces drawn together",

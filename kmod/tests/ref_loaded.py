@@ -99,7 +99,7 @@ R9  Columns drawn ahead (ring of depth k).  Each roll with fewer than k
     column draw, height draw, merge.  All column draws are narrow draws
     from [0, n).
 R10 Default depth: 16 for a column-and-height table of 2^17 sides or more
-    under mapping 2, else 0.  --ahead is honoured only by the
+    under mapping 2, of 2^14 sides or more under mapping 3, else 0.  --ahead is honoured only by the
     column-and-height shape (the others have no columns to draw ahead).
 R11 Nothing is special-cased for loaded dice: no shortcut for n D a power
     of two (the fair die's 2^k shortcut is documented for fair dice only),
@@ -211,11 +211,12 @@ def plan(w, o):
     while top > D * 2**e:
         e += 1
     if (n < o.narrow_limit and D * 2**e < o.height_limit
-            and (o.mapping == 2 or D < o.narrow_limit)):
+            and (o.mapping >= 2 or D < o.narrow_limit)):
         if o.ahead is not None:
             ahead = o.ahead
         else:
-            ahead = 16 if o.mapping == 2 and n >= 2**17 else 0
+            smallest = {2: 2**17, 3: 2**14}.get(o.mapping)
+            ahead = 16 if smallest and n >= smallest else 0
         return "colheight", ahead
     return "wide", 0
 
@@ -330,8 +331,9 @@ def main(argv):
     p.add_argument("--height-limit", type=number, default=2**40,
                    help="D*2^e below this allows column then height (2^40)")
     p.add_argument("--ahead", type=number, default=None,
-                   help="columns drawn ahead (default: 16 from 2^17 sides under mapping 2, else 0)")
-    p.add_argument("--mapping", type=int, choices=(1, 2), default=2, help="mapping version (2)")
+                   help="columns drawn ahead (default: 16 from 2^17 sides under mapping 2, "
+                        "from 2^14 under 3, else 0)")
+    p.add_argument("--mapping", type=int, choices=(1, 2, 3), default=3, help="mapping version (3)")
     p.add_argument("--cell-order", choices=("column-first", "height-first"),
                    default="column-first", help="grouped shape: digits of a cell (R6)")
     p.add_argument("--grouped-late", action="store_true",

@@ -42,6 +42,19 @@ static const uint64_t heavy_known[N_KNOWN] = {
 	14, 10, 15, 9, 3, 5, 1, 14, 6, 16, 2, 7,
 };
 
+/*
+ * The first 32 faces of seed 42 for the first 2^15 of big_weights(), under
+ * mappings 1 and 2 alike (columns drawn ahead from 2^17 sides only),
+ * recorded from libdice as built at commit 585b41c, before mapping 3.
+ */
+#define MIDDLE_SIDES	(1U << 15)
+static const uint64_t middle_known[N_KNOWN] = {
+	23944, 19173, 9822, 8079, 21082, 14557, 30937, 18754, 12997, 31010,
+	6519, 19412, 4913, 8988, 16942, 25630, 7451, 5512, 16379, 30426,
+	20085, 21871, 24449, 23853, 5108, 4337, 331, 25579, 15414, 14699,
+	16803, 30042,
+};
+
 /* w[i] = 1 + (i * 2654435761 mod 65535): fixed, and far from uniform. */
 static uint32_t *big_weights(void)
 {
@@ -76,7 +89,8 @@ static void test_defaults(void)
 
 	EXPECT_EQ(DICE_MAPPING_1, 1);
 	EXPECT_EQ(DICE_MAPPING_2, 2);
-	EXPECT_EQ(DICE_MAPPING_LATEST, DICE_MAPPING_2);
+	EXPECT_EQ(DICE_MAPPING_3, 3);
+	EXPECT_EQ(DICE_MAPPING_LATEST, DICE_MAPPING_3);
 	ASSERT_EQ(dice_open_seeded(&d, 42), 0);
 	EXPECT_EQ(mapping_of(d), DICE_MAPPING_1);
 	dice_close(d);
@@ -103,6 +117,8 @@ static void test_set_get(void)
 		ASSERT_EQ(dice_set_method(d, DICE_METHOD_ALIAS), 0);
 		EXPECT_EQ(dice_set_mapping(d, DICE_MAPPING_2), 0);
 		EXPECT_EQ(mapping_of(d), DICE_MAPPING_2);
+		EXPECT_EQ(dice_set_mapping(d, DICE_MAPPING_3), 0);
+		EXPECT_EQ(mapping_of(d), DICE_MAPPING_3);
 		EXPECT_EQ(dice_set_mapping(d, DICE_MAPPING_1), 0);
 		EXPECT_EQ(mapping_of(d), DICE_MAPPING_1);
 		EXPECT_EQ(dice_set_mapping(d, DICE_MAPPING_1), 0);
@@ -122,7 +138,7 @@ static void test_set_get(void)
 /* -EINVAL for no mapping and for NULL, and nothing changes. */
 static void test_errors(void)
 {
-	static const uint32_t bad[] = { 0, 3, 255, ~0u };
+	static const uint32_t bad[] = { 0, DICE_MAPPING_LATEST + 1, 255, ~0u };
 	uint32_t m = 7;
 	struct dice *d;
 	unsigned int i;
@@ -175,12 +191,13 @@ static unsigned int differ(const uint64_t *a, const uint64_t *b, size_t n)
 
 /*
  * The replay promise on the dice mapping 2 changes: the seeded default and
- * mapping 1 give the faces recorded from e796038, and mapping 2 others.
+ * mapping 1 give the faces recorded from e796038, and mapping 2 others,
+ * which mapping 3 keeps (it changes only tables of 2^14 to 2^17 sides).
  */
 static void known_answer(const char *name, const uint32_t *w, uint32_t sides,
 			 const uint64_t *known)
 {
-	uint64_t dflt[N_KNOWN], one[N_KNOWN], two[N_KNOWN];
+	uint64_t dflt[N_KNOWN], one[N_KNOWN], two[N_KNOWN], three[N_KNOWN];
 
 	ASSERT_EQ(roll_seeded(42, 0, w, sides, 0, DICE_METHOD_RECYCLE, dflt,
 			      N_KNOWN), 0);
@@ -193,6 +210,33 @@ static void known_answer(const char *name, const uint32_t *w, uint32_t sides,
 	tap_note("%s: mapping 2 differs from mapping 1 in %u of %u faces",
 		 name, differ(two, known, N_KNOWN), N_KNOWN);
 	EXPECT(differ(two, known, N_KNOWN) > 0);
+	ASSERT_EQ(roll_seeded(42, DICE_MAPPING_3, w, sides, 0,
+			      DICE_METHOD_RECYCLE, three, N_KNOWN), 0);
+	EXPECT_EQ(differ(three, two, N_KNOWN), 0);
+}
+
+/*
+ * The promise on the dice mapping 3 changes (2^14 to 2^17 sides): mappings
+ * 1 and 2 give the faces recorded before it, and mapping 3 others.
+ */
+static void test_known_answer_middle(void)
+{
+	uint64_t one[N_KNOWN], two[N_KNOWN], three[N_KNOWN];
+	uint32_t *w = big_weights();
+
+	ASSERT_EQ(!!w, 1);
+	ASSERT_EQ(roll_seeded(42, DICE_MAPPING_1, w, MIDDLE_SIDES, 0,
+			      DICE_METHOD_RECYCLE, one, N_KNOWN), 0);
+	ASSERT_EQ(roll_seeded(42, DICE_MAPPING_2, w, MIDDLE_SIDES, 0,
+			      DICE_METHOD_RECYCLE, two, N_KNOWN), 0);
+	ASSERT_EQ(roll_seeded(42, DICE_MAPPING_3, w, MIDDLE_SIDES, 0,
+			      DICE_METHOD_RECYCLE, three, N_KNOWN), 0);
+	free(w);
+	EXPECT_EQ(differ(one, middle_known, N_KNOWN), 0);
+	EXPECT_EQ(differ(two, middle_known, N_KNOWN), 0);
+	tap_note("2^15 sides: mapping 3 differs from mapping 2 in %u of %u faces",
+		 differ(three, middle_known, N_KNOWN), N_KNOWN);
+	EXPECT(differ(three, middle_known, N_KNOWN) > 0);
 }
 
 static void test_known_answer_big(void)
@@ -211,8 +255,9 @@ static void test_known_answer_heavy(void)
 }
 
 /*
- * What mapping 2 leaves alone: fair dice and small loaded dice roll the
- * same faces under both, by every method that takes them.
+ * What mappings 2 and 3 leave alone: fair dice and small loaded dice roll
+ * the same faces under mapping 1 and the latest, by every method that takes
+ * them.
  */
 static void test_alike(void)
 {
@@ -231,8 +276,8 @@ static void test_alike(void)
 
 			ea = roll_seeded(5, DICE_MAPPING_1, w, 5, n, m, a,
 					 N_ALIKE);
-			eb = roll_seeded(5, DICE_MAPPING_2, w, 5, n, m, b,
-					 N_ALIKE);
+			eb = roll_seeded(5, DICE_MAPPING_LATEST, w, 5, n, m,
+					 b, N_ALIKE);
 			EXPECT_EQ(ea, eb);
 			if (ea)
 				continue;	/* a fair-only method */
@@ -327,6 +372,7 @@ int main(void)
 	TAP_RUN(test_errors);
 	TAP_RUN(test_known_answer_big);
 	TAP_RUN(test_known_answer_heavy);
+	TAP_RUN(test_known_answer_middle);
 	TAP_RUN(test_alike);
 	TAP_RUN(test_same_mapping_changes_nothing);
 	TAP_RUN(test_change_drops_waiting_rolls);

@@ -244,9 +244,9 @@ tap_section "--mapping: which mapping a seeded replay rolls by"
 t_err "--mapping without --seed" 2 "--mapping goes with --seed" --mapping=2 3d6
 t_err "--mapping with -u" 2 "--mapping goes with --seed" -u --mapping=1 3d6
 t_err "--mapping with --dist" 2 "--mapping goes with --seed" --dist --mapping=1 3d6
-t_err "--mapping=3" 2 "--mapping needs a whole number from 1 to 2, not '3'" --seed=1 --mapping=3 3d6
-t_err "--mapping=0" 2 "--mapping needs a whole number from 1 to 2, not '0'" --seed=1 --mapping=0 3d6
-t_err "--mapping=x" 2 "--mapping needs a whole number from 1 to 2, not 'x'" --seed=1 --mapping=x 3d6
+t_err "--mapping=4" 2 "--mapping needs a whole number from 1 to 3, not '4'" --seed=1 --mapping=4 3d6
+t_err "--mapping=0" 2 "--mapping needs a whole number from 1 to 3, not '0'" --seed=1 --mapping=0 3d6
+t_err "--mapping=x" 2 "--mapping needs a whole number from 1 to 3, not 'x'" --seed=1 --mapping=x 3d6
 run --seed=42 -s "4$H"
 m0=$(cat "$T/out")
 run --seed=42 --mapping=1 -s "4$H"
@@ -260,5 +260,17 @@ m1=$(cat "$T/out")
 run --seed=42 --mapping=2 -s 4d6kh3 "d{1:1,2:3,3:6}" 1d1000003
 if [ "$(cat "$T/out")" = "$m1" ]; then ok "--mapping=2: fair and small loaded dice roll as before"; else not_ok "--mapping=2: fair and small loaded dice roll as before" "differs"; fi
 t_out "--json names the mapping asked for" '"source":"seeded","seed":42,"mapping":2' --seed=42 --mapping=2 --json 3d6
+# Mapping 3 draws ahead from 2^14 sides, mapping 2 from 2^17: a die of 2^14
+# sides (kmod/tests/core_test.c's known answers: 4096 + 7919 i mod 65536)
+# rolls alike by mappings 1 and 2, and into other faces by 3.
+W14=$(/usr/bin/python3 -c 'print(",".join(str(4096 + i * 7919 % 65536) for i in range(2**14)))')
+run --seed=42 --mapping=1 -w "$W14" -s 4dW
+m1=$(cat "$T/out")
+run --seed=42 --mapping=2 -w "$W14" -s 4dW
+m2=$(cat "$T/out")
+run --seed=42 --mapping=3 -w "$W14" -s 4dW
+m3=$(cat "$T/out")
+if [ -n "$m1" ] && [ "$m2" = "$m1" ]; then ok "--mapping=2: a die of 2^14 sides rolls as by mapping 1"; else not_ok "--mapping=2: a die of 2^14 sides rolls as by mapping 1" "$m1 / $m2"; fi
+if [ -n "$m3" ] && [ "$m3" != "$m2" ]; then ok "--mapping=3 rolls a die of 2^14 sides into other faces"; else not_ok "--mapping=3 rolls a die of 2^14 sides into other faces" "$m2 / $m3"; fi
 run --seed=42 --json 3d6
 if grep -q '"mapping"' "$T/out"; then not_ok "--json without --mapping names none" "$(cat "$T/out")"; else ok "--json without --mapping names none"; fi

@@ -48,6 +48,7 @@ __all__ = [
     "METHODS",
     "MAPPING_1",
     "MAPPING_2",
+    "MAPPING_3",
     "MAPPING_LATEST",
     "MAX_FAIR_SIDES",
     "TABLE_SIDES_MAX",
@@ -64,10 +65,11 @@ TABLE_SIDES_MAX = _ext.TABLE_SIDES_MAX
 
 #: The mappings of bits to faces (dice_set_mapping(3)): MAPPING_1, how
 #: libdice rolled before there were mappings (a seeded die's default, so
-#: that old replays hold), MAPPING_2, MAPPING_LATEST the latest (the
-#: device's and ``userspace=True``'s).
+#: that old replays hold), MAPPING_2, MAPPING_3, MAPPING_LATEST the latest
+#: (the device's and ``userspace=True``'s).
 MAPPING_1 = _ext.MAPPING_1
 MAPPING_2 = _ext.MAPPING_2
+MAPPING_3 = _ext.MAPPING_3
 MAPPING_LATEST = _ext.MAPPING_LATEST
 
 #: The sampling methods by name, as dice_method_name(3) spells them.
@@ -130,7 +132,7 @@ class Die:
     rolls in this process from getrandom(); ``seed=N`` rolls the seeded
     ChaCha20 stream of dice_open_seeded(3); otherwise /dev/dice.
     ``method`` is a name of :data:`METHODS` or its number.  ``mapping``
-    (:data:`MAPPING_1`, :data:`MAPPING_2`) is how the engine turns bits
+    (:data:`MAPPING_1` to :data:`MAPPING_LATEST`) is how the engine turns bits
     into faces (dice_set_mapping(3)): by default MAPPING_1 with ``seed``,
     so that old replays hold, MAPPING_LATEST with ``userspace``; /dev/dice
     rolls by its module's latest and refuses one (OSError, EOPNOTSUPP).

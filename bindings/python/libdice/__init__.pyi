@@ -13,6 +13,7 @@ TABLE_SIDES_MAX: int
 METHODS: Tuple[str, ...]
 MAPPING_1: int
 MAPPING_2: int
+MAPPING_3: int
 MAPPING_LATEST: int
 
 AliasTable = Tuple[Sequence[int], Sequence[int], int]

@@ -29,14 +29,23 @@ HEAVY_WEIGHTS = [3900000000, 4000000000, 3800000000, 4100000000, 3950000000,
 HEAVY_KNOWN = [12, 16, 10, 5, 10, 15, 6, 2, 6, 6, 8, 11, 13, 6, 17, 17, 7, 14,
                6, 1, 14, 10, 15, 9, 3, 5, 1, 14, 6, 16, 2, 7]
 
+# The first 2^15 of big_weights(), seed 42: mappings 1 and 2 alike, recorded
+# from libdice as built at commit 585b41c, before mapping 3 (as
+# libdice/tests/mapping.c's middle_known).
+MIDDLE_KNOWN = [23944, 19173, 9822, 8079, 21082, 14557, 30937, 18754, 12997,
+                31010, 6519, 19412, 4913, 8988, 16942, 25630, 7451, 5512,
+                16379, 30426, 20085, 21871, 24449, 23853, 5108, 4337, 331,
+                25579, 15414, 14699, 16803, 30042]
+
 
 def big_weights():
     return [1 + (i * 2654435761) % 65535 for i in range(2**17)]
 
 
 def test_constants():
-    assert (libdice.MAPPING_1, libdice.MAPPING_2) == (1, 2)
-    assert libdice.MAPPING_LATEST == libdice.MAPPING_2
+    assert (libdice.MAPPING_1, libdice.MAPPING_2, libdice.MAPPING_3) == \
+        (1, 2, 3)
+    assert libdice.MAPPING_LATEST == libdice.MAPPING_3
 
 
 def test_defaults():
@@ -48,7 +57,7 @@ def test_defaults():
 
 @pytest.mark.parametrize("engine", [dict(userspace=True), dict(seed=7)],
                          ids=["userspace", "seeded"])
-@pytest.mark.parametrize("mapping", [1, 2])
+@pytest.mark.parametrize("mapping", [1, 2, 3])
 def test_mapping_is_set(engine, mapping):
     with libdice.Die(weights=[2, 2, 6, 1, 1], mapping=mapping,
                      **engine) as d:
@@ -57,7 +66,7 @@ def test_mapping_is_set(engine, mapping):
         assert set(d.roll(500)) <= set(range(1, 6))
 
 
-@pytest.mark.parametrize("mapping, exc", [(0, ValueError), (3, ValueError),
+@pytest.mark.parametrize("mapping, exc", [(0, ValueError), (4, ValueError),
                                           (-1, ValueError), (2**32, ValueError),
                                           ("1", TypeError), (1.0, TypeError)])
 def test_bad_mapping(mapping, exc):
@@ -83,16 +92,35 @@ def test_replay_of_old_faces(weights, known):
     with libdice.Die(weights=weights, seed=42, mapping=1) as d:
         assert d.roll(32) == known
     with libdice.Die(weights=weights, seed=42, mapping=2) as d:
-        assert d.roll(32) != known
+        two = d.roll(32)
+    assert two != known
+    # Mapping 3 changes only tables of 2^14 to 2^17 sides.
+    with libdice.Die(weights=weights, seed=42, mapping=3) as d:
+        assert d.roll(32) == two
+
+
+def test_mapping_3_draws_ahead_from_2_14_sides():
+    # 2^15 sides: mappings 1 and 2 alike (libdice/tests/mapping.c's
+    # middle_known, recorded before mapping 3), mapping 3 other faces.
+    weights = big_weights()[:2**15]
+    with libdice.Die(weights=weights, seed=42, mapping=2) as d:
+        assert d.roll(32) == MIDDLE_KNOWN
+    with libdice.Die(weights=weights, seed=42, mapping=1) as d:
+        assert d.roll(32) == MIDDLE_KNOWN
+    with libdice.Die(weights=weights, seed=42, mapping=3) as d:
+        assert d.roll(32) != MIDDLE_KNOWN
 
 
 @pytest.mark.parametrize("die", [dict(sides=6), dict(sides=2**63 + 1),
                                  dict(weights=[2, 2, 6, 1, 1])],
                          ids=["d6", "d2^63+1", "small loaded"])
-def test_small_dice_alike_under_both(die):
+def test_small_dice_alike_under_all(die):
     with libdice.Die(seed=9, mapping=1, **die) as one, \
-            libdice.Die(seed=9, mapping=2, **die) as two:
-        assert one.roll(3000) == two.roll(3000)
+            libdice.Die(seed=9, mapping=2, **die) as two, \
+            libdice.Die(seed=9, mapping=3, **die) as three:
+        faces = one.roll(3000)
+        assert two.roll(3000) == faces
+        assert three.roll(3000) == faces
 
 
 def heavy_expr():
@@ -112,7 +140,7 @@ def cli():
     return exe
 
 
-@pytest.mark.parametrize("mapping", [1, 2])
+@pytest.mark.parametrize("mapping", [1, 2, 3])
 def test_seeded_roll_matches_cli_mapping(cli, mapping):
     # dice --seed N --mapping=M: the same roll as a Die of that mapping
     expr = "4" + heavy_expr()
