@@ -73,14 +73,6 @@ void roll_free(struct roll_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static bool roll_plain(const struct group *g)
-{
-	return g->reroll == REROLL_NONE && g->explode == EXPLODE_NONE &&
-	       g->keep.mode == KEEP_ALL && g->keep_by.op == CMP_NONE &&
-	       g->success.op == CMP_NONE &&
-	       g->unique == UNIQUE_NONE && !g->match_count;
-}
-
 /*
  * A group whose total is the sum of its faces, rerolls and explosions
  * aside: no keep, no successes, no sets.  Rolled for its total alone
@@ -92,6 +84,13 @@ static bool roll_summable(const struct group *g)
 	return g->keep.mode == KEEP_ALL && g->keep_by.op == CMP_NONE &&
 	       g->success.op == CMP_NONE && g->unique == UNIQUE_NONE &&
 	       !g->match && !g->match_count;
+}
+
+/* Summable, and every die rolled once: roll_sum()'s straight sum. */
+static bool roll_plain(const struct group *g)
+{
+	return roll_summable(g) && g->reroll == REROLL_NONE &&
+	       g->explode == EXPLODE_NONE;
 }
 
 static void add_event(struct group_roll *gr, val_t face, uint32_t slot,
@@ -535,15 +534,15 @@ int roll_group_count(struct group_roll *gr, const struct roller *rl,
 			for (i = 0; i < n; i++) {
 				uint32_t slot = pending[done + i];
 				val_t f = group_face(g, sides[i] - 1);
-				uint32_t pen = (g->penetrate && extras[slot] ?
-						EV_PENETRATED : 0) |
-					       roll_clamped(g, sides[i] - 1, f);
+				uint32_t flags = (g->penetrate && extras[slot] ?
+						  EV_PENETRATED : 0) |
+						 roll_clamped(g, sides[i] - 1, f);
 
 				if (g->reroll != REROLL_NONE && !ro_used[slot] &&
 				    cmp_any(g->rr, g->nrr, f)) {
 					if (!sum_only)
 						add_event(gr, f, slot,
-							  EV_REROLLED | pen);
+							  EV_REROLLED | flags);
 					if (g->reroll == REROLL_ONCE)
 						ro_used[slot] = 1;
 					next[nnext++] = slot;
@@ -554,17 +553,17 @@ int roll_group_count(struct group_roll *gr, const struct roller *rl,
 				    cmp_match(&g->ex, f) &&
 				    extras[slot] < g->explode_limit &&
 				    !(g->add_once && ra_used)) {
-					pen |= EV_EXPLODED;
+					flags |= EV_EXPLODED;
 					extras[slot]++;
 					ra_used = g->add_once;
 					next[nnext++] = slot;
 				}
 				if (!sum_only) {
-					add_event(gr, f, slot, pen);
+					add_event(gr, f, slot, flags);
 					continue;
 				}
 				/* As add_event() and build_pool() count it. */
-				if (pen & EV_PENETRATED)
+				if (flags & EV_PENETRATED)
 					f--;
 				if (__builtin_add_overflow(sum, f, &sum)) {
 					err = -EOVERFLOW;
