@@ -214,6 +214,15 @@ int dice_result_group(const struct dice_result *r, unsigned int i,
 		      struct dice_result_group *group);
 int dice_result_die(const struct dice_result *r, unsigned int group,
 		    size_t i, struct dice_result_die *die);
+/*
+ * A group's value and a die's as decimal text, exact where
+ * dice_result_group() and dice_result_die() say -ERANGE (they fill the
+ * rest then).  Since libdice 1.2.
+ */
+int dice_result_group_str(const struct dice_result *r, unsigned int i,
+			  char *buf, size_t len);
+int dice_result_die_str(const struct dice_result *r, unsigned int group,
+			size_t i, char *buf, size_t len);
 /* Face @i of a group, in the order of its dice, as decimal text. */
 int dice_result_face_str(const struct dice_result *r, unsigned int group,
 			 size_t i, char *buf, size_t len);

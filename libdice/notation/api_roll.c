@@ -281,14 +281,28 @@ DICE_NOTATION_EXPORT int dice_result_group(const struct dice_result *r,
 
 	if (!gr || !group)
 		return -EINVAL;
-	if (gr->value > INT64_MAX || gr->value < INT64_MIN)
-		return -ERANGE;
 	group->start = gr->g->start;
 	group->end = gr->g->end;
-	group->value = (int64_t)gr->value;
 	group->ndice = gr->npool;
 	group->nfaces = gr->nev;
+	/* Past int64: the rest is filled, the value is dice_result_group_str's. */
+	if (gr->value > INT64_MAX || gr->value < INT64_MIN) {
+		group->value = 0;
+		return -ERANGE;
+	}
+	group->value = (int64_t)gr->value;
 	return 0;
+}
+
+DICE_NOTATION_EXPORT int dice_result_group_str(const struct dice_result *r,
+					       unsigned int i, char *buf,
+					       size_t len)
+{
+	const struct group_roll *gr = result_group(r, i);
+
+	if (!gr || !buf)
+		return -EINVAL;
+	return value_str(gr->value, buf, len);
 }
 
 DICE_NOTATION_EXPORT int dice_result_face_str(const struct dice_result *r,
@@ -316,9 +330,6 @@ DICE_NOTATION_EXPORT int dice_result_die(const struct dice_result *r,
 	if (!gr || i >= gr->npool || !die)
 		return -EINVAL;
 	p = &gr->pool[i];
-	if (p->value > INT64_MAX || p->value < INT64_MIN)
-		return -ERANGE;
-	die->value = (int64_t)p->value;
 	die->flags = (p->flags & POOL_DROPPED ? DICE_DIE_DROPPED : 0) |
 		     (p->flags & POOL_EXTRA ? DICE_DIE_EXTRA : 0) |
 		     (p->flags & POOL_SUCCESS ? DICE_DIE_SUCCESS : 0) |
@@ -334,5 +345,22 @@ DICE_NOTATION_EXPORT int dice_result_die(const struct dice_result *r,
 		die->flags |= DICE_DIE_CRITICAL;
 	if (die_flags(gr, p) & DICE_RESULT_FUMBLE)
 		die->flags |= DICE_DIE_FUMBLE;
+	/* Past int64: the flags are filled, the value is dice_result_die_str's. */
+	if (p->value > INT64_MAX || p->value < INT64_MIN) {
+		die->value = 0;
+		return -ERANGE;
+	}
+	die->value = (int64_t)p->value;
 	return 0;
+}
+
+DICE_NOTATION_EXPORT int dice_result_die_str(const struct dice_result *r,
+					     unsigned int group, size_t i,
+					     char *buf, size_t len)
+{
+	const struct group_roll *gr = result_group(r, group);
+
+	if (!gr || i >= gr->npool || !buf)
+		return -EINVAL;
+	return value_str(gr->pool[i].value, buf, len);
 }

@@ -297,6 +297,63 @@ static void test_markdown(void)
 	dice_notation_free(ctx);
 }
 
+/*
+ * The group and dice of a roll of 3d(2^64 - 1) whose total is @total:
+ * past int64_t, dice_result_group() and dice_result_die() say -ERANGE and
+ * fill the rest, and the _str functions give the exact values, which add
+ * up to the total and equal the faces.
+ */
+static void test_values_past_int64(const struct dice_result *r,
+				   const char *total, unsigned int *pastp)
+{
+	char buf[DICE_VALUE_STRLEN], face[DICE_VALUE_STRLEN];
+	struct dice_result_group g = { .value = 7 };
+	struct dice_result_die die;
+	unsigned __int128 sum = 0, v;
+	unsigned int past = 0;
+	size_t i;
+	int err;
+
+	EXPECT_EQ(dice_result_group(r, 0, &g), -ERANGE);
+	EXPECT_EQ(g.start, 0);
+	EXPECT_EQ(g.end, strlen("3d18446744073709551615"));
+	EXPECT_EQ(g.ndice, 3);
+	EXPECT_EQ(g.nfaces, 3);
+	EXPECT_EQ(g.value, 0);
+	ASSERT_EQ(dice_result_group_str(r, 0, buf, sizeof(buf)), 0);
+	EXPECT(!strcmp(buf, total));
+	EXPECT_EQ(dice_result_group_str(r, 0, buf, 5), -ENOSPC);
+	EXPECT_EQ(dice_result_group_str(r, 1, buf, sizeof(buf)), -EINVAL);
+	EXPECT_EQ(dice_result_group_str(NULL, 0, buf, sizeof(buf)), -EINVAL);
+	EXPECT_EQ(dice_result_group_str(r, 0, NULL, 0), -EINVAL);
+	for (i = 0; i < 3; i++) {
+		die.flags = ~0u;
+		err = dice_result_die(r, 0, i, &die);
+		ASSERT_EQ(dice_result_die_str(r, 0, i, buf, sizeof(buf)), 0);
+		ASSERT_EQ(dice_result_face_str(r, 0, i, face, sizeof(face)), 0);
+		EXPECT(!strcmp(buf, face));
+		v = strtoull(buf, NULL, 10);
+		EXPECT(v > 0 && v <= UINT64_MAX);
+		sum += v;
+		if (v > INT64_MAX) {
+			EXPECT_EQ(err, -ERANGE);
+			EXPECT_EQ(die.value, 0);
+			past++;
+		} else {
+			EXPECT_EQ(err, 0);
+			EXPECT_EQ((uint64_t)die.value, (uint64_t)v);
+		}
+		EXPECT_EQ(die.flags, 0);
+	}
+	EXPECT_EQ(dice_result_die_str(r, 0, 3, buf, sizeof(buf)), -EINVAL);
+	EXPECT_EQ(dice_result_die_str(r, 0, 0, buf, 5), -ENOSPC);
+	v = 0;
+	for (i = 0; total[i]; i++)
+		v = v * 10 + (unsigned int)(total[i] - '0');
+	EXPECT(sum == v);
+	*pastp += past;
+}
+
 static void test_flags_and_range(void)
 {
 	struct dice_result *r;
@@ -305,6 +362,7 @@ static void test_flags_and_range(void)
 	char buf[DICE_VALUE_STRLEN];
 	struct dice *d;
 	int64_t total;
+	unsigned int past;
 	int crit = 0, fumble = 0, i;
 
 	ASSERT_EQ(dice_notation_new(&ctx), 0);
@@ -333,8 +391,21 @@ static void test_flags_and_range(void)
 	ASSERT_EQ(dice_result_total_str(r, buf, sizeof(buf)), 0);
 	EXPECT(!strcmp(buf, "20073477015388902256"));
 	EXPECT_EQ(dice_result_total_str(r, buf, 5), -ENOSPC);
+	past = 0;
+	test_values_past_int64(r, "20073477015388902256", &past);
 	dice_result_free(r);
 	dice_close(d);
+	/* more seeds, until dice past int64_t have come up too */
+	for (i = 4; i < 12; i++) {
+		ASSERT_EQ(dice_open_seeded(&d, i), 0);
+		ASSERT_EQ(dice_expr_roll(ctx, e, d, &r), 0);
+		ASSERT_EQ(dice_result_total_str(r, buf, sizeof(buf)), 0);
+		test_values_past_int64(r, buf, &past);
+		dice_result_free(r);
+		dice_close(d);
+	}
+	tap_note("3d(2^64 - 1), 9 rolls: %u dice past int64_t", past);
+	EXPECT(past > 0);
 	dice_expr_free(e);
 	dice_notation_free(ctx);
 }

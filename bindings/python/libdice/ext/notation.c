@@ -129,44 +129,73 @@ static PyObject *take_text(char *s)
 	return o;
 }
 
+/*
+ * A value libdice gave as @v, or, past int64 (@err -ERANGE), as the text
+ * of @str: a Python int either way.
+ */
+static PyObject *exact_value(int err, int64_t v, int str_err,
+			     const char *buf)
+{
+	if (err != -ERANGE)
+		return PyLong_FromLongLong(v);
+	if (str_err)
+		return raise_notation_errno(str_err, "result");
+	return PyLong_FromString(buf, NULL, 10);
+}
+
 /* [(start, end, value, [(value, flags), ...]), ...] */
 static PyObject *result_groups(const struct dice_result *r)
 {
 	unsigned int g, ng = dice_result_ngroups(r);
 	PyObject *groups = PyList_New(ng);
+	char buf[DICE_VALUE_STRLEN];
 	size_t i;
 
 	if (!groups)
 		return NULL;
 	for (g = 0; g < ng; g++) {
 		struct dice_result_group grp;
-		PyObject *dice, *t;
-		int err = dice_result_group(r, g, &grp);
+		PyObject *dice, *t, *v;
+		int err = dice_result_group(r, g, &grp), str_err = 0;
 
-		if (err)
+		if (err && err != -ERANGE)
 			goto fail_err;
-		dice = PyList_New((Py_ssize_t)grp.ndice);
-		if (!dice)
+		if (err)
+			str_err = dice_result_group_str(r, g, buf, sizeof(buf));
+		v = exact_value(err, grp.value, str_err, buf);
+		if (!v)
 			goto fail;
+		dice = PyList_New((Py_ssize_t)grp.ndice);
+		if (!dice) {
+			Py_DECREF(v);
+			goto fail;
+		}
 		for (i = 0; i < grp.ndice; i++) {
 			struct dice_result_die die;
+			PyObject *dv;
 
 			err = dice_result_die(r, g, i, &die);
-			if (err) {
+			str_err = 0;
+			if (err == -ERANGE)
+				str_err = dice_result_die_str(r, g, i, buf,
+							      sizeof(buf));
+			else if (err) {
+				Py_DECREF(v);
 				Py_DECREF(dice);
 				goto fail_err;
 			}
-			t = Py_BuildValue("(LI)", (long long)die.value,
-					  (unsigned int)die.flags);
+			dv = exact_value(err, die.value, str_err, buf);
+			t = dv ? Py_BuildValue("(NI)", dv,
+					       (unsigned int)die.flags) : NULL;
 			if (!t) {
+				Py_DECREF(v);
 				Py_DECREF(dice);
 				goto fail;
 			}
 			PyList_SET_ITEM(dice, (Py_ssize_t)i, t);
 		}
-		t = Py_BuildValue("(nnLN)", (Py_ssize_t)grp.start,
-				  (Py_ssize_t)grp.end, (long long)grp.value,
-				  dice);
+		t = Py_BuildValue("(nnNN)", (Py_ssize_t)grp.start,
+				  (Py_ssize_t)grp.end, v, dice);
 		if (!t)
 			goto fail;
 		PyList_SET_ITEM(groups, g, t);
