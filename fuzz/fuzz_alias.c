@@ -44,7 +44,8 @@
  *  - where the core has dice_die_roll_many(), it rolls the same faces as
  *    that many dice_die_roll() calls, on a third die fed the same bits;
  *  - a loaded die draws 0, 1, 2 or 4 columns ahead (by its sides modulo 4;
- *    only tables of 2^17 sides do by default), with all of the above.
+ *    only tables of 2^14 sides and more do by default), with all of the
+ *    above.
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -24,7 +24,7 @@
  * that many rolls are on their way from memory at once, rather than one
  * after another.  Only tables of DICE_AHEAD_SIDES sides and more, 256 KiB,
  * which a core's L1 and much of its L2 cannot hold: 2^14 to 2^16 sides
- * rolled 11-26% faster ahead, 2^12 no faster (Documentation/dice/alias.rst).
+ * rolled 11-26% faster ahead, 2^12 no faster.
  */
 #define DICE_AHEAD		16
 #define DICE_AHEAD_SIDES	BIT(14)
@@ -52,6 +52,9 @@
  *	@ahead_limit, or 0 (dice_die_plan())
  * @ahead_limit: DICE_AHEAD, or less in exhaustive tests
  * @ahead_sides: DICE_AHEAD_SIDES, or less in exhaustive tests
+ * series: out-of-tree
+ *	(DICE_AHEAD_SIDES_2 when a replay rolls by mapping 2)
+ * series: end
  * series: end
  * @narrow_limit: DICE_NARROW_LIMIT, or less in exhaustive tests
  * @whole_limit: DICE_WHOLE_LIMIT, or less

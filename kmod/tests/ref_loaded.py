@@ -99,8 +99,9 @@ R9  Columns drawn ahead (ring of depth k).  Each roll with fewer than k
     column draw, height draw, merge.  All column draws are narrow draws
     from [0, n).
 R10 Default depth: 16 for a column-and-height table of 2^17 sides or more
-    under mapping 2, of 2^14 sides or more under mapping 3, else 0.  --ahead is honoured only by the
-    column-and-height shape (the others have no columns to draw ahead).
+    under mapping 2, of 2^14 sides or more under mapping 3, else 0.
+    --ahead is honoured only by the column-and-height shape (the others
+    have no columns to draw ahead).
 R11 Nothing is special-cased for loaded dice: no shortcut for n D a power
     of two (the fair die's 2^k shortcut is documented for fair dice only),
     and a one-sided die still draws its height and merges it back.  The

@@ -174,6 +174,14 @@ t_err "--verify: a version with a leading zero is refused" 1 "a game log of vers
 sed '1s/.*/{"dice":"commit"}/' "$V" >"$G/t.log"
 t_err "--verify: a line 1 that is no commitment says so" 1 "line 1 does not verify (it is not a commitment line)" --verify "$G/t.log"
 t_out "--verify: a log of version 1 says its commitment does not cover the version" "version 1 (its commitment does not cover the version)" --verify "$V"
+# fixtures/fair-v3/game.log: a game of version 3 written by the dice of
+# 585b41c, before mapping 3; its roll 1 is a loaded die of 2^14 sides, which
+# mapping 3 would draw by columns ahead into other faces: the game verifies
+# only if this dice still rolls a log of version 3 by mapping 2.
+V3=$G/v3.log
+cp "$HERE/fixtures/fair-v3/game.log" "$V3"
+v3c=$(sed -n '1s/.*"commitment":"\([0-9a-f]*\)".*/\1/p' "$V3")
+t_out "--verify: a log of version 3 by the dice of 585b41c, a die of 2^14 sides rolled by mapping 2" "verified: $V3: commitment $v3c, 3 rolls, with the players' seed, version 3" --verify "$V3"
 # The known limit of versions 1 and 2: a game without the heavy loaded die
 # (rolls 0 to 3 of the fixture) rolls alike by both mappings, and verifies
 # read as either.

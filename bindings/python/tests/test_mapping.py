@@ -94,7 +94,7 @@ def test_replay_of_old_faces(weights, known):
     with libdice.Die(weights=weights, seed=42, mapping=2) as d:
         two = d.roll(32)
     assert two != known
-    # Mapping 3 changes only tables of 2^14 to 2^17 sides.
+    # Mapping 3 changes only tables of 2^14 to 2^17 - 1 sides.
     with libdice.Die(weights=weights, seed=42, mapping=3) as d:
         assert d.roll(32) == two
 
