@@ -297,61 +297,89 @@ static void test_markdown(void)
 	dice_notation_free(ctx);
 }
 
+/* Dropped dice past int64_t that test_values_past_int64() has seen. */
+static unsigned int dropped_past;
+
+/* Decimal text to an unsigned 128-bit number (the test's own values). */
+static unsigned __int128 u128_of(const char *s)
+{
+	unsigned __int128 v = 0;
+
+	while (*s >= '0' && *s <= '9')
+		v = v * 10 + (unsigned int)(*s++ - '0');
+	return v;
+}
+
 /*
- * The group and dice of a roll of 3d(2^64 - 1) whose total is @total:
- * past int64_t, dice_result_group() and dice_result_die() say -ERANGE and
- * fill the rest, and the _str functions give the exact values, which add
- * up to the total and equal the faces.
+ * Every group and die of a roll of dice of faces up to 2^64 - 1 (no
+ * rerolls or explosions): the _str functions give exact values, each die's
+ * its face, each group's the sum of its kept dice, and the groups plus
+ * @extra make the total; dice_result_group() and dice_result_die() give
+ * the values that fit int64_t and say -ERANGE for the others, with the
+ * rest filled and the value 0.  *@pastp counts the dice past int64_t.
  */
 static void test_values_past_int64(const struct dice_result *r,
-				   const char *total, unsigned int *pastp)
+				   unsigned int extra, unsigned int *pastp)
 {
 	char buf[DICE_VALUE_STRLEN], face[DICE_VALUE_STRLEN];
-	struct dice_result_group g = { .value = 7 };
-	struct dice_result_die die;
-	unsigned __int128 sum = 0, v;
-	unsigned int past = 0;
+	unsigned int k, ng = dice_result_ngroups(r);
+	unsigned __int128 groups = extra, kept, v;
 	size_t i;
 	int err;
 
-	EXPECT_EQ(dice_result_group(r, 0, &g), -ERANGE);
-	EXPECT_EQ(g.start, 0);
-	EXPECT_EQ(g.end, strlen("3d18446744073709551615"));
-	EXPECT_EQ(g.ndice, 3);
-	EXPECT_EQ(g.nfaces, 3);
-	EXPECT_EQ(g.value, 0);
-	ASSERT_EQ(dice_result_group_str(r, 0, buf, sizeof(buf)), 0);
-	EXPECT(!strcmp(buf, total));
-	EXPECT_EQ(dice_result_group_str(r, 0, buf, 5), -ENOSPC);
-	EXPECT_EQ(dice_result_group_str(r, 1, buf, sizeof(buf)), -EINVAL);
-	EXPECT_EQ(dice_result_group_str(NULL, 0, buf, sizeof(buf)), -EINVAL);
-	EXPECT_EQ(dice_result_group_str(r, 0, NULL, 0), -EINVAL);
-	for (i = 0; i < 3; i++) {
-		die.flags = ~0u;
-		err = dice_result_die(r, 0, i, &die);
-		ASSERT_EQ(dice_result_die_str(r, 0, i, buf, sizeof(buf)), 0);
-		ASSERT_EQ(dice_result_face_str(r, 0, i, face, sizeof(face)), 0);
-		EXPECT(!strcmp(buf, face));
-		v = strtoull(buf, NULL, 10);
-		EXPECT(v > 0 && v <= UINT64_MAX);
-		sum += v;
+	for (k = 0; k < ng; k++) {
+		struct dice_result_group g = { .value = 7 };
+
+		err = dice_result_group(r, k, &g);
+		EXPECT(g.ndice > 0 && g.nfaces == g.ndice && g.end > g.start);
+		ASSERT_EQ(dice_result_group_str(r, k, buf, sizeof(buf)), 0);
+		v = u128_of(buf);
+		groups += v;
 		if (v > INT64_MAX) {
 			EXPECT_EQ(err, -ERANGE);
-			EXPECT_EQ(die.value, 0);
-			past++;
+			EXPECT_EQ(g.value, 0);
 		} else {
 			EXPECT_EQ(err, 0);
-			EXPECT_EQ((uint64_t)die.value, (uint64_t)v);
+			EXPECT((unsigned __int128)g.value == v);
 		}
-		EXPECT_EQ(die.flags, 0);
+		kept = 0;
+		for (i = 0; i < g.ndice; i++) {
+			struct dice_result_die die = { .value = 7, .flags = ~0u };
+			unsigned __int128 d;
+
+			err = dice_result_die(r, k, i, &die);
+			ASSERT_EQ(dice_result_die_str(r, k, i, face,
+						      sizeof(face)), 0);
+			d = u128_of(face);
+			EXPECT(d > 0 && d < (unsigned __int128)1 << 64);
+			ASSERT_EQ(dice_result_face_str(r, k, i, buf,
+						       sizeof(buf)), 0);
+			EXPECT(!strcmp(buf, face));
+			EXPECT_EQ(die.flags & ~DICE_DIE_DROPPED, 0);
+			if (!(die.flags & DICE_DIE_DROPPED))
+				kept += d;
+			if (d > INT64_MAX) {
+				EXPECT_EQ(err, -ERANGE);
+				EXPECT_EQ(die.value, 0);
+				(*pastp)++;
+				dropped_past += !!(die.flags & DICE_DIE_DROPPED);
+			} else {
+				EXPECT_EQ(err, 0);
+				EXPECT((unsigned __int128)die.value == d);
+			}
+		}
+		EXPECT(kept == v);
+		EXPECT_EQ(dice_result_die_str(r, k, g.ndice, buf, sizeof(buf)),
+			  -EINVAL);
 	}
-	EXPECT_EQ(dice_result_die_str(r, 0, 3, buf, sizeof(buf)), -EINVAL);
+	ASSERT_EQ(dice_result_total_str(r, buf, sizeof(buf)), 0);
+	EXPECT(groups == u128_of(buf));
+	EXPECT_EQ(dice_result_group_str(r, 0, buf, 5), -ENOSPC);
 	EXPECT_EQ(dice_result_die_str(r, 0, 0, buf, 5), -ENOSPC);
-	v = 0;
-	for (i = 0; total[i]; i++)
-		v = v * 10 + (unsigned int)(total[i] - '0');
-	EXPECT(sum == v);
-	*pastp += past;
+	EXPECT_EQ(dice_result_group_str(r, ng, buf, sizeof(buf)), -EINVAL);
+	EXPECT_EQ(dice_result_group_str(NULL, 0, buf, sizeof(buf)), -EINVAL);
+	EXPECT_EQ(dice_result_group_str(r, 0, NULL, 0), -EINVAL);
+	EXPECT_EQ(dice_result_die_str(r, 0, 0, NULL, 0), -EINVAL);
 }
 
 static void test_flags_and_range(void)
@@ -392,20 +420,24 @@ static void test_flags_and_range(void)
 	EXPECT(!strcmp(buf, "20073477015388902256"));
 	EXPECT_EQ(dice_result_total_str(r, buf, 5), -ENOSPC);
 	past = 0;
-	test_values_past_int64(r, "20073477015388902256", &past);
+	test_values_past_int64(r, 0, &past);
 	dice_result_free(r);
 	dice_close(d);
-	/* more seeds, until dice past int64_t have come up too */
+	dice_expr_free(e);
+	/* two groups, one dropping a die: each group's own value */
+	ASSERT_EQ(dice_expr_parse(ctx, "3d18446744073709551615kh2 + "
+				  "1d18446744073709551615 + 5", &e, NULL), 0);
 	for (i = 4; i < 12; i++) {
 		ASSERT_EQ(dice_open_seeded(&d, i), 0);
 		ASSERT_EQ(dice_expr_roll(ctx, e, d, &r), 0);
-		ASSERT_EQ(dice_result_total_str(r, buf, sizeof(buf)), 0);
-		test_values_past_int64(r, buf, &past);
+		EXPECT_EQ(dice_result_ngroups(r), 2);
+		test_values_past_int64(r, 5, &past);
 		dice_result_free(r);
 		dice_close(d);
 	}
-	tap_note("3d(2^64 - 1), 9 rolls: %u dice past int64_t", past);
-	EXPECT(past > 0);
+	tap_note("9 rolls of dice of 2^64 - 1 sides: %u dice past int64_t, "
+		 "%u of them dropped", past, dropped_past);
+	EXPECT(past > 0 && dropped_past > 0);
 	dice_expr_free(e);
 	dice_notation_free(ctx);
 }

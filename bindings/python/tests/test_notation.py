@@ -179,6 +179,21 @@ def test_values_past_int64_are_exact():
     assert past >= 8
 
 
+def test_values_past_int64_with_dropped_dice():
+    # Each group's own value, the sum of its kept dice, past int64_t too.
+    for seed in range(8):
+        r = libdice.roll("3d18446744073709551615kh2 + 1d18446744073709551615"
+                         " + 5", libdice.Die(seed=seed))
+        kept, single = r.tree
+        assert len(kept.dice) == 3 and len(single.dice) == 1
+        dropped = [d for d in kept.dice if "dropped" in d.flags]
+        assert len(dropped) == 1
+        assert dropped[0].value == min(d.value for d in kept.dice)
+        assert kept.value == sum(d.value for d in kept.dice) - dropped[0].value
+        assert single.value == single.dice[0].value
+        assert r.total == kept.value + single.value + 5
+
+
 def test_no_device_raises(has_device):
     if has_device:
         pytest.skip("/dev/dice is here (the QEMU guest tests it)")
