@@ -132,6 +132,17 @@ DICE_NOTATION_EXPORT void dice_result_free(struct dice_result *r)
 	xfree(r);
 }
 
+/* @v as int64_t in *@out: 0, or -ERANGE with *@out 0 (the _str has it). */
+static int value_i64(val_t v, int64_t *out)
+{
+	if (v > INT64_MAX || v < INT64_MIN) {
+		*out = 0;
+		return -ERANGE;
+	}
+	*out = (int64_t)v;
+	return 0;
+}
+
 DICE_NOTATION_EXPORT int dice_result_total(const struct dice_result *r,
 					   int64_t *total)
 {
@@ -285,13 +296,7 @@ DICE_NOTATION_EXPORT int dice_result_group(const struct dice_result *r,
 	group->end = gr->g->end;
 	group->ndice = gr->npool;
 	group->nfaces = gr->nev;
-	/* Past int64: the rest is filled, the value is dice_result_group_str's. */
-	if (gr->value > INT64_MAX || gr->value < INT64_MIN) {
-		group->value = 0;
-		return -ERANGE;
-	}
-	group->value = (int64_t)gr->value;
-	return 0;
+	return value_i64(gr->value, &group->value);
 }
 
 DICE_NOTATION_EXPORT int dice_result_group_str(const struct dice_result *r,
@@ -345,13 +350,7 @@ DICE_NOTATION_EXPORT int dice_result_die(const struct dice_result *r,
 		die->flags |= DICE_DIE_CRITICAL;
 	if (die_flags(gr, p) & DICE_RESULT_FUMBLE)
 		die->flags |= DICE_DIE_FUMBLE;
-	/* Past int64: the flags are filled, the value is dice_result_die_str's. */
-	if (p->value > INT64_MAX || p->value < INT64_MIN) {
-		die->value = 0;
-		return -ERANGE;
-	}
-	die->value = (int64_t)p->value;
-	return 0;
+	return value_i64(p->value, &die->value);
 }
 
 DICE_NOTATION_EXPORT int dice_result_die_str(const struct dice_result *r,
