@@ -84,3 +84,19 @@ tap_done() {
 	fi
 	[ "$tap_failed" -eq 0 ]
 }
+
+# Wait until process PID catches signal SIGNUM (its handler is installed:
+# /proc/PID/status SigCgt), up to 30 s, so that a signal sent next is not
+# lost to a program still starting on a slow machine.  Fails if it never
+# does or has gone.
+tap_wait_catching() { # PID SIGNUM
+	tap_wc_i=0
+	while [ "$tap_wc_i" -lt 300 ]; do
+		tap_wc_mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null) || return 1
+		[ -n "$tap_wc_mask" ] || return 1
+		[ $(((0x$tap_wc_mask >> ($2 - 1)) & 1)) -eq 1 ] && return 0
+		sleep 0.1
+		tap_wc_i=$((tap_wc_i + 1))
+	done
+	return 1
+}

@@ -2195,22 +2195,78 @@ struct waiter {
 	short events;
 	short revents;
 	int ret;
-	double waited;
+	pid_t tid;
+	atomic_int returned;
 };
 
 static void *wait_poll(void *arg)
 {
 	struct waiter *w = arg;
 	struct pollfd p = { .fd = w->fd, .events = w->events };
-	double t0 = now();
 
+	w->tid = (pid_t)syscall(SYS_gettid);
 	w->ret = poll(&p, 1, 20000);
 	w->revents = p.revents;
-	w->waited = now() - t0;
+	atomic_store(&w->returned, 1);
 	return NULL;
 }
 
-/* A poller sleeping on a written-bits file wakes when a write or read lets it. */
+/* Thread @tid of this process is asleep (state S), not merely preempted. */
+static bool task_sleeps(pid_t tid)
+{
+	char path[64], line[512], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+	fclose(f);
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
+/*
+ * Thread @tid of this process asleep in poll(2) or ppoll(2): its
+ * /proc/self/task/TID/syscall names the call while it waits ("running"
+ * while it runs), and its state is S.  Waits for it up to 20 s, instead
+ * of guessing a sleep long enough for a slow guest.
+ */
+static bool asleep_in_poll(pid_t *tid)
+{
+	char path[64], line[128];
+	long nr;
+	int i;
+
+	for (i = 0; i < 20000; i++, usleep(1000)) {
+		FILE *f;
+
+		line[0] = '\0';
+		if (!*(volatile pid_t *)tid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", *tid);
+		f = fopen(path, "r");
+		if (!f)
+			return false;
+		nr = fgets(line, sizeof(line), f) ? strtol(line, NULL, 10) : -1;
+		fclose(f);
+		if (!strncmp(line, "running", 7))
+			continue;
+#ifdef SYS_poll
+		if (nr == SYS_poll && task_sleeps(*tid))
+			return true;
+#endif
+		if (nr == SYS_ppoll && task_sleeps(*tid))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A poller sleeping on a written-bits file wakes when a write or read lets
+ * it: the write (the read) comes once the poller is asleep in poll(), and
+ * it had not returned before.
+ */
 TEST(poll_wakes)
 {
 	unsigned char bits[1016], buf[200];
@@ -2224,25 +2280,27 @@ TEST(poll_wakes)
 	fill_bytes(5, bits, sizeof(bits));
 	w.fd = fd;
 	ASSERT_EQ(0, pthread_create(&t, NULL, wait_poll, &w));
-	usleep(200000);
+	ASSERT_TRUE(asleep_in_poll(&w.tid)) TH_LOG("the poller never slept");
+	EXPECT_EQ(0, atomic_load(&w.returned)) TH_LOG("did not sleep");
 	ASSERT_EQ(8, write(fd, bits, 8));
 	pthread_join(t, NULL);
 	EXPECT_EQ(1, w.ret);
 	EXPECT_TRUE(w.revents & POLLIN);
-	EXPECT_LT(0.1, w.waited) TH_LOG("did not sleep");
 
 	/* Fill the pool, wait for room, read rolls. */
 	while (write(fd, bits, sizeof(bits)) > 0)
 		;
 	w.events = POLLOUT;
 	w.revents = 0;
+	w.tid = 0;
+	atomic_store(&w.returned, 0);
 	ASSERT_EQ(0, pthread_create(&t, NULL, wait_poll, &w));
-	usleep(200000);
+	ASSERT_TRUE(asleep_in_poll(&w.tid)) TH_LOG("the poller never slept");
+	EXPECT_EQ(0, atomic_load(&w.returned)) TH_LOG("did not sleep");
 	ASSERT_EQ(100, read(fd, buf, 100));
 	pthread_join(t, NULL);
 	EXPECT_EQ(1, w.ret);
 	EXPECT_TRUE(w.revents & POLLOUT);
-	EXPECT_LT(0.1, w.waited) TH_LOG("did not sleep");
 	close(fd);
 }
 

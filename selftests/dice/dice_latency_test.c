@@ -12,12 +12,16 @@
  * how late each wake-up is.  On a PREEMPT_RT kernel the read is preempted
  * at once; on the others it yields at the chunk boundaries of its read
  * loop (cond_resched()).  A read that never yielded would hold the CPU for
- * a whole 64 MiB read: seconds.  The bound asserted, DICE_LATENCY_MAX_US
- * (default 250000), is generous on purpose: under QEMU's TCG the host
- * itself delays the guest by milliseconds, and speed targets belong in
- * benchmarks.  The worst case, the 99th percentile and the read rate are
- * printed for the record; a second pass reads /dev/zero the same way as a
- * baseline for this machine.
+ * a whole 64 MiB read: seconds.  What is asserted is relative, so that a
+ * guest slowed by the host (TCG, another tier beside it) is judged by what
+ * it is: each read's worst wake-up over that read's length, which a read
+ * that never yielded brings near 1 (it held the waker for all of itself)
+ * and a yielding one keeps near 0 (6 to 8 ms of 1 to 3 s: 0.005); below
+ * DICE_LATENCY_MAX_PERMILLE (default 250) thousandths for every read but
+ * the worst, so one stall of the host (up to 160 ms seen) fails nothing.
+ * The worst case, the 99th percentile and the read rate are printed for
+ * the record; a first pass reads /dev/zero the same way as a baseline for
+ * this machine.
  *
  * The second case is one user against another: an unprivileged process
  * pinned to the same CPU builds tables of DICE_TABLE_SIDES_MAX (2^20)
@@ -29,13 +33,19 @@
  * (The third attack was GET_MASSES, the masses of a die of as many
  * sides, gone with the old uapi.)  Those loops yield every 4096 sides
  * (dice_yield()); before they did, the reader waited 0.2 to 3 s under TCG
- * behind each.  The
- * reader's wait is its read time plus how late its wake-up comes; the case
- * takes the worst wait of each of DICE_CROSS_SECONDS (default 4) one-second
- * windows and asserts that the smallest of them is below DICE_CROSS_MAX_US
- * (default 50000): a loop that never yields is in every window (before the
- * yields: 93, 1429 and 132 ms; after: 3 to 5 ms), a stall of the host under
- * TCG (the worst idle window has seen 2 to 160 ms) is not.
+ * behind each.  The reader's wait is its read time plus how late its
+ * wake-up comes; the attacker counts its rounds (one pass of its loop).
+ * The case takes the worst wait of each of DICE_CROSS_SECONDS (default 4)
+ * windows (a second, longer until two rounds end in it) over the length of
+ * a round in that window, and asserts that the smallest of them is below
+ * DICE_CROSS_MAX_PERMILLE (default 60) thousandths, unless some window's
+ * worst wait was below DICE_CROSS_FLOOR_US (default 10000: a fast guest,
+ * KVM, has short rounds but not a shorter tick).  Without the yields the
+ * reader waited 0.21 to 0.50 of a round in every window (101 to 144 ms),
+ * with them 0.004 to 0.014 (5 to 12 ms), and a stall of the host under
+ * TCG (the worst idle window has seen 2 to 160 ms) is not in every window.
+ * Relative to the round, in the same window, so that a guest slowed by the
+ * host or by a test tier beside it slows both.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -50,11 +60,16 @@
 
 #define CHUNK		(64 << 20)
 #define MAX_SAMPLES	(1 << 20)
+#define MAX_READS	64
 
 struct latency_run {
 	const char *path;
 	__u64 bytes;
 	volatile int done;
+	volatile unsigned int cur;	/* the read in progress */
+	unsigned int reads;
+	double read_s[MAX_READS];	/* each read's duration */
+	__u64 read_worst_ns[MAX_READS];	/* the worst wake-up during it */
 	int read_err;
 	double seconds;
 	__u64 samples;
@@ -95,13 +110,18 @@ static void *reader(void *arg)
 		goto out;
 	}
 	while (left) {
+		double t1 = now(), took;
 		ssize_t got = read(fd, buf, left < CHUNK ? left : CHUNK);
 
+		took = now() - t1;
 		if (got <= 0) {
 			r->read_err = got ? errno : EIO;
 			break;
 		}
 		left -= got;
+		if (r->reads < MAX_READS)
+			r->read_s[r->reads] = took;
+		r->cur = ++r->reads;
 	}
 	r->seconds = now() - t0;
 out:
@@ -123,6 +143,7 @@ static void *waker(void *arg)
 		return (void *)(long)errno;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (!r->done && r->samples < MAX_SAMPLES) {
+		unsigned int cur;
 		__s64 late;
 
 		next.tv_nsec += 1000000;
@@ -137,6 +158,14 @@ static void *waker(void *arg)
 		if (late < 0)
 			late = 0;
 		r->lat[r->samples++] = late;
+		/*
+		 * The read in progress when the wake-up came: one that never
+		 * yields lets the waker run only once it returns, before the
+		 * reader counts it (both are on CPU 0).
+		 */
+		cur = r->cur;
+		if (cur < MAX_READS && (__u64)late > r->read_worst_ns[cur])
+			r->read_worst_ns[cur] = late;
 		/* Missed periods are not owed: start again from now. */
 		if (late > 1000000)
 			next = t;
@@ -197,23 +226,57 @@ FIXTURE_TEARDOWN(latency)
 {
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The share of each read that its worst wake-up waited, the reads in
+ * ascending order: the one below the largest, which a single host stall
+ * cannot move, or the only one.
+ */
+static double held_share(const struct latency_run *r)
+{
+	unsigned int n = r->reads < MAX_READS ? r->reads : MAX_READS, i;
+	double share[MAX_READS];
+
+	for (i = 0; i < n; i++)
+		share[i] = r->read_worst_ns[i] / 1e9 / r->read_s[i];
+	qsort(share, n, sizeof(share[0]), cmp_double);
+	for (i = 0; i < n; i++)
+		printf("# latency: %s: read %u held the waker %.4f of its length\n",
+		       r->path, i, share[i]);
+	return n ? share[n > 1 ? n - 2 : 0] : 1;
+}
+
 /* A gigabyte takes about 25 s under TCG: more than the default 30 s. */
 TEST_F_TIMEOUT(latency, long_read_stays_preemptible, 600)
 {
-	struct latency_run dice = { .path = DICE_PATH };
-	struct latency_run zero = { .path = "/dev/zero" };
-	__u64 max_us = env_u64("DICE_LATENCY_MAX_US", 250000);
+	struct latency_run *dice, *zero;
+	double max_share = env_u64("DICE_LATENCY_MAX_PERMILLE", 250) / 1e3;
+	double held;
 	int fd = open_die(_metadata, O_RDONLY);
 
 	REQUIRE_DIE(fd);
 	close(fd);
+	dice = calloc(1, sizeof(*dice));
+	zero = calloc(1, sizeof(*zero));
+	ASSERT_TRUE(dice && zero);
+	dice->path = DICE_PATH;
+	zero->path = "/dev/zero";
 	mlockall(MCL_CURRENT | MCL_FUTURE);
-	dice.bytes = zero.bytes = env_u64("DICE_LATENCY_BYTES", 256ULL << 20);
-	run(_metadata, &zero);
-	run(_metadata, &dice);
-	EXPECT_GT(max_us * 1000, dice.worst_ns)
-		TH_LOG("a SCHED_FIFO thread waited %.1f ms behind a read of /dev/dice",
-		       dice.worst_ns / 1e6);
+	dice->bytes = zero->bytes = env_u64("DICE_LATENCY_BYTES", 256ULL << 20);
+	run(_metadata, zero);
+	run(_metadata, dice);
+	held = held_share(dice);
+	EXPECT_GT(max_share, held)
+		TH_LOG("a SCHED_FIFO thread waited %.2f of a read of /dev/dice behind it (worst %.1f ms)",
+		       held, dice->worst_ns / 1e6);
+	free(dice);
+	free(zero);
 }
 
 /* ---- one user's tables against another user's rolls ------------------------- */
@@ -248,8 +311,12 @@ static void *asker(void *arg)
 	return NULL;
 }
 
-/* The attacker: as nobody, on CPU 0, the O(sides) ioctl @kind for ever. */
-static void __attribute__((noreturn)) attacker(enum attack kind, int ready)
+/*
+ * The attacker: as nobody, on CPU 0, the O(sides) ioctl @kind for ever,
+ * counting its rounds in *@rounds.
+ */
+static void __attribute__((noreturn))
+attacker(enum attack kind, int ready, volatile __u64 *rounds)
 {
 	__u32 n = attack_sides(kind);
 	__u32 *w = malloc(n * sizeof(*w));
@@ -300,6 +367,7 @@ static void __attribute__((noreturn)) attacker(enum attack kind, int ready)
 			    ioctl(fd, DICE_IOC_SET_DIE, &d6))
 				_exit(7);
 		}
+		(*rounds)++;
 	}
 }
 
@@ -322,13 +390,22 @@ FIXTURE_TEARDOWN(cross_user)
 {
 }
 
-/* The worst wait of a reader of 64 bytes every millisecond, for 1 s. */
-static double worst_wait(struct __test_metadata *_metadata, int fd)
+/*
+ * The worst wait of a reader of 64 bytes every millisecond, for a window of
+ * 1 s that goes on until *@rounds has grown by @min_rounds (up to 10 s), so
+ * that the length of a round is known within the window.  *@took: its
+ * length, *@got: the rounds in it.
+ */
+static double worst_wait(struct __test_metadata *_metadata, int fd,
+			 volatile __u64 *rounds, __u64 min_rounds,
+			 double *took, __u64 *got)
 {
-	double t0, t1, t2, end, worst = 0;
+	double t0, t1, t2, start = now(), worst = 0;
+	__u64 r0 = *rounds;
 	unsigned char buf[64];
 
-	for (end = now() + 1; now() < end;) {
+	while (now() < start + 1 ||
+	       (*rounds - r0 < min_rounds && now() < start + 10)) {
 		t0 = now();
 		ASSERT_EQ(64, read(fd, buf, sizeof(buf)));
 		t1 = now();
@@ -340,19 +417,38 @@ static double worst_wait(struct __test_metadata *_metadata, int fd)
 		if (t2 - t1 - 0.001 > worst)
 			worst = t2 - t1 - 0.001;
 	}
+	*took = now() - start;
+	*got = *rounds - r0;
 	return worst;
+}
+
+/*
+ * The worst wait of a window over the length of one attacker's round in
+ * it (the window over its rounds; the whole window when none ended in it,
+ * which is shorter than the round).  Relative to the round, measured in
+ * the same window, so that a guest slowed by the host slows both.
+ */
+static double wait_share(double worst, double window, __u64 rounds)
+{
+	return worst / (window / (rounds ? rounds : 1));
 }
 
 TEST_F_TIMEOUT(cross_user, reads_stay_prompt, 120)
 {
-	__u64 max_us = env_u64("DICE_CROSS_MAX_US", 50000);
-	__u64 windows = env_u64("DICE_CROSS_SECONDS", 4), i;
-	double least[2] = { 1e9, 1e9 }, most[2] = { 0, 0 }, w;
+	double max_share = env_u64("DICE_CROSS_MAX_PERMILLE", 60) / 1e3;
+	double floor_s = env_u64("DICE_CROSS_FLOOR_US", 10000) / 1e6;
+	__u64 windows = env_u64("DICE_CROSS_SECONDS", 4), i, got;
+	double least[2] = { 1e9, 1e9 }, most[2] = { 0, 0 }, w, took;
+	double share = 1e9, s;
 	int fd = open_die(_metadata, O_RDONLY), ready[2], pass, status;
+	volatile __u64 *rounds;
 	pid_t pid = -1;
 	char c;
 
 	REQUIRE_DIE(fd);
+	rounds = mmap(NULL, sizeof(*rounds), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, rounds);
 	pin_to_cpu0();
 	for (pass = 0; pass < 2; pass++) {
 		if (pass) {
@@ -360,14 +456,23 @@ TEST_F_TIMEOUT(cross_user, reads_stay_prompt, 120)
 			pid = fork();
 			ASSERT_LE(0, pid);
 			if (!pid)
-				attacker(variant->kind, ready[1]);
+				attacker(variant->kind, ready[1], rounds);
 			ASSERT_EQ(1, read(ready[0], &c, 1))
 				TH_LOG("the attacker could not set up");
 			close(ready[0]);
 			close(ready[1]);
 		}
 		for (i = 0; i < windows; i++) {
-			w = worst_wait(_metadata, fd);
+			w = worst_wait(_metadata, fd, rounds, pass ? 2 : 0,
+				       &took, &got);
+			if (pass) {
+				s = wait_share(w, took, got);
+				printf("# cross-user: window %llu: worst wait %.1f ms, %llu rounds of the attack in %.1f s, %.3f of a round\n",
+				       (unsigned long long)i, w * 1e3,
+				       (unsigned long long)got, took, s);
+				if (s < share)
+					share = s;
+			}
 			if (w < least[pass])
 				least[pass] = w;
 			if (w > most[pass])
@@ -378,15 +483,18 @@ TEST_F_TIMEOUT(cross_user, reads_stay_prompt, 120)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFSIGNALED(status))
 		TH_LOG("the attacker stopped early: exit %d", WEXITSTATUS(status));
-	printf("# cross-user: %s attack, worst wait %.1f ms in every second, %.1f ms at most (idle %.1f and %.1f ms)\n",
+	printf("# cross-user: %s attack, worst wait %.1f ms in every window, %.1f ms at most (idle %.1f and %.1f ms); %.3f of a round in every window\n",
 	       variant->kind == ATTACK_WEIGHTS ? "SET_DIE of weights" :
 	       variant->kind == ATTACK_ALIAS ? "SET_DIE of alias tables" :
 	       "SET_DIE install, GET_DIE and GET_STATS",
-	       least[1] * 1e3, most[1] * 1e3, least[0] * 1e3, most[0] * 1e3);
+	       least[1] * 1e3, most[1] * 1e3, least[0] * 1e3, most[0] * 1e3,
+	       share);
 	fflush(stdout);
-	EXPECT_GT(max_us / 1e6, least[1])
-		TH_LOG("root's read waited %.1f ms behind nobody's ioctls in every second",
-		       least[1] * 1e3);
+	/* Both: a fast guest (KVM) has short rounds but the same tick. */
+	EXPECT_TRUE(share < max_share || least[1] < floor_s)
+		TH_LOG("root's read waited %.2f of a round of nobody's ioctls, %.1f ms, in every window",
+		       share, least[1] * 1e3);
+	munmap((void *)rounds, sizeof(*rounds));
 	close(fd);
 }
 

@@ -120,9 +120,46 @@ static int discarded(int fd, unsigned long long *v)
 	return 0;
 }
 
+/* The bits file @fd holds: drawn, less used and discarded. */
+static int held_bits(int fd, unsigned long long *held)
+{
+	struct dice_die_stats st;
+
+	if (ioctl(fd, DICE_IOC_GET_STATS, &st))
+		return -1;
+	*held = st.bits_drawn - st.bits_used - st.bits_discarded;
+	return 0;
+}
+
+/*
+ * The interrupt is counted before the kernel handles it: the ACPI notify
+ * runs later, from a workqueue, and calls the VM-fork notifiers, and a
+ * read right away could beat it (one clone in a few dozen runs under TCG
+ * on a loaded host read its old bits).  Wait until the notifiers have run:
+ * the probe @pfd, a d256 that holds bits, drops them on its first roll
+ * after, which its bits_discarded shows.  Each call leaves it holding bits
+ * (two rolls when it holds only one's, so that the second draws more), so
+ * that a drop always has bits to count.  Up to 10 s, then go on.
+ */
+static void wait_for_notifiers(int pfd, unsigned long long before)
+{
+	unsigned long long now = before, held;
+	unsigned char b[2];
+	int i;
+
+	for (i = 0; i < 1000 && now == before; i++) {
+		if (held_bits(pfd, &held) ||
+		    read(pfd, b, held > 8 ? 1 : 2) < 1 ||
+		    discarded(pfd, &now))
+			return;
+		if (now == before)
+			usleep(10000);
+	}
+}
+
 int main(void)
 {
-	unsigned long long before, after, in_before, in_after;
+	unsigned long long before, after, in_before, in_after, p_before;
 	unsigned char rolls[32], text[64], *page, *zeros;
 	__u32 fmt = DICE_FMT_U8 | DICE_FMT_ZERO_BASED;
 	long psize = sysconf(_SC_PAGESIZE);
@@ -132,12 +169,13 @@ int main(void)
 	struct uffdio_copy copy;
 	struct uffd_msg msg;
 	unsigned long irqs;
-	int fd, tfd, uffd, i;
+	int fd, tfd, pfd, uffd, i;
 	pthread_t reader;
 
 	port = fopen("/dev/ttyS1", "w");
 	fd = open_die(256, fmt);
 	tfd = open_die(6, DICE_FMT_TEXT);
+	pfd = open_die(256, fmt);
 	r.fd = open_die(6, DICE_FMT_U8);
 	page = mmap(NULL, 2 * psize, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -145,9 +183,10 @@ int main(void)
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	zeros = calloc(1, MIB);
 	uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
-	if (!port || fd < 0 || tfd < 0 || r.fd < 0 || page == MAP_FAILED ||
-	    r.buf == MAP_FAILED || !zeros || uffd < 0 ||
+	if (!port || fd < 0 || tfd < 0 || pfd < 0 || r.fd < 0 ||
+	    page == MAP_FAILED || r.buf == MAP_FAILED || !zeros || uffd < 0 ||
 	    read(fd, rolls, 4) != 4 || discarded(fd, &before) ||
+	    read(pfd, rolls, 4) != 4 || discarded(pfd, &p_before) ||
 	    discarded(r.fd, &in_before) ||
 	    mprotect(page + psize, psize, PROT_NONE)) {
 		perror("vmfork_guest: setup");
@@ -179,14 +218,7 @@ int main(void)
 		fprintf(port, "vmfork no-interrupt\n");
 		return 1;
 	}
-	/*
-	 * The interrupt is counted before the kernel handles it: the ACPI
-	 * notify runs later, from a workqueue, and calls the VM-fork
-	 * notifiers.  A read right away could beat it (one clone in a few
-	 * dozen runs under TCG on a loaded host read its old bits); a
-	 * second is plenty.
-	 */
-	sleep(1);
+	wait_for_notifiers(pfd, p_before);
 	if (read(fd, rolls, sizeof(rolls)) != sizeof(rolls) ||
 	    discarded(fd, &after) ||
 	    read(tfd, text, sizeof(text)) != sizeof(text)) {

@@ -460,8 +460,9 @@ t_count "a d(2^64-1) rolls" "" 5 5 --seed=42 "5xd18446744073709551615"
 # 130 in the shell), so that shell loops stop too.
 "$DICE" --seed=42 -H 1000000000 3d6 </dev/null >"$T/out" 2>"$T/err" &
 pid=$!
-sleep 1
-kill -INT $pid
+# Once dice catches SIGINT (a background job starts with it ignored);
+# a dice that never does is killed, and fails the case.
+if tap_wait_catching $pid 2; then kill -INT $pid; else kill -KILL $pid; fi
 wait $pid
 RC=$?
 if [ "$RC" -eq 130 ] && grep -q "^dice: interrupted after [0-9]* of 1000000000 rolls" "$T/err"; then

@@ -176,8 +176,9 @@ name="SIGINT interrupts a huge histogram"
 if tap_wanted "$name"; then
 	"$DICE" -H 1000000000 3d6 </dev/null >"$T/out" 2>"$T/err" &
 	pid=$!
-	sleep 1
-	kill -INT $pid
+	# Once dice catches SIGINT (a background job starts with it ignored);
+	# a dice that never does is killed, and fails the case.
+	if tap_wait_catching $pid 2; then kill -INT $pid; else kill -KILL $pid; fi
 	wait $pid
 	RC=$?
 	if [ "$RC" -eq 130 ] && grep -q "interrupted after" "$T/err"; then
