@@ -146,12 +146,16 @@ static int value_i64(val_t v, int64_t *out)
 DICE_NOTATION_EXPORT int dice_result_total(const struct dice_result *r,
 					   int64_t *total)
 {
+	int64_t v;
+	int err;
+
 	if (!r || !total)
 		return -EINVAL;
-	if (r->r.total > INT64_MAX || r->r.total < INT64_MIN)
-		return -ERANGE;
-	*total = (int64_t)r->r.total;
-	return 0;
+	/* *total untouched past int64_t, as documented. */
+	err = value_i64(r->r.total, &v);
+	if (!err)
+		*total = v;
+	return err;
 }
 
 /* @v in decimal into @buf of @len bytes: 0 or -ENOSPC. */

@@ -335,6 +335,14 @@ static inline __u64 splitmix(__u64 *s)
 	return x ^ (x >> 31);
 }
 
+/* qsort() order of doubles. */
+static inline int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* now() - seconds on the monotonic clock */
 static inline double now(void)
 {

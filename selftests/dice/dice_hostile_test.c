@@ -329,13 +329,6 @@ static double kill_and_reap(pid_t pid, int *status)
 	return now() - t0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* One uninterrupted SET_DIE of @a on a new file: the seconds it took. */
 static double set_die_timed(const struct dice_die_args *a)
 {
@@ -2226,6 +2219,16 @@ static bool task_sleeps(pid_t tid)
 	return p && p[1] == ' ' && p[2] == 'S';
 }
 
+/* System call @nr is poll(2) or ppoll(2). */
+static bool is_poll_call(long nr)
+{
+#ifdef SYS_poll
+	if (nr == SYS_poll)
+		return true;
+#endif
+	return nr == SYS_ppoll;
+}
+
 /*
  * Thread @tid of this process asleep in poll(2) or ppoll(2): its
  * /proc/self/task/TID/syscall names the call while it waits ("running"
@@ -2252,11 +2255,7 @@ static bool asleep_in_poll(pid_t *tid)
 		fclose(f);
 		if (!strncmp(line, "running", 7))
 			continue;
-#ifdef SYS_poll
-		if (nr == SYS_poll && task_sleeps(*tid))
-			return true;
-#endif
-		if (nr == SYS_ppoll && task_sleeps(*tid))
+		if (is_poll_call(nr) && task_sleeps(*tid))
 			return true;
 	}
 	return false;

@@ -38,11 +38,12 @@
  * The case takes the worst wait of each of DICE_CROSS_SECONDS (default 4)
  * windows (a second, longer until two rounds end in it) over the length of
  * a round in that window, and asserts that the smallest of them is below
- * DICE_CROSS_MAX_PERMILLE (default 60) thousandths, unless some window's
+ * DICE_CROSS_MAX_PERMILLE (default 120) thousandths, unless some window's
  * worst wait was below DICE_CROSS_FLOOR_US (default 10000: a fast guest,
  * KVM, has short rounds but not a shorter tick).  Without the yields the
  * reader waited 0.21 to 0.50 of a round in every window (101 to 144 ms),
- * with them 0.004 to 0.014 (5 to 12 ms), and a stall of the host under
+ * with them 0.004 to 0.052 (5 to 26 ms: a stretch of the alias case's
+ * memory work, with 6.1 beside the debug tier), and a stall of the host under
  * TCG (the worst idle window has seen 2 to 160 ms) is not in every window.
  * Relative to the round, in the same window, so that a guest slowed by the
  * host or by a test tier beside it slows both.
@@ -66,8 +67,7 @@ struct latency_run {
 	const char *path;
 	__u64 bytes;
 	volatile int done;
-	volatile unsigned int cur;	/* the read in progress */
-	unsigned int reads;
+	volatile unsigned int reads;	/* done, so the index of the next */
 	double read_s[MAX_READS];	/* each read's duration */
 	__u64 read_worst_ns[MAX_READS];	/* the worst wake-up during it */
 	int read_err;
@@ -121,7 +121,7 @@ static void *reader(void *arg)
 		left -= got;
 		if (r->reads < MAX_READS)
 			r->read_s[r->reads] = took;
-		r->cur = ++r->reads;
+		r->reads++;
 	}
 	r->seconds = now() - t0;
 out:
@@ -163,7 +163,7 @@ static void *waker(void *arg)
 		 * yields lets the waker run only once it returns, before the
 		 * reader counts it (both are on CPU 0).
 		 */
-		cur = r->cur;
+		cur = r->reads;
 		if (cur < MAX_READS && (__u64)late > r->read_worst_ns[cur])
 			r->read_worst_ns[cur] = late;
 		/* Missed periods are not owed: start again from now. */
@@ -226,13 +226,6 @@ FIXTURE_TEARDOWN(latency)
 {
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The share of each read that its worst wake-up waited, the reads in
  * ascending order: the one below the largest, which a single host stall
@@ -243,40 +236,34 @@ static double held_share(const struct latency_run *r)
 	unsigned int n = r->reads < MAX_READS ? r->reads : MAX_READS, i;
 	double share[MAX_READS];
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		share[i] = r->read_worst_ns[i] / 1e9 / r->read_s[i];
-	qsort(share, n, sizeof(share[0]), cmp_double);
-	for (i = 0; i < n; i++)
 		printf("# latency: %s: read %u held the waker %.4f of its length\n",
 		       r->path, i, share[i]);
+	}
+	qsort(share, n, sizeof(share[0]), cmp_double);
 	return n ? share[n > 1 ? n - 2 : 0] : 1;
 }
 
 /* A gigabyte takes about 25 s under TCG: more than the default 30 s. */
 TEST_F_TIMEOUT(latency, long_read_stays_preemptible, 600)
 {
-	struct latency_run *dice, *zero;
+	struct latency_run dice = { .path = DICE_PATH };
+	struct latency_run zero = { .path = "/dev/zero" };
 	double max_share = env_u64("DICE_LATENCY_MAX_PERMILLE", 250) / 1e3;
 	double held;
 	int fd = open_die(_metadata, O_RDONLY);
 
 	REQUIRE_DIE(fd);
 	close(fd);
-	dice = calloc(1, sizeof(*dice));
-	zero = calloc(1, sizeof(*zero));
-	ASSERT_TRUE(dice && zero);
-	dice->path = DICE_PATH;
-	zero->path = "/dev/zero";
 	mlockall(MCL_CURRENT | MCL_FUTURE);
-	dice->bytes = zero->bytes = env_u64("DICE_LATENCY_BYTES", 256ULL << 20);
-	run(_metadata, zero);
-	run(_metadata, dice);
-	held = held_share(dice);
+	dice.bytes = zero.bytes = env_u64("DICE_LATENCY_BYTES", 256ULL << 20);
+	run(_metadata, &zero);
+	run(_metadata, &dice);
+	held = held_share(&dice);
 	EXPECT_GT(max_share, held)
 		TH_LOG("a SCHED_FIFO thread waited %.2f of a read of /dev/dice behind it (worst %.1f ms)",
-		       held, dice->worst_ns / 1e6);
-	free(dice);
-	free(zero);
+		       held, dice.worst_ns / 1e6);
 }
 
 /* ---- one user's tables against another user's rolls ------------------------- */
@@ -435,7 +422,7 @@ static double wait_share(double worst, double window, __u64 rounds)
 
 TEST_F_TIMEOUT(cross_user, reads_stay_prompt, 120)
 {
-	double max_share = env_u64("DICE_CROSS_MAX_PERMILLE", 60) / 1e3;
+	double max_share = env_u64("DICE_CROSS_MAX_PERMILLE", 120) / 1e3;
 	double floor_s = env_u64("DICE_CROSS_FLOOR_US", 10000) / 1e6;
 	__u64 windows = env_u64("DICE_CROSS_SECONDS", 4), i, got;
 	double least[2] = { 1e9, 1e9 }, most[2] = { 0, 0 }, w, took;

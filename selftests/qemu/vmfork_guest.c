@@ -120,17 +120,6 @@ static int discarded(int fd, unsigned long long *v)
 	return 0;
 }
 
-/* The bits file @fd holds: drawn, less used and discarded. */
-static int held_bits(int fd, unsigned long long *held)
-{
-	struct dice_die_stats st;
-
-	if (ioctl(fd, DICE_IOC_GET_STATS, &st))
-		return -1;
-	*held = st.bits_drawn - st.bits_used - st.bits_discarded;
-	return 0;
-}
-
 /*
  * The interrupt is counted before the kernel handles it: the ACPI notify
  * runs later, from a workqueue, and calls the VM-fork notifiers, and a
@@ -143,17 +132,18 @@ static int held_bits(int fd, unsigned long long *held)
  */
 static void wait_for_notifiers(int pfd, unsigned long long before)
 {
-	unsigned long long now = before, held;
+	struct dice_die_stats st;
+	unsigned long long held;
 	unsigned char b[2];
 	int i;
 
-	for (i = 0; i < 1000 && now == before; i++) {
-		if (held_bits(pfd, &held) ||
-		    read(pfd, b, held > 8 ? 1 : 2) < 1 ||
-		    discarded(pfd, &now))
+	for (i = 0; i < 1000; i++, usleep(10000)) {
+		if (ioctl(pfd, DICE_IOC_GET_STATS, &st) ||
+		    st.bits_discarded != before)
 			return;
-		if (now == before)
-			usleep(10000);
+		held = st.bits_drawn - st.bits_used - st.bits_discarded;
+		if (read(pfd, b, held > 8 ? 1 : 2) < 1)
+			return;
 	}
 }
 
