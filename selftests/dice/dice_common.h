@@ -32,6 +32,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -350,6 +351,30 @@ static inline double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * window_done() - whether threads that count their calls in @counts[@n]
+ * may stop: past @end once every count has reached @least, and at @cap
+ * whatever the counts.  How fast calls go is the guest's business (a
+ * loaded host slowed a contended flood 75-fold), so a window that needs
+ * each thread to have done something goes on until it has.
+ */
+static inline bool window_done(double end, double cap,
+			       const atomic_ulong *counts, unsigned int n,
+			       unsigned long least)
+{
+	double t = now();
+	unsigned int i;
+
+	if (t < end)
+		return false;
+	if (t >= cap)
+		return true;
+	for (i = 0; i < n; i++)
+		if (atomic_load(&counts[i]) < least)
+			return false;
+	return true;
 }
 
 /* read_u64_file() - the decimal number in @path (a sysfs or proc file) */

@@ -279,28 +279,12 @@ static bool face_fits(__u64 sides, __u32 format)
 }
 
 /*
- * Every role must make ROLE_MIN_CALLS calls.  How fast they go is the
- * guest's business (a loaded host slows them 75-fold, and the counter
- * poller reads sysfs: 554 calls in 4 s on an idle debug kernel), so the
- * workers run past the end until each role has, up to sh->cap.
+ * Every role must make ROLE_MIN_CALLS calls (the counter poller reads
+ * sysfs: 554 calls in 4 s on an idle debug kernel): the workers run past
+ * the end until each role has (window_done()), up to ROLE_MAX_SECONDS.
  */
 #define ROLE_MIN_CALLS		10
 #define ROLE_MAX_SECONDS	60
-
-static bool workers_done(struct shared *sh)
-{
-	double t = now();
-	int i;
-
-	if (t < sh->end)
-		return false;
-	if (t >= sh->cap)
-		return true;
-	for (i = 0; i < R_NR; i++)
-		if (atomic_load(&sh->ops[i]) < ROLE_MIN_CALLS)
-			return false;
-	return true;
-}
 
 static void *worker(void *arg)
 {
@@ -315,7 +299,7 @@ static void *worker(void *arg)
 	size_t len;
 	int err, i;
 
-	while (!workers_done(sh)) {
+	while (!window_done(sh->end, sh->cap, sh->ops, R_NR, ROLE_MIN_CALLS)) {
 		atomic_fetch_add(&sh->ops[w->role], 1);
 		switch (w->role) {
 		case R_READ_TEXT:
