@@ -41,8 +41,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -744,25 +746,33 @@ TEST(set_die_e2big)
  * both), every GET_STATS is consistent and no count goes back, every roll
  * is a face of one of them, and root's changes go through.
  *
+ * A GET_DIE made while no change was under way reports the die of the
+ * last change, never an older one.
+ *
  * How many calls the flood makes depends on the guest's speed (a GET_DIE
  * waits for root's SET_DIE), so what must hold is that it raced: root goes
- * on changing the die until the flood has seen it change FLOOD_SWITCHES
- * times, for up to FLOOD_MAX_SECONDS.
+ * on changing the die until each flooding thread has seen it change
+ * FLOOD_SWITCHES times (window_done()), for up to FLOOD_MAX_SECONDS from
+ * the start.
  */
 #define FLOOD_THREADS		4
-#define FLOOD_SWITCHES		20
+#define FLOOD_SWITCHES		5
 #define FLOOD_MAX_SECONDS	60
 
 /* Shared between root and the flooding child, in a MAP_SHARED page. */
 struct flood_seen {
-	atomic_ulong switches;	/* a GET_DIE saw a die other than the last */
+	atomic_ulong seq;	/* twice root's changes; odd during one */
+	atomic_ulong switches[FLOOD_THREADS];	/* changes each thread saw */
 	atomic_int stop;	/* root has stopped changing the die */
+	atomic_int failed;	/* the flood found a fault: root stops */
 };
 
 struct flood {
 	int fd;
+	pid_t root;		/* the flood stops if root is gone */
 	struct flood_seen *seen;
-	double deadline;	/* if root fails before it says stop */
+	double deadline;	/* or if root never says stop */
+	atomic_int threads;
 	atomic_ulong calls;
 	struct failures f;
 };
@@ -785,21 +795,33 @@ static bool flood_die(const struct dice_die_info *in)
 static void *flooder(void *arg)
 {
 	struct flood *fl = arg;
+	struct flood_seen *seen = fl->seen;
+	int me = atomic_fetch_add(&fl->threads, 1);
 	struct dice_die_stats st, last = { 0 };
 	struct dice_die_info in;
-	__u64 last_sides = 0;
+	__u64 last_sides = 0, s0, s1;
 	int err;
 
-	while (!atomic_load(&fl->seen->stop) && now() < fl->deadline) {
+	while (!atomic_load(&seen->stop) && !atomic_load(&seen->failed) &&
+	       getppid() == fl->root && now() < fl->deadline) {
+		s0 = atomic_load(&seen->seq);
 		err = ioctl_errno(fl->fd, DICE_IOC_GET_DIE, &in);
+		s1 = atomic_load(&seen->seq);
 		if (err || !flood_die(&in)) {
 			failed(&fl->f, "GET_DIE: %s, d%llu kind %u method %u format %#x",
 			       strerror(err), in.sides, in.kind, in.method,
 			       in.format);
 			break;
 		}
+		/* Change k (from 1) sets the loaded die when k is odd. */
+		if (s0 == s1 && !(s0 & 1) &&
+		    in.sides != ((s0 / 2) & 1 ? 5 : 1000000)) {
+			failed(&fl->f, "GET_DIE: d%llu after %llu changes",
+			       in.sides, (unsigned long long)s0 / 2);
+			break;
+		}
 		if (last_sides && in.sides != last_sides)
-			atomic_fetch_add(&fl->seen->switches, 1);
+			atomic_fetch_add(&seen->switches[me], 1);
 		last_sides = in.sides;
 		err = ioctl_errno(fl->fd, DICE_IOC_GET_STATS, &st);
 		if (err || st.bits_used + st.bits_discarded > st.bits_drawn ||
@@ -815,7 +837,22 @@ static void *flooder(void *arg)
 		last = st;
 		atomic_fetch_add(&fl->calls, 2);
 	}
+	if (fl->f.count)
+		atomic_store(&seen->failed, 1);
 	return NULL;
+}
+
+static unsigned long flood_least_seen(struct flood_seen *seen)
+{
+	unsigned long least = ULONG_MAX, n;
+	int k;
+
+	for (k = 0; k < FLOOD_THREADS; k++) {
+		n = atomic_load(&seen->switches[k]);
+		if (n < least)
+			least = n;
+	}
+	return least;
 }
 
 TEST_F_TIMEOUT(slow, get_die_stats_flood, 300)
@@ -830,7 +867,7 @@ TEST_F_TIMEOUT(slow, get_die_stats_flood, 300)
 		.format = DICE_FMT_U32 | DICE_FMT_ZERO_BASED,
 	};
 	struct flood fl = { 0 };
-	unsigned long changes = 0, rolls = 0, switches;
+	unsigned long changes = 0, rolls = 0, least;
 	double slowest = 0, t0, start, end;
 	__u32 buf[64];
 	ssize_t n, i;
@@ -843,20 +880,26 @@ TEST_F_TIMEOUT(slow, get_die_stats_flood, 300)
 	fl.seen = mmap(NULL, sizeof(*fl.seen), PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, fl.seen);
+	fl.root = getpid();
 	start = now();
 	end = start + hostile_seconds();
-	fl.deadline = start + FLOOD_MAX_SECONDS + 10;
+	fl.deadline = (end > start + FLOOD_MAX_SECONDS ? end :
+		       start + FLOOD_MAX_SECONDS) + 10;
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
 		pthread_t tid[FLOOD_THREADS];
 		int k;
 
-		if (!drop_privileges())
+		if (!drop_privileges()) {
+			atomic_store(&fl.seen->failed, 1);
 			child_fail("dropping privileges: %s", strerror(errno));
+		}
 		for (k = 0; k < FLOOD_THREADS; k++)
-			if (pthread_create(&tid[k], NULL, flooder, &fl))
+			if (pthread_create(&tid[k], NULL, flooder, &fl)) {
+				atomic_store(&fl.seen->failed, 1);
 				child_fail("threads");
+			}
 		for (k = 0; k < FLOOD_THREADS; k++)
 			pthread_join(tid[k], NULL);
 		fprintf(stderr, "# the flood: %lu calls\n",
@@ -866,11 +909,13 @@ TEST_F_TIMEOUT(slow, get_die_stats_flood, 300)
 				   fl.f.first);
 		_exit(0);
 	}
-	while (now() < end ||
-	       (atomic_load(&fl.seen->switches) < FLOOD_SWITCHES &&
-		now() < start + FLOOD_MAX_SECONDS)) {
+	while (!atomic_load(&fl.seen->failed) &&
+	       !window_done(end, start + FLOOD_MAX_SECONDS, fl.seen->switches,
+			    FLOOD_THREADS, FLOOD_SWITCHES)) {
 		t0 = now();
+		atomic_fetch_add(&fl.seen->seq, 1);
 		ASSERT_EQ(0, set_die_raw(fl.fd, changes & 1 ? &fair_die : &loaded));
+		atomic_fetch_add(&fl.seen->seq, 1);
 		if (now() - t0 > slowest)
 			slowest = now() - t0;
 		changes++;	/* odd: the loaded die is in */
@@ -888,11 +933,12 @@ TEST_F_TIMEOUT(slow, get_die_stats_flood, 300)
 		rolls += n / 4;
 	}
 	atomic_store(&fl.seen->stop, 1);
-	EXPECT_EQ(0, wait_child(pid)) TH_LOG("the flood saw a torn die");
-	switches = atomic_load(&fl.seen->switches);
-	TH_LOG("%lu changes of die under the flood in %.1f s, the slowest %.1f ms; %lu rolls; the flood saw %lu",
-	       changes, now() - start, slowest * 1e3, rolls, switches);
-	EXPECT_LE(FLOOD_SWITCHES, switches)
+	EXPECT_EQ(0, wait_child(pid))
+		TH_LOG("the flood saw a torn, stale or inconsistent die");
+	least = flood_least_seen(fl.seen);
+	TH_LOG("%lu changes of die under the flood in %.1f s, the slowest %.1f ms; %lu rolls; each flooding thread saw %lu or more",
+	       changes, now() - start, slowest * 1e3, rolls, least);
+	EXPECT_LE(FLOOD_SWITCHES, least)
 		TH_LOG("the flood did not race root's changes");
 	munmap(fl.seen, sizeof(*fl.seen));
 	close(fl.fd);
@@ -2544,8 +2590,9 @@ static const char *const hand_name[H_NR] = {
 };
 
 /*
- * Every hand must make HAND_MIN_OPS operations: the hands run past the
- * end until each has (window_done()), for up to HAND_MAX_SECONDS.
+ * Every hand, and the forked child, must make HAND_MIN_OPS operations:
+ * they run past the end until each has (window_done()), for up to
+ * HAND_MAX_SECONDS more.
  */
 #define HAND_MIN_OPS		10
 #define HAND_MAX_SECONDS	60
@@ -2787,8 +2834,11 @@ static void *hand(void *arg)
 		case H_SLOT:
 			/* A fresh file the dup hand may close under us. */
 			fd = atomic_load(&sh->slot);
-			if (fd < 0)
-				break;
+			if (fd < 0) {
+				/* No file to use: no operation to count. */
+				sched_yield();
+				continue;
+			}
 			role = splitmix(&h->rng) % H_DUP;
 			if (role == H_IOCTL || role == H_READ) {
 				/* EBADF: closed under us, as expected. */
@@ -2826,15 +2876,20 @@ static void child_hands(struct shared_fd *sh)
 	unsigned char *buf = malloc(65536);
 	__u64 rng = 0xc41d;
 	int pipefd[2], ep = epoll_create1(EPOLL_CLOEXEC);
+	atomic_ulong ops = 0;	/* its own: the parent's are not shared */
 
 	if (!buf || ep < 0 || pipe2(pipefd, O_NONBLOCK | O_CLOEXEC) ||
 	    epoll_ctl(ep, EPOLL_CTL_ADD, sh->fd, &ev))
 		child_fail("setup: %s", strerror(errno));
-	while (now() < sh->end) {
+	while (!window_done(sh->end, sh->cap, &ops, 1, HAND_MIN_OPS)) {
 		if (!hand_op(sh, splitmix(&rng) % H_DUP, sh->fd, &rng, buf,
 			     pipefd, ep))
 			child_fail("%s", sh->f.first);
+		atomic_fetch_add(&ops, 1);
 	}
+	if (ops < HAND_MIN_OPS)
+		child_fail("the child starved: %lu operations",
+			   (unsigned long)ops);
 	_exit(0);
 }
 
