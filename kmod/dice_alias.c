@@ -14,6 +14,7 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 
 #include "dice_alias.h"
 
@@ -53,6 +54,26 @@ u64 dice_table_mass(const struct dice_table *table)
 }
 
 /**
+ * dice_table_mem() - memory for a table, or for the weights it is built from
+ * @bytes: at least 1
+ *
+ * Past a page it comes from vmalloc(), which needs only order-0 pages.
+ * kvmalloc() with __GFP_RETRY_MAYFAIL (DICE_GFP: ENOMEM, not the OOM
+ * killer) would first reclaim and compact hard for a physically contiguous
+ * block, which is what that flag asks of it, so any user looping SET_DIE
+ * could make the machine do so.  Freed by kvfree().
+ *
+ * Return: the memory, uninitialized, or NULL.
+ */
+void *dice_table_mem(size_t bytes)
+{
+	if (bytes <= PAGE_SIZE)
+		return kmalloc(bytes, DICE_GFP);
+	return __vmalloc(bytes, DICE_GFP);
+}
+EXPORT_SYMBOL_IF_KUNIT(dice_table_mem);
+
+/**
  * dice_table_alloc() - allocate a table for @sides sides
  * @sides: at least 1
  *
@@ -63,7 +84,7 @@ struct dice_table *dice_table_alloc(u32 sides)
 	struct dice_table *table;
 	u8 *mem;
 
-	table = kvmalloc(dice_table_bytes(sides, false), DICE_GFP);
+	table = dice_table_mem(dice_table_bytes(sides, false));
 	if (!table)
 		return NULL;
 	mem = (u8 *)(table + 1);
@@ -228,7 +249,7 @@ static struct dice_table *dice_table_repack(const struct dice_table *table,
 {
 	struct dice_table *copy;
 
-	copy = kvmalloc(sizeof(*copy) + (size_t)table->sides * each, DICE_GFP);
+	copy = dice_table_mem(sizeof(*copy) + (size_t)table->sides * each);
 	if (!copy)
 		return NULL;
 	*copy = *table;

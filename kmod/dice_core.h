@@ -57,6 +57,7 @@
 #define DICE_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
 /* series: loaded */
+void *dice_table_mem(size_t bytes);
 struct dice_table;
 /* series: end */
 struct dice_die;

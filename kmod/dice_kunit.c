@@ -19,8 +19,10 @@
  * one parameter of a KUNIT_CASE_PARAM per row, named after the row.
  */
 #include <kunit/test.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/random.h>
+#include <linux/sizes.h>
 
 #include "dice_stream.h"
 
@@ -676,6 +678,35 @@ static void dice_test_ahead_sides(struct kunit *test)
 	}
 }
 
+/*
+ * Table memory past a page comes from vmalloc()'s single pages, never from
+ * a kmalloc() of a high order, whose reclaim and compaction a user looping
+ * SET_DIE could set off (dice_table_mem()); up to a page from kmalloc().
+ * A table of 2,048 sides (57 KiB) is allocated that way too.
+ */
+static void dice_test_table_mem(struct kunit *test)
+{
+	static const size_t sizes[] = {
+		1, PAGE_SIZE, PAGE_SIZE + 1, 16 * PAGE_SIZE, SZ_4M + 1,
+	};
+	struct dice_table *table;
+	unsigned int i;
+	void *p;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		p = dice_table_mem(sizes[i]);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p);
+		KUNIT_EXPECT_EQ_MSG(test, is_vmalloc_addr(p),
+				    sizes[i] > PAGE_SIZE, "%zu bytes",
+				    sizes[i]);
+		kvfree(p);
+	}
+	table = dice_table_alloc(2048);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, table);
+	KUNIT_EXPECT_TRUE(test, is_vmalloc_addr(table));
+	dice_table_free(table);
+}
+
 #define DICE_LOADED_KAT_ROLLS	300
 
 /*
@@ -1026,6 +1057,7 @@ static struct kunit_case dice_test_cases[] = {
 	KUNIT_CASE_PARAM(dice_test_loaded_known_bits, dice_weights_gen_params),
 	KUNIT_CASE_PARAM(dice_test_alias_validate, dice_alias_gen_params),
 	KUNIT_CASE(dice_test_ahead_sides),
+	KUNIT_CASE(dice_test_table_mem),
 	/* series: end */
 	/* series: viglietta */
 	KUNIT_CASE_PARAM(dice_test_methods, dice_method_gen_params),

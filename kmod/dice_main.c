@@ -53,6 +53,7 @@
 #include <linux/suspend.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
+#include <linux/user_namespace.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -62,14 +63,16 @@
 /* series: loaded */
 /*
  * Alias tables are the only memory a file makes the kernel hold that grows
- * with its arguments (up to 28 bytes a side, DICE_TABLE_SIDES_MAX sides: 30
- * MiB as charged, 48 MiB while built).  They are charged to the caller's
+ * with its arguments (up to 28 bytes a side, DICE_TABLE_SIDES_MAX sides: 28
+ * MiB as charged, 46 MiB while built).  They are charged to the caller's
  * memory cgroup (DICE_GFP); because a desktop often sets no memory limit,
  * the files whose tables one user set also hold at most an eighth of RAM
  * in tables (set at load), so that no user drives the machine into the OOM
  * killer through them.  Per user, as pipes count their buffers: a budget
  * of all files together would let one user fill it and refuse everyone
- * else's tables.  Over it only CAP_SYS_RESOURCE goes on, as for pipes.
+ * else's tables; the uids of a user namespace count as its owner's
+ * (dice_budget_owner()).  Over it only CAP_SYS_RESOURCE goes on, as for
+ * pipes.
  * dice_tables_held counts every user's, for debugfs.
  */
 static unsigned long dice_table_limit __ro_after_init;
@@ -240,16 +243,14 @@ static void dice_debugfs_init(void)
 /* ---- table budget ------------------------------------------------------------ */
 
 /*
- * What an allocation of @size bytes by dice_alloc() (kvmalloc()) may really
- * take: a kmalloc() bucket up to KMALLOC_MAX_SIZE (its vmalloc() fallback
- * takes no more), above it vmalloc() pages, which kvmalloc() maps with huge
- * pages (VM_ALLOW_HUGE_VMAP) from PMD_SIZE on: whole ones.
+ * What an allocation of @size bytes by dice_table_mem() may really take: a
+ * kmalloc() bucket up to a page, above it whole vmalloc() pages.
  */
 static size_t dice_alloc_cost(size_t size)
 {
-	if (size <= KMALLOC_MAX_SIZE)
+	if (size <= PAGE_SIZE)
 		return kmalloc_size_roundup(size);
-	return size >= PMD_SIZE ? ALIGN(size, PMD_SIZE) : PAGE_ALIGN(size);
+	return PAGE_ALIGN(size);
 }
 
 /*
@@ -304,6 +305,24 @@ static void dice_budget_uncharge(struct dice_budget_user *u, size_t bytes,
 }
 
 /*
+ * Whom a table is charged to: the caller's uid, or, inside a user
+ * namespace, the owner of its outermost one (the uid that made it, in the
+ * initial namespace).  Otherwise a user who maps uids of its own into a
+ * namespace (subordinate uids, as rootless containers do) would hold a
+ * budget for each.  ucounts charge RLIMIT_* limits up the same chain.
+ */
+static kuid_t dice_budget_owner(void)
+{
+	const struct user_namespace *ns = current_user_ns();
+
+	if (ns == &init_user_ns)
+		return current_uid();
+	while (ns->parent != &init_user_ns)
+		ns = ns->parent;
+	return ns->owner;
+}
+
+/*
  * Charge @bytes to the calling user's part of the tables' budget
  * (dice_table_limit a user).  Over it only CAP_SYS_RESOURCE goes on (asked
  * then only, as for pipes).  Each charge is given back by
@@ -314,7 +333,7 @@ static void dice_budget_uncharge(struct dice_budget_user *u, size_t bytes,
 static struct dice_budget_user *dice_budget_charge(size_t bytes)
 {
 	struct dice_budget_user *u, *fresh;
-	kuid_t uid = current_uid();
+	kuid_t uid = dice_budget_owner();
 	bool fits;
 
 	fresh = kzalloc_obj(*fresh, GFP_KERNEL_ACCOUNT);
@@ -842,7 +861,7 @@ static struct dice_table *dice_table_read(const struct dice_die_args *arg,
 		goto out_uncharge;
 	}
 	if (arg->kind == DICE_KIND_WEIGHTS) {
-		weights = kvmalloc_array(sides, sizeof(*weights), DICE_GFP);
+		weights = dice_table_mem(array_size(sides, sizeof(*weights)));
 		err = weights ? dice_copy_table_in(weights, arg->weights,
 						   sides * sizeof(*weights)) :
 				-ENOMEM;

@@ -19,7 +19,8 @@
  *    moves;
  *  - memory: a user with 1024 open files holds no more alias tables than
  *    its budget (an eighth of RAM), whatever its processes, and another
- *    user's tables are not refused for it; charges come back on SET_DIE of
+ *    user's tables are not refused for it; the uids of its user namespace
+ *    count as its own; charges come back on SET_DIE of
  *    a fair die and close; CAP_SYS_RESOURCE is exempt;
  *  - splice() and sendfile() from the device; poll() and epoll readiness,
  *    exact for written bits, with wake-ups, and without side effects;
@@ -1301,7 +1302,7 @@ TEST_F_TIMEOUT(slow, user_budget_1024_files, 600)
 }
 
 /*
- * Fill the tables' budget as nobody: tables of 2^20 heavy weights (30 MiB
+ * Fill the tables' budget as nobody: tables of 2^20 heavy weights (28 MiB
  * held each, more while built) in fresh files until ENOMEM.  Returns the
  * files' count (at least one table fits an eighth of any test machine), or
  * -1 with @why set.
@@ -1526,6 +1527,110 @@ TEST_F_TIMEOUT(slow, budget_per_user, 300)
 TEST_F_TIMEOUT(slow, budget_cap_sys_resource_exempt, 300)
 {
 	budget_of_another(_metadata, NOBODY, true);
+}
+
+#define NS_UIDS		60000	/* the uids nobody's namespace maps to */
+
+/*
+ * In nobody's namespace: uid 0 fills the budget, then uid 1 is refused,
+ * since both count as the namespace's owner, nobody.
+ */
+static void budget_in_namespace(const __u32 *w, int ready, int mapped)
+{
+	static int fds[BUDGET_FILES];
+	const char *why = "";
+	pid_t second;
+	int n, fd, err;
+	char c;
+
+	if (!drop_privileges())
+		child_fail("dropping privileges: %s", strerror(errno));
+	if (unshare(CLONE_NEWUSER))
+		child_fail("unshare(CLONE_NEWUSER) as nobody: %s",
+			   strerror(errno));
+	if (write(ready, "n", 1) != 1 || read(mapped, &c, 1) != 1)
+		child_fail("sync: %s", strerror(errno));
+	if (setresgid(0, 0, 0) || setresuid(0, 0, 0))
+		child_fail("becoming uid 0 of the namespace: %s",
+			   strerror(errno));
+	n = fill_budget(fds, BUDGET_FILES, w, &why);
+	if (n < 1)
+		child_fail("filling as uid %u: %d tables (%s)", NS_UIDS, n, why);
+	second = fork();
+	if (second < 0)
+		child_fail("fork: %s", strerror(errno));
+	if (!second) {
+		if (setresgid(1, 1, 1) || setresuid(1, 1, 1))
+			child_fail("becoming uid 1 of the namespace: %s",
+				   strerror(errno));
+		fd = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			child_fail("open: %s", strerror(errno));
+		err = set_weights(fd, w, DICE_TABLE_SIDES_MAX);
+		if (err != ENOMEM)
+			child_fail("uid %u, once uid %u filled the budget of "
+				   "their namespace's owner: %s, not ENOMEM",
+				   NS_UIDS + 1, NS_UIDS,
+				   err ? strerror(err) : "a table set");
+		_exit(0);
+	}
+	_exit(wait_child(second) ? 1 : 0);
+}
+
+/*
+ * The uids of a user namespace count as its owner's: nobody makes one in
+ * which root maps two uids for it (as for the subordinate uids of a
+ * rootless container); once the first fills the budget, the second is
+ * refused.  Were the budget per uid, nobody would hold one for each.
+ */
+TEST_F_TIMEOUT(slow, budget_of_a_namespace, 300)
+{
+	__u64 held0 = counter_u64("table_bytes");
+	static const char *const maps[] = { "uid_map", "gid_map" };
+	int ready[2], mapped[2], fd, len, i;
+	char path[64], map[64];
+	pid_t pid;
+	__u32 *w;
+	char c;
+
+	if (access(DICE_PATH, F_OK))
+		SKIP(return, "%s is absent", DICE_PATH);
+	/* No uid to map without them (the debug kernel; Debian's have them). */
+	if (access("/proc/self/ns/user", F_OK))
+		SKIP(return, "a kernel without user namespaces (CONFIG_USER_NS)");
+	w = heavy_weights(DICE_TABLE_SIDES_MAX);
+	ASSERT_NE(NULL, w);
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(mapped));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(ready[0]);
+		close(mapped[1]);
+		budget_in_namespace(w, ready[1], mapped[0]);
+	}
+	/* The child's ends: a child that fails reads as end of file here. */
+	close(ready[1]);
+	close(mapped[0]);
+	ASSERT_EQ(1, read(ready[0], &c, 1))
+		TH_LOG("nobody made no user namespace");
+	len = snprintf(map, sizeof(map), "0 %u 2\n", NS_UIDS);
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/%s", pid, maps[i]);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		ASSERT_LE(0, fd) TH_LOG("%s: %s", path, strerror(errno));
+		EXPECT_EQ(len, write(fd, map, len))
+			TH_LOG("%s: %s", path, strerror(errno));
+		close(fd);
+	}
+	ASSERT_EQ(1, write(mapped[1], "m", 1));
+	EXPECT_EQ(0, wait_child(pid))
+		TH_LOG("a second uid of nobody's namespace had a budget");
+	close(ready[0]);
+	close(mapped[1]);
+	if (held0 != ~0ULL)
+		EXPECT_EQ(held0, counter_u64("table_bytes"))
+			TH_LOG("the budget was not given back");
 }
 
 /* ---- splice and sendfile ----------------------------------------------------- */

@@ -9,4 +9,8 @@
 
 #include <linux/slab.h>
 
+#ifndef PAGE_SIZE
+#define PAGE_SIZE	4096UL
+#endif
+
 #endif
