@@ -26,7 +26,9 @@ typedef unsigned __int128 u128;
 
 /*
  * kmalloc_obj() and kzalloc_obj(), one object of @p's type: Linux 7.x and
- * Debian's 6.12 (6.12.118) have them, 6.1 does not.
+ * Debian's 6.12 (6.12.118) have them, 6.1 does not.  By version, not by
+ * #ifndef: this file comes ahead of <linux/slab.h>, which defines them,
+ * and including it here would come ahead of each file's pr_fmt.
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
 #define kmalloc_obj(p, gfp)	kmalloc(sizeof(p), gfp)

@@ -71,7 +71,7 @@ int dice_format_check(u32 format, u64 sides)
 unsigned int dice_format_face(u32 format, u64 face, u8 *buf)
 {
 	unsigned int width = dice_format_width(format), i, len;
-	u8 digits[DICE_TEXT_MAX];
+	u8 c;
 
 	/* Sides stop at 2^64 - 1, so a 1-based face never wraps. */
 	if (!(format & DICE_FMT_ZERO_BASED))
@@ -81,13 +81,17 @@ unsigned int dice_format_face(u32 format, u64 face, u8 *buf)
 			buf[i] = (u8)(face >> (8 * i));
 		return width;
 	}
+	/* Lowest digit first, then reversed in place: no copy on the stack. */
 	len = 0;
 	do {
-		digits[len++] = '0' + (u8)(face % 10);
+		buf[len++] = '0' + (u8)(face % 10);
 		face /= 10;
 	} while (face);
-	for (i = 0; i < len; i++)
-		buf[i] = digits[len - 1 - i];
+	for (i = 0; i < len / 2; i++) {
+		c = buf[i];
+		buf[i] = buf[len - 1 - i];
+		buf[len - 1 - i] = c;
+	}
 	buf[len] = '\n';
 	return len + 1;
 }

@@ -154,6 +154,63 @@ static void dice_test_pool_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dice_pool_drawn(pool), 664);
 }
 
+/* A read whose every copy checks that the bits spent so far are zeroed. */
+struct dice_scrub_check {
+	struct kunit *test;
+	const struct dice_pool *pool;
+	unsigned int copies;
+};
+
+static size_t dice_copy_after_scrub(void *ctx, const u8 *bytes, size_t len)
+{
+	struct dice_scrub_check *c = ctx;
+	const struct dice_pool *pool = c->pool;
+	u64 end = pool->mark & ~63ULL, live_end = (pool->tail + 63) & ~63ULL;
+	u64 bit = live_end > DICE_POOL_BITS ? live_end - DICE_POOL_BITS : 0;
+	unsigned int off = pool->mark % 64;
+
+	for (; bit < end; bit += 64)
+		KUNIT_EXPECT_EQ_MSG(c->test,
+				    pool->word[(bit / 64) % DICE_POOL_WORDS], 0,
+				    "copy %u: spent word at bit %llu", c->copies,
+				    bit);
+	if (off)
+		KUNIT_EXPECT_EQ_MSG(c->test,
+				    pool->word[(end / 64) % DICE_POOL_WORDS] &
+				    ~(~0ULL >> off), 0,
+				    "copy %u: the spent top of a word",
+				    c->copies);
+	c->copies++;
+	return len;
+}
+
+/*
+ * The bits a read spent are zeroed before each copy to the reader, not only
+ * when the read returns: a copy can wait on a page fault (userfaultfd) for
+ * as long as the reader likes, and spent bits must not wait with it.
+ */
+static void dice_test_scrub_before_copy(struct kunit *test)
+{
+	struct dice_stream *stream = dice_stream_alloc(dice_random_fill, NULL);
+	struct dice_scrub_check check = { .test = test };
+	struct dice_read read = {
+		.len = 3 * DICE_OUT_BYTES,
+		.copy = dice_copy_after_scrub,
+		.ctx = &check,
+	};
+
+	/* A new stream is a d6 in text. */
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, stream);
+	check.pool = &dice_stream_die(stream)->pool;
+	while (read.done < read.len)
+		if (dice_stream_read_chunk(stream, &read)) {
+			KUNIT_FAIL(test, "read_chunk failed at %zu", read.done);
+			break;
+		}
+	KUNIT_EXPECT_GE(test, check.copies, 3U);
+	dice_stream_free(stream);
+}
+
 /* ---- faces from known bits --------------------------------------------------- */
 
 #define DICE_KAT_ROLLS	30
@@ -1047,6 +1104,7 @@ out:
 
 static struct kunit_case dice_test_cases[] = {
 	KUNIT_CASE(dice_test_pool_order),
+	KUNIT_CASE(dice_test_scrub_before_copy),
 	KUNIT_CASE_PARAM(dice_test_known_bits, dice_kat_gen_params),
 	KUNIT_CASE_PARAM(dice_test_recycle_invariant, dice_recycle_gen_params),
 	KUNIT_CASE(dice_test_source_error),

@@ -487,7 +487,8 @@ static int dice_file_ready(struct dice_file *df, bool nowait)
 	if (likely(df->stream))
 		return 0;
 	df->stream = dice_stream_alloc_gfp(dice_fill_crng, df, nowait ?
-					   GFP_NOWAIT | __GFP_ACCOUNT :
+					   GFP_NOWAIT | __GFP_ACCOUNT |
+					   __GFP_NOWARN :
 					   GFP_KERNEL_ACCOUNT);
 	if (df->stream)
 		return 0;

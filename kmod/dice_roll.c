@@ -377,11 +377,15 @@ static noinline int dice_die_roll_draw(struct dice_die *die, u64 *face)
 		die->rec.held_size = saved_held_size;
 		die->coin_bits = saved_coin_bits;
 		dice_pool_rollback(&die->pool);
-		return dice_die_failed(die, err);
+		err = dice_die_failed(die, err);
+	} else {
+		dice_pool_commit(&die->pool);
+		die->rolls++;
 	}
-	dice_pool_commit(&die->pool);
-	die->rolls++;
-	return 0;
+	/* The state before a roll tells its face: it does not stay behind. */
+	memzero_explicit(&saved_x, sizeof(saved_x));
+	memzero_explicit(&saved_m, sizeof(saved_m));
+	return err;
 }
 
 /**

@@ -54,6 +54,7 @@ struct dice_stream *dice_stream_alloc(dice_fill_fn fill, void *ctx)
 {
 	return dice_stream_alloc_gfp(fill, ctx, GFP_KERNEL_ACCOUNT);
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_stream_alloc);
 
 /**
  * dice_stream_free() - wipe and free a stream, its die and what it holds
@@ -68,11 +69,13 @@ void dice_stream_free(struct dice_stream *stream)
 	memzero_explicit(stream, sizeof(*stream));
 	kfree(stream);
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_stream_free);
 
 struct dice_die *dice_stream_die(struct dice_stream *stream)
 {
 	return &stream->die;
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_stream_die);
 
 /**
  * dice_stream_info() - the die and its format, for DICE_IOC_GET_DIE
@@ -545,6 +548,11 @@ int dice_stream_read_chunk(struct dice_stream *stream, struct dice_read *read)
 	chunk = min(chunk, want);
 	if (!chunk)
 		return 0;
+	/*
+	 * A copy may wait on a page fault (userfaultfd) for as long as the
+	 * reader likes: the bits these rolls spent do not wait with it.
+	 */
+	dice_pool_scrub(&stream->die.pool);
 	copied = read->copy(read->ctx, bytes, chunk);
 	kept = dice_stream_consume(stream, copied, chunk);
 	read->done += kept;
@@ -553,6 +561,7 @@ int dice_stream_read_chunk(struct dice_stream *stream, struct dice_read *read)
 	read->torn = copied - kept;
 	return -EFAULT;
 }
+EXPORT_SYMBOL_IF_KUNIT(dice_stream_read_chunk);
 
 /**
  * dice_stream_scrub() - zero what a read has served and spent
