@@ -616,6 +616,8 @@ static int line_parse(const char *text, struct dice_expr **out)
 
 static int run_one(struct dice_expr *e)
 {
+	if (o.count && dice_expr_repeat(e) < 2)
+		return expr_fail(2, "--count counts the rolls of a repeat that meet the target: write NxEXPR, as in 6x1d20");
 	if (o.dist)
 		return dist_exprs(&e, 1);
 	if (check_method(e))
@@ -1025,6 +1027,8 @@ static int dice_main(int argc, char **argv)
 	}
 	catch_signals();
 	if (!nargs) {
+		if (o.versus)
+			bad_usage("--versus compares two expressions given as arguments: dice --versus '1d20+5' '1d20+3'");
 		if (!o.interactive && isatty(STDIN_FILENO))
 			bad_usage("no expression given (try 'dice 3d6', or 'dice -i' to type them at a prompt)");
 		status = read_lines();

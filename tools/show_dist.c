@@ -294,8 +294,10 @@ static void dist_json(const struct shown *v, const struct stats *s)
 	printf(",\"variance\":{\"numerator\":\"%s\",\"denominator\":\"%s\",\"value\":%.10Lg},\"stddev\":%.10Lg",
 	       s->vnum, s->vden, s->st.variance, s->st.stddev);
 	fputs(",\"percentiles\":{", stdout);
-	for (i = 0; i < ARRAY_SIZE(pcts); i++)
-		printf("%s\"%u\":%lld", i ? "," : "", pcts[i], (long long)s->pct[i]);
+	for (i = 0; i < ARRAY_SIZE(pcts); i++) {
+		printf("%s\"%u\":", i ? "," : "", pcts[i]);
+		json_val(s->pct[i]);	/* a string past 2^53, as min and max */
+	}
 	putchar('}');
 	if (v->info.explode_limit)
 		printf(",\"explode_limit\":%u,\"cap_probability\":%.6Lg",
@@ -601,8 +603,9 @@ void show_histogram(const struct hist *h, const struct options *o,
 		int64_t v = h->rows[i].value;
 
 		if (o->json) {
-			printf("%s{\"value\":%lld,\"observed\":%llu,\"expected\":%.6Lf}",
-			       i ? "," : "", (long long)v,
+			printf("%s{\"value\":", i ? "," : "");
+			json_val(v);
+			printf(",\"observed\":%llu,\"expected\":%.6Lf}",
 			       (unsigned long long)h->obs[i], expect[i]);
 			continue;
 		}

@@ -246,7 +246,6 @@ static void print_brace(const struct out *o, const struct expr *e,
 	}
 	put(o, "}");
 	print_span(o, e, b->mods, b->end);
-	print_label(o, n);
 }
 
 static void print_node(const struct out *o, const struct expr *e,
@@ -307,8 +306,9 @@ static void print_node(const struct out *o, const struct expr *e,
 		put(o, ")");
 		break;
 	case NODE_BRACE:
+		/* then its ")" and label, as every node's */
 		print_brace(o, e, n, r);
-		return;
+		break;
 	}
 	if (n->paren)
 		put(o, ")");

@@ -249,6 +249,9 @@ t_dist "1+2*3 is 7" "7:1" 1 "1+2*3"
 t_dist "spaces around operators" "3:1 4:2 5:1" 4 " d2 + d2 + 1 "
 t_range "3d6 + 2d4 - 1 rolls" 50 4 25 --seed=42 "50x3d6 + 2d4 - 1"
 t_out "breakdown of parentheses" "(2d6 [" --seed=42 -s "(2d6+1)*2"
+# a brace (or a comparison, a brace inside) in parentheses lost its ")"
+t_out "breakdown of a brace in parentheses closes them" "kh1) * 2 = " --seed=3 -s "({1d6,1d8}kh1)*2"
+t_out "breakdown of a comparison in parentheses closes them" "success}) * 2d6 [" --seed=3 -s "(1d20+5>=15)*2d6"
 t_range "several expressions roll in turn" 2 1 6 --seed=42 d6 d6
 
 # ---- custom and weighted dice -----------------------------------------------
@@ -663,6 +666,26 @@ if [ "$RC" -eq 0 ] && grep -qx "expression: 3d6" "$T/out" && grep -qx "expressio
 else
 	not_ok "--dist reads standard input too" "exit $RC"
 fi
+# --versus and --count checked only the command line's expressions: from
+# standard input --versus read a second distribution that was not there
+# (SIGSEGV) and --count took a single roll (helper-36)
+for args in "--versus" "--versus --json" "--versus -i"; do
+	# shellcheck disable=SC2086 # the options, split
+	run_in "$(printf '1d6\n1d4\n')" $args
+	name="--versus refuses expressions from standard input ($args): exit 2, no crash"
+	if [ "$RC" -eq 2 ] && grep -qF "compares two expressions given as arguments" "$T/err"; then
+		ok "$name"
+	else
+		not_ok "$name" "exit $RC"
+	fi
+done
+run_in "$(printf '1d20\n6x1d20\n')" -d --count '>=5'
+if [ "$RC" -eq 2 ] && grep -qF "dice: line 1: --count counts the rolls of a repeat" "$T/err" &&
+   grep -qF "count: how many of the 6 rolls are >=5" "$T/out"; then
+	ok "--count on standard input: a line without NxEXPR is refused, the repeat is counted"
+else
+	not_ok "--count on standard input: a line without NxEXPR is refused, the repeat is counted" "exit $RC"
+fi
 run_in "$(printf '3d6 # first\n')" --seed=1 --json
 if [ "$RC" -eq 0 ] && grep -qF '"comment":"first"' "$T/out"; then
 	ok "standard input with --json and a comment"
@@ -835,6 +858,9 @@ done
 "$DICE" --seed=1 3d6 >/dev/full 2>"$T/err"
 if [ $? -eq 1 ] && grep -qF "cannot write output" "$T/err"; then ok "a roll to /dev/full fails (exit 1)"; else not_ok "a roll to /dev/full fails (exit 1)" "exit 0"; fi
 t_out "regression: a total beyond 2^53 is a JSON string" '"total":"' --seed=1 --json "d18446744073709551615*d18446744073709551615"
+# percentiles and histogram values were printed bare past 2^53
+t_out "regression: --dist --json percentiles beyond 2^53 are JSON strings" '"75":"9007199254740995"' --json --dist "9007199254740993+1d2"
+t_out "regression: -H --json values beyond 2^53 are JSON strings" '{"value":"9007199254740994",' --seed=1 -H 10 --json "9007199254740993+1d2"
 t_out "a small total stays a JSON number" '{"total":' --seed=1 --json 3d6
 run --seed=1 --json 3d6
 if grep -q '"total":[0-9]' "$T/out"; then ok "3d6 total is a bare number"; else not_ok "3d6 total is a bare number" "quoted"; fi
