@@ -7,6 +7,7 @@
 #ifndef _DICE_TOOLS_CLI_H
 #define _DICE_TOOLS_CLI_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -62,6 +63,11 @@ int fair_main(int argc, char **argv);
 /* help.c: --help. */
 void usage(FILE *f);
 
+/*
+ * fail.c: the signal that asked dice to stop (SIGINT, SIGTERM...), or 0:
+ * set by dice.c's handler, read by long loops.
+ */
+extern volatile sig_atomic_t dice_interrupted;
 /* fail.c: "dice: " and the message on stderr (after flushing stdout). */
 void vsay(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* fail.c: the same and a newline, then exit 1. */
@@ -152,8 +158,11 @@ struct shown {
 /* --versus: P(A > B), P(A = B), P(A < B), exactly (0, or -ENOMEM). */
 int versus_show(const struct shown *a, const struct shown *b,
 		const struct options *o);
-/* Print @n distributions (side by side when n > 1). */
-void show_dists(struct shown *v, unsigned int n, const struct options *o);
+/*
+ * Print @n distributions (side by side when n > 1); false when a signal
+ * (dice_interrupted) stopped it before the last row.
+ */
+bool show_dists(struct shown *v, unsigned int n, const struct options *o);
 
 /**
  * struct hist - the outcome of --histogram for one expression

@@ -157,7 +157,6 @@ static struct options o;
 /* The notation engine's context: limits, dialect, dW, the interrupt flag. */
 static struct dice_notation *nctx;
 /* Set by the SIGINT/SIGTERM handler; the engine's long loops poll it. */
-static volatile sig_atomic_t dice_interrupted;
 static bool line_mode;		/* expressions from standard input */
 static unsigned long line_no;	/* the line being read, from 1 */
 static int worst;		/* the worst exit status of line mode */
@@ -446,6 +445,9 @@ static int dist_exprs(struct dice_expr **e, unsigned int n)
 			if (err == -ERANGE)
 				status = expr_fail(2, "--count counts at most 100000 rolls, not %llu",
 						   (unsigned long long)dice_expr_repeat(e[i]));
+			else if (err == -E2BIG)
+				status = expr_fail(2, "no exact distribution for --count: counting %s would take more work than a distribution may (10^9 limb products): count fewer rolls",
+						   dice_expr_text(e[i]));
 			else if (err)
 				die_fail("--count: %s", strerror(-err));
 			dice_dist_free(v[i].d);
@@ -457,8 +459,8 @@ static int dist_exprs(struct dice_expr **e, unsigned int n)
 		err = versus_show(&v[0], &v[1], &o);
 		if (err)
 			die_fail("--versus: %s", strerror(-err));
-	} else if (!status) {
-		show_dists(v, n, &o);
+	} else if (!status && !show_dists(v, n, &o)) {
+		status = interrupted("interrupted while printing the distribution");
 	}
 	for (i = 0; i < n; i++)
 		dice_dist_free(v[i].d);
@@ -1051,6 +1053,12 @@ static int dice_main(int argc, char **argv)
 
 	if (o.versus && nargs != 2)
 		bad_usage("--versus compares two expressions, A and B: dice --versus '1d20+5' '1d20+3'");
+	/* NxEXPR's N was dropped silently: one roll of EXPR was compared */
+	for (i = 0; o.versus && i < nargs; i++) {
+		if (dice_expr_repeat(exprs[i]) > 1)
+			bad_usage("--versus compares one roll of A with one of B, and %s repeats: give each without NxEXPR's N",
+				  dice_expr_text(exprs[i]));
+	}
 	for (i = 0; o.count && i < nargs; i++) {
 		if (dice_expr_repeat(exprs[i]) < 2)
 			bad_usage("--count counts the rolls of a repeat that meet the target: write NxEXPR, as in 6x1d20");

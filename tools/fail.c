@@ -2,7 +2,7 @@
 /*
  * fail.c - how every part of the dice CLI reports an error: "dice: " and
  * the message on stderr; allocation that reports its failure so; strict
- * decimal numbers
+ * decimal numbers; the flag a signal sets to stop a long loop
  *
  * Its own file, below dice.c, engine.c and fair.c, so that those call
  * it and never each other back (scripts/call-cycles.py).
@@ -15,6 +15,8 @@
 #include "cli.h"
 
 /* "dice: " and the message on stderr, after what stdout still holds. */
+volatile sig_atomic_t dice_interrupted;
+
 void vsay(const char *fmt, va_list ap)
 {
 	fflush(stdout);

@@ -303,7 +303,7 @@ static void dist_json(const struct shown *v, const struct stats *s)
 		printf(",\"explode_limit\":%u,\"cap_probability\":%.6Lg",
 		       v->info.explode_limit, v->info.cap_prob);
 	fputs(",\"distribution\":[", stdout);
-	for (k = 0; k < s->n; k++) {
+	for (k = 0; k < s->n && !dice_interrupted; k++) {
 		const struct dice_dist_row *r = &s->rows[k];
 
 		weight_str(v->d, k, &c, &den);
@@ -358,7 +358,7 @@ static void dist_single(const struct shown *v, const struct options *o,
 	}
 	for (k = 0; bars && k < s->n; k++)
 		top = s->rows[k].prob > top ? s->rows[k].prob : top;
-	for (k = 0; k < s->n; k++) {
+	for (k = 0; k < s->n && !dice_interrupted; k++) {
 		const struct dice_dist_row *r = &s->rows[k];
 
 		weight_str(v->d, k, &c, &den);
@@ -470,7 +470,7 @@ static void dist_side(struct shown *v, unsigned int n, const struct options *o,
 		}
 	}
 	memset(k, 0, n * sizeof(*k));
-	for (x = lo; x <= hi; x++) {
+	for (x = lo; x <= hi && !dice_interrupted; x++) {
 		char *bar = NULL;
 
 		row[0] = show_fmt("%lld", (long long)x);
@@ -515,7 +515,7 @@ static void dist_side(struct shown *v, unsigned int n, const struct options *o,
 	free(k);
 }
 
-void show_dists(struct shown *v, unsigned int n, const struct options *o)
+bool show_dists(struct shown *v, unsigned int n, const struct options *o)
 {
 	struct stats *s = cli_calloc(n, sizeof(*s));
 	unsigned int i;
@@ -540,6 +540,8 @@ void show_dists(struct shown *v, unsigned int n, const struct options *o)
 	for (i = 0; i < n; i++)
 		stats_free(&s[i]);
 	free(s);
+	/* the rows' loops stop at a signal, which the caller reports */
+	return !dice_interrupted;
 }
 
 /* ---- --histogram --------------------------------------------------------- */

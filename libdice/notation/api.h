@@ -78,6 +78,7 @@ struct dice_dist {
 	size_t *idx;
 	size_t size;
 	struct dice_dist_info info;
+	uint64_t max_work;
 };
 
 /* Enter a call of @ctx's (NULL: no interrupt flag). */

@@ -13,18 +13,28 @@
 #include "dist_priv.h"
 #include "versus.h"
 
-/* Most rolls dice_dist_count() takes: its work grows as their square. */
+/*
+ * Most rolls dice_dist_count() takes; its work grows as their cube, and
+ * the budget of the context that computed the law of one roll bounds it.
+ */
 #define COUNT_MAX_ROLLS	100000U
 
 /* A new object for @d (whose counts it takes), in a call. */
+/*
+ * @d and @info as a dice_dist; @max_work is the work budget of the context
+ * it was computed in, which what is computed from it (dice_dist_count())
+ * keeps to.
+ */
 static struct dice_dist *dist_wrap(struct dist *d,
-				   const struct dice_dist_info *info)
+				   const struct dice_dist_info *info,
+				   uint64_t max_work)
 {
 	struct dice_dist *dd = xcalloc(1, sizeof(*dd));
 	size_t k;
 
 	dd->d = *d;
 	dd->info = *info;
+	dd->max_work = max_work;
 	dd->idx = xmalloc(d->n * sizeof(*dd->idx));
 	for (k = 0; k < d->n; k++) {
 		if (!big_is_zero(&d->c[k]))
@@ -77,7 +87,7 @@ DICE_NOTATION_EXPORT int dice_expr_dist(struct dice_notation *ctx,
 		}
 		return err;
 	}
-	dd = dist_wrap(&d, &info);
+	dd = dist_wrap(&d, &info, ctx->lim.max_work);
 	notation_call_leave(&call);
 	*out = dd;
 	return 0;
@@ -122,12 +132,21 @@ static int prob_big(const struct dice_dist *d, size_t i, struct big *num,
 {
 	const struct big *c = nth_count(d, i, NULL);
 	struct big g = { 0 };
+	uint64_t small;
 
 	if (!c)
 		return -EINVAL;
 	big_gcd(&g, c, &d->d.den);
-	big_divmod(num, NULL, c, &g);
-	big_divmod(den, NULL, &d->d.den, &g);
+	big_copy(num, c);
+	big_copy(den, &d->d.den);
+	/* a word-sized gcd (most are 1) divides a limb at a time */
+	if (big_get_u64(&g, &small)) {
+		big_divmod_u64(num, small);
+		big_divmod_u64(den, small);
+	} else {
+		big_divmod(num, NULL, c, &g);
+		big_divmod(den, NULL, &d->d.den, &g);
+	}
 	big_free(&g);
 	return 0;
 }
@@ -399,7 +418,8 @@ DICE_NOTATION_EXPORT int dice_dist_versus(const struct dice_dist *a,
 			     a->info.explode_limit : b->info.explode_limit;
 	info.cap_prob = a->info.cap_prob > b->info.cap_prob ?
 			a->info.cap_prob : b->info.cap_prob;
-	dd = dist_wrap(&d, &info);
+	dd = dist_wrap(&d, &info, a->max_work > b->max_work ? a->max_work :
+					     b->max_work);
 	notation_call_leave(&call);
 	*out = dd;
 	return 0;
@@ -416,9 +436,12 @@ DICE_NOTATION_EXPORT int dice_dist_count(const struct dice_dist *one, int cmp,
 	};
 	struct dice_dist_info info = { 0 };
 	struct cmp c = { .n = target };
+	struct dist_limits lim = { 0 };
 	struct notation_call call;
 	struct dice_dist *dd;
+	char why[160];
 	struct dist d;
+	int err;
 
 	if (!one || !out || !rolls || cmp < DICE_CMP_EQ || cmp > DICE_CMP_GE)
 		return -EINVAL;
@@ -430,10 +453,15 @@ DICE_NOTATION_EXPORT int dice_dist_count(const struct dice_dist *one, int cmp,
 		notation_call_fail(&call);
 		return -ENOMEM;
 	}
-	count_dist(&one->d, &c, rolls, &d);
+	lim.max_work = one->max_work;
+	err = count_dist(&one->d, &c, rolls, &lim, &d, why, sizeof(why));
+	if (err) {
+		notation_call_leave(&call);
+		return err;
+	}
 	info.explode_limit = one->info.explode_limit;
 	info.cap_prob = one->info.cap_prob;
-	dd = dist_wrap(&d, &info);
+	dd = dist_wrap(&d, &info, one->max_work);
 	notation_call_leave(&call);
 	*out = dd;
 	return 0;

@@ -32,8 +32,12 @@ static bool die_parse_faces(struct parser *ps, struct die *d)
 	for (;;) {
 		int64_t f;
 		uint64_t w = 1;
-		size_t at = ps->p;
+		size_t at;
 		bool has = false;
+
+		/* spaces may surround braces and commas, as in "d{1, 2}" */
+		lex_skip_space(ps);
+		at = ps->p;
 
 		if (n == DICE_MAX_CUSTOM_SIDES) {
 			lex_fail(ps, at, "too many faces (at most %u)",
@@ -82,6 +86,7 @@ static bool die_parse_faces(struct parser *ps, struct die *d)
 				 "give a weight (face:weight) for every face or for none");
 			goto bad;
 		}
+		lex_skip_space(ps);
 		if (lex_cur(ps) == ',') {
 			ps->p++;
 			continue;

@@ -602,16 +602,28 @@ done:
 
 static int roll_eval(const struct node *n, struct roll_result *r, val_t *v);
 
-static int roll_floor_div(val_t a, val_t b, val_t *q)
+/*
+ * floor(@a / @b) into *@q, and the remainder that goes with it (the sign
+ * of @b's, or 0) into *@r.  Only VAL_MIN / -1 overflows.
+ */
+static int roll_floor_div(val_t a, val_t b, val_t *q, val_t *r)
 {
 	if (!b)
 		return -EDOM;
 	if (a == VAL_MIN && b == -1)
 		return -EOVERFLOW;
 	*q = a / b;
-	if (a % b && ((a < 0) != (b < 0)))
-		(*q)--;
+	*r = a % b;
+	if (*r && ((*r < 0) != (b < 0))) {
+		(*q)--;		/* |q| < |a| here: no overflow */
+		*r += b;
+	}
 	return 0;
+}
+
+static unsigned __int128 val_abs(val_t v)
+{
+	return v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
 }
 
 int roll_pow(val_t a, val_t e, val_t *out)
@@ -635,36 +647,31 @@ int roll_pow(val_t a, val_t e, val_t *out)
 	return 0;
 }
 
+/*
+ * Exact from the floor quotient and its remainder r, which has b's sign:
+ * a / b = q + r / b with 0 <= r / b < 1.  No intermediate 2a or 2b, so a
+ * quotient that fits never overflows (only VAL_MIN / -1 does not fit).
+ */
 int div_round(enum func_type f, val_t a, val_t b, val_t *q)
 {
-	val_t t;
+	val_t r;
+	int err = roll_floor_div(a, b, q, &r);
 
-	if (!b)
-		return -EDOM;
-	if (b < 0) {
-		if (a == VAL_MIN || b == VAL_MIN)
-			return -EOVERFLOW;
-		a = -a;
-		b = -b;
-	}
+	if (err || !r)
+		return err;
 	switch (f) {
 	case FUNC_CEIL:
-		if (a == VAL_MIN)
-			return -EOVERFLOW;
-		if (roll_floor_div(-a, b, &t))
-			return -EOVERFLOW;
-		*q = -t;
-		return 0;
+		(*q)++;
+		break;
 	case FUNC_ROUND:
-		/* floor((2a + b) / 2b) */
-		if (__builtin_mul_overflow(a, 2, &t) ||
-		    __builtin_add_overflow(t, b, &t) ||
-		    __builtin_mul_overflow(b, 2, &b))
-			return -EOVERFLOW;
-		return roll_floor_div(t, b, q);
+		/* up when r / b >= 1/2: |r| >= |b| - |r| */
+		if (val_abs(r) >= val_abs(b) - val_abs(r))
+			(*q)++;
+		break;
 	default:
-		return roll_floor_div(a, b, q);
+		break;
 	}
+	return 0;
 }
 
 static int roll_eval_brace(const struct node *n, struct roll_result *r, val_t *v)

@@ -9,7 +9,10 @@
  * Both start from the exact distributions of dist*.c and stay exact: the
  * answers are fractions of big integers in lowest terms.
  */
+#include <errno.h>
+#include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "versus.h"
@@ -56,53 +59,118 @@ void versus_counts(const struct dist *da, const struct dist *db,
 	big_free(&below);
 }
 
-void count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
-		struct dist *out)
+/*
+ * The work of the law of @n rolls, in limb products: each count
+ * C(n, k) hit^k miss^(n-k) is a product of numbers of about k * @bh and
+ * (n - k) * @bm bits, and one by the binomial (up to n bits); and what
+ * is asked of it then, its probability in lowest terms and its decimal
+ * text beside the denominator's, is quadratic in its length.  The sum
+ * grows as n^3: a bound checked before the first product.
+ */
+static double count_work(uint64_t n, double bh, double bm)
 {
-	struct big hit = { 0 }, miss = { 0 }, t = { 0 }, binom = { 0 };
-	struct big *hp = xcalloc(n + 1, sizeof(*hp));
-	struct big *mp = xcalloc(n + 1, sizeof(*mp));
+	double w = 0, bin = floor((double)n / 64) + 1;
+	uint64_t k;
+
+	for (k = 0; k <= n; k++) {
+		double a = floor((double)k * bh / 64) + 1;
+		double b = floor((double)(n - k) * bm / 64) + 1;
+		double c = a + b + bin;
+
+		w += a * b + (a + b) * bin + 2 * c * c;
+	}
+	return w;
+}
+
+int count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
+	       const struct dist_limits *lim, struct dist *out,
+	       char *why, size_t whylen)
+{
+	struct big hit = { 0 }, miss = { 0 }, g = { 0 }, t = { 0 };
+	struct big binom = { 0 };
+	struct big *hp = NULL, *mp = NULL;
+	double work;
 	uint64_t k;
 	size_t i;
+	int err = 0;
 
+	memset(out, 0, sizeof(*out));
 	for (i = 0; i < one->n; i++) {
 		if (cmp_match(c, one->lo + (int64_t)i))
 			big_add(&hit, &one->c[i]);
 	}
 	big_copy(&miss, &one->den);
 	big_sub(&miss, &hit);
+	/*
+	 * hit / den in lowest terms first: the counts then share no factor
+	 * with (hit + miss)^n, so they come out in lowest terms, and are
+	 * as short as the answer allows.
+	 */
+	big_gcd(&g, &hit, &miss);
+	if (!big_is_zero(&g)) {
+		big_divmod(&t, NULL, &hit, &g);
+		big_swap(&t, &hit);
+		big_divmod(&t, NULL, &miss, &g);
+		big_swap(&t, &miss);
+	}
+	work = count_work(n, (double)big_bits(&hit), (double)big_bits(&miss));
+	if (work > (double)lim->max_work) {
+		snprintf(why, whylen, "counting %llu rolls would need about %.2g limb products, more than the budget of %.2g",
+			 (unsigned long long)n, work, (double)lim->max_work);
+		err = -E2BIG;
+		goto out;
+	}
 	/* powers hit^k and miss^k, k = 0..n */
+	hp = xcalloc(n + 1, sizeof(*hp));
+	mp = xcalloc(n + 1, sizeof(*mp));
 	big_set_u64(&hp[0], 1);
 	big_set_u64(&mp[0], 1);
 	for (k = 1; k <= n; k++) {
 		big_mul(&hp[k], &hp[k - 1], &hit);
 		big_mul(&mp[k], &mp[k - 1], &miss);
 	}
-	memset(out, 0, sizeof(*out));
 	out->lo = 0;
 	out->n = n + 1;
 	out->c = xcalloc(n + 1, sizeof(*out->c));
 	big_set_u64(&binom, 1);			/* C(n, k) */
 	for (k = 0; k <= n; k++) {
+		if (notation_interrupted()) {
+			err = -EINTR;
+			goto out;
+		}
 		big_mul(&t, &hp[k], &mp[n - k]);
 		big_mul(&out->c[k], &t, &binom);
 		big_mul_u64(&binom, n - k);
 		big_divmod_u64(&binom, k + 1);
 	}
+	/* (hit + miss)^n, by squaring: hit + miss is small */
+	big_copy(&g, &hit);
+	big_add(&g, &miss);
 	big_set_u64(&out->den, 1);
-	for (k = 0; k < n; k++) {
-		big_mul(&t, &out->den, &one->den);
-		big_swap(&t, &out->den);
+	for (k = n; k; k >>= 1) {
+		if (k & 1) {
+			big_mul(&t, &out->den, &g);
+			big_swap(&t, &out->den);
+		}
+		if (k > 1) {
+			big_mul(&t, &g, &g);
+			big_swap(&t, &g);
+		}
 	}
-	for (k = 0; k <= n; k++) {
+	dist_lowest(out);
+out:
+	if (err)
+		dist_free(out);
+	for (k = 0; hp && k <= n; k++) {
 		big_free(&hp[k]);
 		big_free(&mp[k]);
 	}
 	xfree(hp);
 	xfree(mp);
-	dist_lowest(out);
 	big_free(&hit);
 	big_free(&miss);
+	big_free(&g);
 	big_free(&t);
 	big_free(&binom);
+	return err;
 }

@@ -16,8 +16,13 @@
 void versus_counts(const struct dist *a, const struct dist *b,
 		   struct big *gt, struct big *eq, struct big *lt,
 		   struct big *den);
-/* The law of how many of @n rolls of law @one match @c. */
-void count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
-		struct dist *out);
+/*
+ * The law of how many of @n rolls of law @one match @c, in lowest terms:
+ * 0; -E2BIG, with the reason in @why, when its work would pass
+ * @lim->max_work; -EINTR when the call is interrupted.
+ */
+int count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
+	       const struct dist_limits *lim, struct dist *out,
+	       char *why, size_t whylen);
 
 #endif /* _DICE_NOTATION_VERSUS_H */

@@ -608,6 +608,46 @@ static void test_versus_and_count(void)
 	dice_notation_free(ctx);
 }
 
+/*
+ * dice_dist_count()'s work grows as the cube of its rolls: it keeps to
+ * the budget of the context that computed the law of one roll (-E2BIG),
+ * and its counts come in lowest terms from the start (hit 1 and miss 2
+ * of 3 for 1d6 >= 5, not 2 and 4 of 6).
+ */
+static void test_count_budget(void)
+{
+	struct dice_notation *ctx, *small;
+	struct dice_dist *a, *cnt;
+	char *w, *total;
+
+	ASSERT_EQ(dice_notation_new(&ctx), 0);
+	ASSERT_EQ(dice_notation_new(&small), 0);
+	ASSERT_EQ(dice_notation_set_limit(small, DICE_LIMIT_DIST_WORK, 1000),
+		  0);
+	a = dist_of(ctx, "1d6");
+	ASSERT_EQ(a != NULL, 1);
+	/* 100000 rolls: about 8e10 limb products, refused before the first */
+	EXPECT_EQ(dice_dist_count(a, DICE_CMP_GE, 5, 100000, &cnt), -E2BIG);
+	/* 40 rolls: 3^40 and 2^40 fit a word */
+	ASSERT_EQ(dice_dist_count(a, DICE_CMP_GE, 5, 40, &cnt), 0);
+	ASSERT_EQ(dice_dist_weight_str(cnt, 0, &w, &total), 0);
+	EXPECT(!strcmp(w, "1099511627776"));
+	EXPECT(!strcmp(total, "12157665459056928801"));
+	free(w);
+	free(total);
+	dice_dist_free(cnt);
+	dice_dist_free(a);
+	/* the same law from a context of 1000 limb products */
+	a = dist_of(small, "1d6");
+	ASSERT_EQ(a != NULL, 1);
+	ASSERT_EQ(dice_dist_count(a, DICE_CMP_GE, 5, 10, &cnt), 0);
+	dice_dist_free(cnt);
+	EXPECT_EQ(dice_dist_count(a, DICE_CMP_GE, 5, 100, &cnt), -E2BIG);
+	dice_dist_free(a);
+	dice_notation_free(small);
+	dice_notation_free(ctx);
+}
+
 /* ---- contexts share nothing ---------------------------------------------- */
 
 struct job {
@@ -953,6 +993,7 @@ int main(void)
 	TAP_RUN(test_dist_oracle);
 	TAP_RUN(test_dist_strings_and_stats);
 	TAP_RUN(test_versus_and_count);
+	TAP_RUN(test_count_budget);
 	TAP_RUN(test_for_a_program);
 	TAP_RUN(test_total_only_explosions);
 	TAP_RUN(test_threads);

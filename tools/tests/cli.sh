@@ -679,12 +679,90 @@ for args in "--versus" "--versus --json" "--versus -i"; do
 		not_ok "$name" "exit $RC"
 	fi
 done
+# round() and ceil() doubled their operands or negated them, and said
+# "does not fit in 128 bits" of quotients that fit (helper-36).  The
+# oracle: Python's integers, on 96 quotients of numbers near +-2^127.
+if tap_wanted "floor, ceil and round of 96 quotients near +-2^127 are Python's"; then
+	/usr/bin/python3 - >"$T/cases" <<'PY'
+M = 2**63 - 1
+nums = {f"{M}*{M}*2": 2*M*M, f"-{M}*{M}*2": -2*M*M,
+        f"({M}*{M}*2+{M}*2+1)": 2*M*M + 2*M + 1,
+        f"-{M}*{M}*2-{M}*2-2": -2*M*M - 2*M - 2}
+funcs = {"floor": lambda a, b: a // b, "ceil": lambda a, b: -(-a // b),
+         "round": lambda a, b: (2*a + b) // (2*b)}    # halves up, as dice(1)
+for text, a in nums.items():
+    for b in (2, 3, -2, -3, 7, -7, M, -M):
+        for name, f in funcs.items():
+            print(f"{name}(({text})/({b}))", f(a, b))
+PY
+	bad=0 n=0
+	while read -r expr want; do
+		n=$((n + 1))
+		got=$("$DICE" --seed=1 "$expr" 2>/dev/null)
+		[ "$got" = "$want" ] || { bad=$((bad + 1)); first=${first:-"$expr: $got, want $want"}; }
+	done <"$T/cases"
+	if [ "$n" -eq 96 ] && [ "$bad" -eq 0 ]; then
+		ok "floor, ceil and round of 96 quotients near +-2^127 are Python's"
+	else
+		not_ok "floor, ceil and round of 96 quotients near +-2^127 are Python's" "$bad of $n differ; first: $first"
+	fi
+fi
+# dice(1) says spaces may surround braces and commas: a custom die's
+# faces refused them (helper-36)
+t_dist "spaces in a custom die's faces: d{1, 2} is d{1,2}" "1:1 2:1" 2 "d{ 1 , 2 }"
+t_dist "spaces in a loaded die's faces: d{1:3, 2:1}" "1:3 2:1" 4 "d{1:3, 2:1}"
+t_parse "two faces with no comma between them" 5 "expected ',' or '}' but found '2'" "d{1 2}"
+# dice(1) said 4dFr is 4dFr-1 (4dFr less one); it is 4dFr=-1
+run --seed=5 -s 4dFr
+a=$(sed 's/^[^[]*//' "$T/out")
+run --seed=5 -s '4dFr=-1'
+if [ -n "$a" ] && [ "$a" = "$(sed 's/^[^[]*//' "$T/out")" ]; then
+	ok "dice(1)'s example: 4dFr rolls as 4dFr=-1"
+else
+	not_ok "dice(1)'s example: 4dFr rolls as 4dFr=-1" "'$a'"
+fi
+# --versus of NxEXPR compared one roll, its N dropped without a word
+t_err "--versus refuses NxEXPR (exit 2): it compares one roll of each" 2 "dice: --versus compares one roll of A with one of B, and 6x1d6 repeats" --versus 6x1d6 1d6
 run_in "$(printf '1d20\n6x1d20\n')" -d --count '>=5'
 if [ "$RC" -eq 2 ] && grep -qF "dice: line 1: --count counts the rolls of a repeat" "$T/err" &&
    grep -qF "count: how many of the 6 rolls are >=5" "$T/out"; then
 	ok "--count on standard input: a line without NxEXPR is refused, the repeat is counted"
 else
 	not_ok "--count on standard input: a line without NxEXPR is refused, the repeat is counted" "exit $RC"
+fi
+# --count had no bound on its work within its 100000 rolls: 10000x1d6
+# took minutes and 100000x1d6 grew past 4.7 GB; it is refused now when its
+# work passes a distribution's budget, which fewer rolls fit (helper-36)
+t_err "--count refuses rolls whose exact law is past a distribution's budget (exit 2)" 2 "dice: no exact distribution for --count: counting 100000x1d6 would take more work than a distribution may" -d --count '>=5' 100000x1d6
+t_out "--count of 2000x1d6: hit and miss in lowest terms, the denominator 3^2000's 955 digits" "$(printf '2000\t1\t')" -d --count '>=5' 2000x1d6
+if [ "$RC" -eq 0 ] && [ "$(sed -n 's/^denominator: //p' "$T/out" | tr -d '\n' | wc -c)" -eq 955 ]; then
+	ok "--count of 2000x1d6: a 955-digit denominator"
+else
+	not_ok "--count of 2000x1d6: a 955-digit denominator" "exit $RC"
+fi
+# Ctrl-C while --dist prints a long table stops it, and dice dies by
+# SIGINT: it printed every row and exited 0 (helper-36).  A reader that
+# waits 3 s holds dice in write() on a full pipe, so the signal comes
+# while it prints, whatever the machine's speed.
+if tap_wanted "SIGINT stops --dist's printing: no last row, death by SIGINT (130)"; then
+	mkfifo "$T/fifo"
+	exec 3<>"$T/fifo"	# the reader's open() does not wait for dice
+	(exec 3>&-; sleep 3; cat) <"$T/fifo" >"$T/out" &
+	reader=$!
+	"$DICE" -d --csv 150d100 </dev/null >"$T/fifo" 2>"$T/err" 3>&- &
+	pid=$!
+	exec 3>&-
+	if tap_wait_catching $pid 2; then sleep 1; kill -INT $pid; else kill -KILL $pid; fi
+	wait $pid
+	RC=$?
+	wait $reader
+	rm -f "$T/fifo"
+	if [ "$RC" -eq 130 ] && grep -qx "dice: interrupted while printing the distribution" "$T/err" &&
+	   grep -q "^value,count" "$T/out" && ! grep -q "^15000," "$T/out"; then
+		ok "SIGINT stops --dist's printing: no last row, death by SIGINT (130)"
+	else
+		not_ok "SIGINT stops --dist's printing: no last row, death by SIGINT (130)" "exit $RC"
+	fi
 fi
 run_in "$(printf '3d6 # first\n')" --seed=1 --json
 if [ "$RC" -eq 0 ] && grep -qF '"comment":"first"' "$T/out"; then
