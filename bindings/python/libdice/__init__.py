@@ -57,6 +57,7 @@ __all__ = [
     "method_parse",
     "distribution",
     "roll",
+    "rolls",
     "versus",
 ]
 
@@ -361,6 +362,15 @@ def _expr(expr):
     return expr
 
 
+def _die_handle(die):
+    if die is None:
+        return None     # /dev/dice, opened by _ext.roll once expr has parsed
+    if not isinstance(die, Die):
+        raise TypeError(f"die must be a libdice.Die, not "
+                        f"{type(die).__name__}")
+    return die._handle()
+
+
 def roll(expr, die=None):
     """Parse and roll ``expr`` (dice(1)'s notation) once: a :class:`Result`.
 
@@ -368,16 +378,23 @@ def roll(expr, die=None):
     :class:`DeviceNotFoundError` without the module); with one
     (``Die(userspace=True)``, ``Die(seed=N)``, any sides: the notation sets
     them), through it: a seeded die rolls dice(1)'s faces for ``dice
-    --seed N``.  Parse errors raise :class:`NotationError`.
+    --seed N``.  Parse errors raise :class:`NotationError`, and so does
+    ``NxEXPR`` (N rolls: :func:`rolls`).  A roll that divides by zero
+    raises ZeroDivisionError; a value past 128 bits OverflowError; a
+    computed number of dice out of its range ValueError.
     """
     expr = _expr(expr)
-    if die is None:
-        # /dev/dice, opened by _ext.roll once expr has parsed
-        return Result(_ext.roll(expr, None))
-    if not isinstance(die, Die):
-        raise TypeError(f"die must be a libdice.Die, not "
-                        f"{type(die).__name__}")
-    return Result(_ext.roll(expr, die._handle()))
+    return Result(_ext.roll(expr, _die_handle(die), False)[0])
+
+
+def rolls(expr, die=None):
+    """Every roll of ``expr``: a list of :class:`Result`, N of them for
+    ``NxEXPR`` (``"6x4d6kh3"``), else one.  ``die`` and the exceptions as
+    :func:`roll`; each roll sets the die as :func:`roll` does, so through
+    a seeded die the first is ``dice --seed N``'s and the others are not
+    (dice(1) keeps the die set between repetitions)."""
+    expr = _expr(expr)
+    return [Result(raw) for raw in _ext.roll(expr, _die_handle(die), True)]
 
 
 def _fraction(num, den):

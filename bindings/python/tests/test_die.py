@@ -159,7 +159,7 @@ def test_uninitialised_extension_die():
             lambda d: d.mapping(), lambda d: d.set_sides(6),
             lambda d: d.set_weights([1]), lambda d: d.set_alias([1], [0], 1),
             lambda d: d.set_method(0), lambda d: d.set_mapping(1),
-            lambda d: _ext.roll("3d6", d)]
+            lambda d: _ext.roll("3d6", d, False)]
     for use in uses:
         with pytest.raises(ValueError, match="not initialised"):
             use(_ext.Die.__new__(_ext.Die))

@@ -139,6 +139,43 @@ def test_parse_error_offset():
     assert e.value.offset == 8
 
 
+def test_repeat_is_never_dropped(cli):
+    # roll("6x4d6kh3") rolled once, and distribution() and versus() of
+    # NxEXPR gave the law of one roll, without a word (helper-36)
+    with pytest.raises(libdice.NotationError) as e:
+        libdice.roll("6x4d6kh3", libdice.Die(seed=3))
+    assert "rolls 6 times" in e.value.message and "rolls()" in e.value.message
+    for f in (libdice.distribution, lambda x: libdice.versus(x, "1d6"),
+              lambda x: libdice.versus("1d6", x)):
+        with pytest.raises(libdice.NotationError) as e:
+            f("6x1d20")
+        assert "rolls 6 times" in e.value.message
+    # rolls(): each repetition; the first is dice(1)'s for the same seed
+    # (each sets the die, as roll() does; dice(1) keeps it between them)
+    out = subprocess.run([cli, "--seed", "3", "-s", "6x4d6kh3"], check=True,
+                         capture_output=True, text=True).stdout.split("\n")
+    got = libdice.rolls("6x4d6kh3", libdice.Die(seed=3))
+    assert len(got) == 6 and got[0].text == out[0]
+    for r in got:
+        kept = [f.value for f in r.tree[0].dice if f.kept]
+        assert len(r.tree[0].dice) == 4 and r.total == sum(kept)
+    (one,) = libdice.rolls("4d6kh3", libdice.Die(seed=3))
+    assert one.text == libdice.roll("4d6kh3", libdice.Die(seed=3)).text
+
+
+def test_roll_errors_are_pythons():
+    # a roll's errors were OSError with errno's text ("Numerical argument
+    # out of domain" for a division by zero)
+    d = libdice.Die(userspace=True)
+    with pytest.raises(ZeroDivisionError, match="by zero"):
+        libdice.roll("floor(1d6/(1d1-1))", d)
+    with pytest.raises(ZeroDivisionError):
+        libdice.roll("1d6%(1d1-1)", d)
+    with pytest.raises(OverflowError, match="128 bits"):
+        libdice.roll("d18446744073709551615*d18446744073709551615"
+                     "*d18446744073709551615*2", d)
+
+
 def test_parse_error_before_the_device():
     # a bad expression fails before /dev/dice is opened
     with pytest.raises(libdice.NotationError):

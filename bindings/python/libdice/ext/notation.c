@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +72,32 @@ static PyObject *raise_notation_errno(int err, const char *what)
 		return NULL;
 	}
 	return libdice_raise(err, what);
+}
+
+/*
+ * What dice_expr_roll(3) says of a roll, as Python says it of its own
+ * arithmetic: ZeroDivisionError, OverflowError, ValueError.
+ */
+static PyObject *raise_roll_errno(int err)
+{
+	switch (err) {
+	case -EDOM:
+		PyErr_SetString(PyExc_ZeroDivisionError,
+				"roll: division or '%' by zero (libdice: EDOM)");
+		return NULL;
+	case -EOVERFLOW:
+		PyErr_SetString(PyExc_OverflowError,
+				"roll: a value does not fit in 128 bits "
+				"(libdice: EOVERFLOW)");
+		return NULL;
+	case -ERANGE:
+		PyErr_SetString(PyExc_ValueError,
+				"roll: a computed number of dice fell outside "
+				"its range, as (1d6-3)d6 can (libdice: ERANGE)");
+		return NULL;
+	default:
+		return libdice_raise(err, "roll");
+	}
 }
 
 /* ---- parsing ------------------------------------------------------------- */
@@ -264,20 +291,24 @@ static PyObject *result_tuple(const struct dice_expr *e,
 }
 
 /*
- * roll(expr, die): die is a libdice._ext.Die, or None for /dev/dice,
- * opened once the expression has parsed (a Die() of its own: its
- * DeviceNotFoundError without the module, never a fallback), closed after.
+ * roll(expr, die, every): die is a libdice._ext.Die, or None for
+ * /dev/dice, opened once the expression has parsed (a Die() of its own:
+ * its DeviceNotFoundError without the module, never a fallback), closed
+ * after.  A list of result tuples: each repetition of NxEXPR when @every,
+ * else the one roll, and NotationError for NxEXPR with N > 1: it would
+ * silently roll once what dice(1) rolls N times.
  */
 static PyObject *notation_roll(PyObject *Py_UNUSED(module), PyObject *args)
 {
-	PyObject *text_obj, *die_arg, *die_obj = NULL, *ret = NULL;
+	PyObject *text_obj, *die_arg, *die_obj = NULL, *ret = NULL, *t;
 	struct dice_notation *ctx;
 	struct dice_result *r = NULL;
 	struct dice_expr *e;
+	uint64_t n, i;
 	struct dice *d;
-	int err;
+	int every, err = 0;
 
-	if (!PyArg_ParseTuple(args, "UO:roll", &text_obj, &die_arg))
+	if (!PyArg_ParseTuple(args, "UOp:roll", &text_obj, &die_arg, &every))
 		return NULL;
 	if (die_arg != Py_None &&
 	    !PyObject_TypeCheck(die_arg, &libdice_die_type)) {
@@ -288,6 +319,22 @@ static PyObject *notation_roll(PyObject *Py_UNUSED(module), PyObject *args)
 	e = parse(text_obj, &ctx);
 	if (!e)
 		return NULL;
+	n = dice_expr_repeat(e);
+	if (n > 1 && !every) {
+		struct dice_notation_error why;
+
+		memset(&why, 0, sizeof(why));
+		snprintf(why.message, sizeof(why.message),
+			 "%s rolls %llu times: roll() rolls once, rolls() "
+			 "rolls each", dice_expr_text(e),
+			 (unsigned long long)n);
+		raise_notation_error(text_obj, PyUnicode_AsUTF8(text_obj),
+				     &why);
+		goto out;
+	}
+	ret = PyList_New(0);
+	if (!ret)
+		goto out;
 	if (die_arg == Py_None)
 		die_obj = PyObject_CallObject((PyObject *)&libdice_die_type,
 					      NULL);
@@ -296,19 +343,31 @@ static PyObject *notation_roll(PyObject *Py_UNUSED(module), PyObject *args)
 		die_obj = die_arg;
 	}
 	if (!die_obj)
-		goto out;
-	d = libdice_die_acquire(die_obj);
-	if (!d)
-		goto out;
-	Py_BEGIN_ALLOW_THREADS
-	err = dice_expr_roll(ctx, e, d, &r);
-	Py_END_ALLOW_THREADS
-	libdice_die_release(die_obj);
-	if (err) {
-		raise_notation_errno(err, "roll");
-		goto out;
+		goto fail;
+	for (i = 0; i < n; i++) {
+		d = libdice_die_acquire(die_obj);
+		if (!d)
+			goto fail;
+		Py_BEGIN_ALLOW_THREADS
+		err = dice_expr_roll(ctx, e, d, &r);
+		Py_END_ALLOW_THREADS
+		libdice_die_release(die_obj);
+		if (err) {
+			raise_roll_errno(err);
+			goto fail;
+		}
+		t = result_tuple(e, r);
+		dice_result_free(r);
+		r = NULL;
+		if (!t || PyList_Append(ret, t)) {
+			Py_XDECREF(t);
+			goto fail;
+		}
+		Py_DECREF(t);
 	}
-	ret = result_tuple(e, r);
+	goto out;
+fail:
+	Py_CLEAR(ret);
 out:
 	if (die_obj && die_arg == Py_None) {
 		PyObject *closed = PyObject_CallMethod(die_obj, "close", NULL);
@@ -338,6 +397,19 @@ static struct dice_dist *text_dist(PyObject *text_obj)
 	e = parse(text_obj, &ctx);
 	if (!e)
 		return NULL;
+	/* the law of one roll: NxEXPR's N would be dropped without a word */
+	if (dice_expr_repeat(e) > 1) {
+		memset(&why, 0, sizeof(why));
+		snprintf(why.message, sizeof(why.message),
+			 "%s rolls %llu times: a distribution is the law of "
+			 "one roll; give it without NxEXPR's N",
+			 dice_expr_text(e),
+			 (unsigned long long)dice_expr_repeat(e));
+		dice_expr_free(e);
+		dice_notation_free(ctx);
+		return raise_notation_error(text_obj,
+					    PyUnicode_AsUTF8(text_obj), &why);
+	}
 	Py_BEGIN_ALLOW_THREADS
 	err = dice_expr_dist(ctx, e, &dist, &why);
 	Py_END_ALLOW_THREADS
@@ -464,10 +536,11 @@ out:
 
 PyMethodDef libdice_notation_methods[] = {
 	{ "roll", notation_roll, METH_VARARGS,
-	  "roll(expr, die)\n--\n\n"
-	  "Parse and roll expr through die (a libdice._ext.Die): (total, "
-	  "flags, total text, breakdown, markdown, expr text, groups, "
-	  "warnings)." },
+	  "roll(expr, die, every)\n--\n\n"
+	  "Parse and roll expr through die (a libdice._ext.Die, or None): "
+	  "a list of (total, flags, total text, breakdown, markdown, expr "
+	  "text, groups, warnings), one for each repetition of NxEXPR when "
+	  "every, else one (NotationError for NxEXPR)." },
 	{ "distribution", notation_distribution, METH_O,
 	  "distribution(expr)\n--\n\n"
 	  "The exact distribution of expr: ([(value, num, den), ...], mean, "
