@@ -477,7 +477,7 @@ for t in $UPSTREAM_TESTS; do copy "selftests/dice/$t.c" "$K/$t.c"; done
 	echo
 	echo 'include ../../lib.mk'
 } >"$G/$K/Makefile"
-printf 'CONFIG_RANDOM_DICE=y\nCONFIG_RANDOM_DICE_TEST_HOOKS=y\n' >"$G/$K/config"
+printf 'CONFIG_RANDOM_DICE=y\nCONFIG_DEBUG_KERNEL=y\nCONFIG_RANDOM_DICE_TEST_HOOKS=y\n' >"$G/$K/config"
 printf '/%s\n' $UPSTREAM_TESTS >"$G/$K/.gitignore"
 # TARGETS += drivers/dice, in the sorted run of drivers/ targets.
 awk '!done && /^TARGETS \+= drivers\// && $3 > "drivers/dice" { print "TARGETS += drivers/dice"; done = 1 }
@@ -490,7 +490,8 @@ commit "selftests: drivers: dice: add tests for /dev/dice" \
 "The device's kselftests, on kselftest_harness.h: the default die, every
 binary format, one case per errno rule of each ioctl, text lines read in
 pieces, bit accounting, loaded dice, and more; each skips when /dev/dice
-is absent (config: CONFIG_RANDOM_DICE, CONFIG_RANDOM_DICE_TEST_HOOKS).
+is absent (config: CONFIG_RANDOM_DICE, CONFIG_DEBUG_KERNEL,
+CONFIG_RANDOM_DICE_TEST_HOOKS).
 
   make -C tools/testing/selftests TARGETS=drivers/dice run_tests"
 
