@@ -132,6 +132,13 @@ static void check_node(const struct node *n, size_t lo, size_t hi,
 	case NODE_BRACE:
 		CHECK(n->brace && n->nkids >= 1, "a brace without elements");
 		break;
+	case NODE_CMP:
+		CHECK(n->nkids == 2 && n->lo >= 0 && n->hi <= 1 &&
+		      n->cmp >= CMP_EQ && n->cmp <= CMP_GE &&
+		      (!n->cmp_not || n->cmp == CMP_EQ),
+		      "a comparison of %u operands, op %d", n->nkids,
+		      (int)n->cmp);
+		break;
 	default:
 		CHECK(0, "node type %d", (int)n->type);
 	}

@@ -199,6 +199,10 @@ void bound_node(struct node *n)
 			n->lo = -n->hi;
 		}
 		return;
+	case NODE_CMP:
+		n->lo = 0;
+		n->hi = 1;
+		return;
 	case NODE_BRACE: {
 		const struct brace *br = n->brace;
 

@@ -309,6 +309,13 @@ static void print_node(const struct out *o, const struct expr *e,
 		/* then its ")" and label, as every node's */
 		print_brace(o, e, n, r);
 		break;
+	case NODE_CMP:
+		print_node(o, e, n->kids[0], r);
+		put(o, " ");
+		put(o, node_cmp_text(n));
+		put(o, " ");
+		print_node(o, e, n->kids[1], r);
+		break;
 	}
 	if (n->paren)
 		put(o, ")");

@@ -164,6 +164,45 @@ static void dist_group_node(struct dist_ctx *x, struct dist *out,
  * when pooled) kept or counted as successes.  Here, beside dist_node(),
  * because it walks its elements.
  */
+/*
+ * The law of the comparison @n (NODE_CMP) of independent X of law @a and
+ * Y of law @b: 1 with the chance it holds, else 0.  From versus_counts(),
+ * never the law of X - Y, which may span far more values than either.
+ */
+static void dist_compare(struct dist_ctx *x, struct dist *out,
+			 const struct dist *a, const struct dist *b,
+			 const struct node *n)
+{
+	struct big gt = { 0 }, eq = { 0 }, lt = { 0 }, den = { 0 };
+	struct big hold = { 0 }, miss = { 0 };
+
+	versus_counts(a, b, &gt, &eq, &lt, &den);
+	if (n->cmp == CMP_GT || n->cmp == CMP_GE)
+		big_copy(&hold, &gt);
+	else if (n->cmp == CMP_LT || n->cmp == CMP_LE)
+		big_copy(&hold, &lt);
+	if (n->cmp == CMP_EQ || n->cmp == CMP_GE || n->cmp == CMP_LE)
+		big_add(&hold, &eq);
+	big_copy(&miss, &den);
+	big_sub(&miss, &hold);
+	if (n->cmp_not)
+		big_swap(&hold, &miss);
+	if (big_is_zero(&hold) || big_is_zero(&miss)) {
+		dist_point(x, out, !big_is_zero(&hold));
+	} else {
+		dist_init(x, out, 0, 1);
+		big_swap(&out->c[0], &miss);
+		big_swap(&out->c[1], &hold);
+		big_swap(&out->den, &den);
+	}
+	big_free(&gt);
+	big_free(&eq);
+	big_free(&lt);
+	big_free(&den);
+	big_free(&hold);
+	big_free(&miss);
+}
+
 static void dist_brace(struct dist_ctx *x, struct dist *out, const struct node *n)
 {
 	const struct brace *b = n->brace;
@@ -391,6 +430,14 @@ static void dist_node(struct dist_ctx *x, struct dist *out,
 		break;
 	case NODE_BRACE:
 		dist_brace(x, out, n);
+		break;
+	case NODE_CMP:
+		dist_node(x, &a, n->kids[0]);
+		dist_node(x, &b, n->kids[1]);
+		x->at = n->start;
+		dist_compare(x, out, &a, &b, n);
+		dist_free(&a);
+		dist_free(&b);
 		break;
 	}
 	x->at = save;

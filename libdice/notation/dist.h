@@ -77,6 +77,14 @@ int dist_expr(const struct expr *e, const struct dist_limits *lim,
 void dist_free(struct dist *d);
 /* Counts and denominator to lowest terms, zero counts at the ends dropped. */
 void dist_lowest(struct dist *d);
+/*
+ * The counts of A > B, A = B and A < B over *@den (added to @gt, @eq and
+ * @lt, which start at zero), for independent A of law @a and B of law @b
+ * (dist_law.c: --versus and the comparison X > Y both use it).
+ */
+void versus_counts(const struct dist *a, const struct dist *b,
+		   struct big *gt, struct big *eq, struct big *lt,
+		   struct big *den);
 
 /* The mean as a fraction in lowest terms: (*neg ? -1 : 1) * num / den. */
 void dist_mean(const struct dist *d, struct big *num, struct big *den,

@@ -554,6 +554,15 @@ static void est_node(struct dist_ctx *x, struct est_shape *s, const struct node 
 	case NODE_BRACE:
 		est_brace(x, n, s);
 		break;
+	case NODE_CMP:
+		/* versus_counts(): a running sum of B, an addmul a value of A */
+		est_node(x, &a, n->kids[0]);
+		est_node(x, &b, n->kids[1]);
+		x->at = n->start;
+		est_spend(x, (a.nz + b.nz) * est_limbs(a.bits) *
+			     est_limbs(b.bits));
+		*s = (struct est_shape){ 0, 1, 2, a.bits + b.bits };
+		break;
 	}
 	x->at = save;
 }

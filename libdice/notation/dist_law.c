@@ -2,7 +2,8 @@
 /*
  * dist_law.c - what every step of an exact distribution uses: failing
  * (infeasible, interrupted, over the work limit), distributions (make,
- * trim, convolve, widen), and the score and order of a die's faces
+ * trim, convolve, widen, A against B), and the score and order of a die's
+ * faces
  *
  * The bottom of the dist*.c files: it calls none of them, so that they
  * call each other one way only (scripts/call-cycles.py).
@@ -224,4 +225,46 @@ size_t *law_best_first(const struct dist *law, enum keep_mode mode,
 		}
 	}
 	return faces;
+}
+
+void versus_counts(const struct dist *da, const struct dist *db,
+		   struct big *gt, struct big *eq, struct big *lt,
+		   struct big *den)
+{
+	struct big below = { 0 };
+	struct big *cum = xcalloc(db->n + 1, sizeof(*cum));
+	size_t i;
+
+	/* cum[j]: the counts of B below db->lo + j */
+	for (i = 0; i < db->n; i++) {
+		big_copy(&cum[i + 1], &cum[i]);
+		big_add(&cum[i + 1], &db->c[i]);
+	}
+	for (i = 0; i < da->n; i++) {
+		int64_t v = da->lo + (int64_t)i;
+		__int128 j = (__int128)v - db->lo;	/* B values below v: j */
+		const struct big *all = &cum[db->n];
+
+		if (big_is_zero(&da->c[i]))
+			continue;
+		/* Below B's lowest value; at it, the general case ties. */
+		if (j < 0) {
+			big_addmul(lt, &da->c[i], all);
+			continue;
+		}
+		if (j >= (__int128)db->n) {
+			big_addmul(gt, &da->c[i], all);
+			continue;
+		}
+		big_addmul(gt, &da->c[i], &cum[j]);
+		big_addmul(eq, &da->c[i], &db->c[j]);
+		big_copy(&below, all);
+		big_sub(&below, &cum[j + 1]);
+		big_addmul(lt, &da->c[i], &below);
+	}
+	big_mul(den, &da->den, &db->den);
+	for (i = 0; i <= db->n; i++)
+		big_free(&cum[i]);
+	xfree(cum);
+	big_free(&below);
 }

@@ -76,6 +76,21 @@ val_t group_face(const struct group *g, uint64_t i)
 	return face_clamp(g, die_face(&g->die, i));
 }
 
+int node_cmp_holds(const struct node *n, val_t a, val_t b)
+{
+	return cmp_match(&(struct cmp){ n->cmp, b }, a) ^ n->cmp_not;
+}
+
+const char *node_cmp_text(const struct node *n)
+{
+	static const char *const text[] = {
+		[CMP_EQ] = "==", [CMP_LT] = "<", [CMP_LE] = "<=",
+		[CMP_GT] = ">", [CMP_GE] = ">=",
+	};
+
+	return n->cmp_not ? "!=" : text[n->cmp];
+}
+
 int cmp_match(const struct cmp *c, val_t v)
 {
 	switch (c->op) {

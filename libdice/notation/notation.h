@@ -238,6 +238,7 @@ enum node_type {
 	NODE_FUNC,	/* @func of @kids[0], or of @kids[0] / @kids[1] */
 	NODE_BRACE,	/* @brace of the elements @kids */
 	NODE_POW,	/* @kids[0] to the power @kids[1] (never negative) */
+	NODE_CMP,	/* @kids[0] @cmp @kids[1]: 1 when it holds, else 0 */
 };
 
 enum func_type { FUNC_FLOOR, FUNC_CEIL, FUNC_ROUND, FUNC_ABS, FUNC_MAX,
@@ -255,6 +256,8 @@ enum func_type { FUNC_FLOOR, FUNC_CEIL, FUNC_ROUND, FUNC_ABS, FUNC_MAX,
  *	down (floor), up (ceil) or to the nearest, halves up (round); max and
  *	min take the greatest or least of their one or more @kids
  * @brace: NODE_BRACE
+ * @cmp: NODE_CMP: CMP_EQ, _LT, _LE, _GT or _GE
+ * @cmp_not: NODE_CMP: the opposite of @cmp (Avrae's != is EQ's)
  * @label: the text of an inline label [text] after it, or NULL
  * @start: byte offset of its first character, parentheses included
  * @end: byte offset just past it, label included
@@ -271,6 +274,8 @@ struct node {
 	char *ops;
 	enum func_type func;
 	struct brace *brace;
+	enum cmp_op cmp;
+	bool cmp_not;
 	char *label;
 	size_t start, end;
 	int paren;
@@ -368,6 +373,10 @@ val_t group_face(const struct group *g, uint64_t i);
 /* Side @i of @d can come up (custom sides may weigh zero). */
 bool die_side_used(const struct die *d, uint64_t i);
 int cmp_match(const struct cmp *c, val_t v);
+/* NODE_CMP @n of operands @a and @b: 1 when it holds, else 0. */
+int node_cmp_holds(const struct node *n, val_t a, val_t b);
+/* NODE_CMP @n's operator as written: ">=", "<=", "==", "!=", ">", "<". */
+const char *node_cmp_text(const struct node *n);
 /*
  * What @v scores against a success target: +1 when it matches @success,
  * else -1 when it matches @failure, else 0.  A CMP_NONE point matches

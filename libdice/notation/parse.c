@@ -395,9 +395,9 @@ static struct node *parse_sum_rest(struct parser *ps, struct node *first);
 /*
  * Avrae's comparisons X >= Y, X <= Y, X > Y, X < Y, X == Y and X != Y
  * (README of github.com/avrae/d20), after the sum @left if one follows:
- * 1 when it holds, else 0.  It is the grouped roll {X-Y} with a success
- * target against 0 (one element, never pooled: its total is compared), so
- * every engine rolls it exactly; != is 1 less the == one.
+ * 1 when it holds, else 0.  A node of its own: X and Y are compared as
+ * they are, never through X - Y (which may pass 128 bits, or span more
+ * values than a distribution may, where X and Y do not).
  */
 static struct node *parse_comparison(struct parser *ps, struct node *left)
 {
@@ -408,8 +408,7 @@ static struct node *parse_comparison(struct parser *ps, struct node *left)
 		{ ">=", CMP_GE }, { "<=", CMP_LE }, { "==", CMP_EQ },
 		{ "!=", CMP_EQ }, { ">", CMP_GT }, { "<", CMP_LT },
 	};
-	struct node *right, *diff, *n, *one, *not;
-	struct brace *br;
+	struct node *right, *n;
 	unsigned int i;
 
 	lex_skip_space(ps);
@@ -426,48 +425,19 @@ static struct node *parse_comparison(struct parser *ps, struct node *left)
 		node_free(left);
 		return NULL;
 	}
-	diff = parse_new_node(ps, NODE_SUM, left->start);
-	if (!diff) {
+	n = parse_new_node(ps, NODE_CMP, left->start);
+	if (!n) {
 		node_free(left);
 		node_free(right);
 		return NULL;
 	}
-	node_add_kid(diff, left, '+');
-	node_add_kid(diff, right, '-');
-	diff->end = right->end;
-	bound_node(diff);
-	n = parse_new_node(ps, NODE_BRACE, left->start);
-	if (!n) {
-		node_free(diff);
-		return NULL;
-	}
-	br = n->brace = xcalloc(1, sizeof(*br));
-	node_add_kid(n, diff, ',');
-	br->start = n->start;
-	br->mods = br->end = n->end = ps->p;
-	br->success = (struct cmp){ ops[i].op, 0 };
-	br->index = ps->e->nbraces;
-	ps->e->braces = xrealloc(ps->e->braces, ps->e->nbraces + 1,
-				 sizeof(*ps->e->braces));
-	ps->e->braces[ps->e->nbraces++] = br;
+	node_add_kid(n, left, ' ');
+	node_add_kid(n, right, ' ');
+	n->cmp = ops[i].op;
+	n->cmp_not = !strcmp(ops[i].text, "!=");
+	n->end = right->end;
 	bound_node(n);
-	if (strcmp(ops[i].text, "!="))
-		return n;
-	one = parse_new_node(ps, NODE_CONST, n->start);
-	not = one ? parse_new_node(ps, NODE_SUM, n->start) : NULL;
-	if (!not) {
-		node_free(one);
-		node_free(n);
-		return NULL;
-	}
-	one->value = 1;
-	one->end = one->start;
-	bound_node(one);
-	node_add_kid(not, one, '+');
-	node_add_kid(not, n, '-');
-	not->end = n->end;
-	bound_node(not);
-	return not;
+	return n;
 }
 
 /* A function name is at the cursor, followed by '('. */

@@ -860,6 +860,14 @@ static int roll_eval(const struct node *n, struct roll_result *r, val_t *v)
 		return 0;
 	case NODE_BRACE:
 		return roll_eval_brace(n, r, v);
+	case NODE_CMP:
+		err = roll_eval(n->kids[0], r, &a);
+		if (!err)
+			err = roll_eval(n->kids[1], r, &b);
+		if (err)
+			return err;
+		*v = node_cmp_holds(n, a, b);
+		return 0;
 	}
 	return -EINVAL;
 }

@@ -17,48 +17,6 @@
 
 #include "versus.h"
 
-void versus_counts(const struct dist *da, const struct dist *db,
-		   struct big *gt, struct big *eq, struct big *lt,
-		   struct big *den)
-{
-	struct big below = { 0 };
-	struct big *cum = xcalloc(db->n + 1, sizeof(*cum));
-	size_t i;
-
-	/* cum[j]: the counts of B below db->lo + j */
-	for (i = 0; i < db->n; i++) {
-		big_copy(&cum[i + 1], &cum[i]);
-		big_add(&cum[i + 1], &db->c[i]);
-	}
-	for (i = 0; i < da->n; i++) {
-		int64_t v = da->lo + (int64_t)i;
-		__int128 j = (__int128)v - db->lo;	/* B values below v: j */
-		const struct big *all = &cum[db->n];
-
-		if (big_is_zero(&da->c[i]))
-			continue;
-		/* Below B's lowest value; at it, the general case ties. */
-		if (j < 0) {
-			big_addmul(lt, &da->c[i], all);
-			continue;
-		}
-		if (j >= (__int128)db->n) {
-			big_addmul(gt, &da->c[i], all);
-			continue;
-		}
-		big_addmul(gt, &da->c[i], &cum[j]);
-		big_addmul(eq, &da->c[i], &db->c[j]);
-		big_copy(&below, all);
-		big_sub(&below, &cum[j + 1]);
-		big_addmul(lt, &da->c[i], &below);
-	}
-	big_mul(den, &da->den, &db->den);
-	for (i = 0; i <= db->n; i++)
-		big_free(&cum[i]);
-	xfree(cum);
-	big_free(&below);
-}
-
 /*
  * The work of the law of @n rolls, in limb products: each count
  * C(n, k) hit^k miss^(n-k) is a product of numbers of about k * @bh and

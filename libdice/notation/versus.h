@@ -10,13 +10,6 @@
 #include "notation.h"
 
 /*
- * The counts of A > B, A = B and A < B over *@den (added to @gt, @eq and
- * @lt, which start at zero), for independent A of law @a and B of law @b.
- */
-void versus_counts(const struct dist *a, const struct dist *b,
-		   struct big *gt, struct big *eq, struct big *lt,
-		   struct big *den);
-/*
  * The law of how many of @n rolls of law @one match @c, in lowest terms:
  * 0; -E2BIG, with the reason in @why, when its work would pass
  * @lim->max_work; -EINTR when the call is interrupted.

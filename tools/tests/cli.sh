@@ -251,7 +251,16 @@ t_range "3d6 + 2d4 - 1 rolls" 50 4 25 --seed=42 "50x3d6 + 2d4 - 1"
 t_out "breakdown of parentheses" "(2d6 [" --seed=42 -s "(2d6+1)*2"
 # a brace (or a comparison, a brace inside) in parentheses lost its ")"
 t_out "breakdown of a brace in parentheses closes them" "kh1) * 2 = " --seed=3 -s "({1d6,1d8}kh1)*2"
-t_out "breakdown of a comparison in parentheses closes them" "success}) * 2d6 [" --seed=3 -s "(1d20+5>=15)*2d6"
+t_out "breakdown of a comparison in parentheses closes them" "5 >= 15) * 2d6 [" --seed=3 -s "(1d20+5>=15)*2d6"
+# a comparison was {A-B} against 0 inside: its breakdown showed that, an
+# A - B past 128 bits failed, and the law of A - B spanned more values
+# than a distribution may where A and B did not (helper-36)
+t_out "a comparison's breakdown as written: 1d20 [16] + 5 >= 15 = 1" "1d20 [16] + 5 >= 15 = 1" --seed=3 -s "1d20+5>=15"
+t_out "!=: as written, 1 when the totals differ" "(1d20 [16]) != 1d20 [" --seed=3 -s "(1d20) != 1d20"
+t_dist "(d600000)>(d600000): the law of two values, not of A - B" "0:600001 1:599999" 1200000 "(d600000)>(d600000)"
+M=9223372036854775807
+t_dist "A > B where A and B fit a distribution's 62 bits and A - B does not" "1:1" 1 "(1d2+4611686018427387000) > (1d2-4611686018427387000)"
+t_out "A > B near 2^127 rolls where A - B is past 128 bits" "= 1" --seed=1 -s "($M*$M*2) > -($M*$M*2)"
 t_range "several expressions roll in turn" 2 1 6 --seed=42 d6 d6
 
 # ---- custom and weighted dice -----------------------------------------------
