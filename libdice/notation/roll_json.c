@@ -204,6 +204,11 @@ void roll_json(FILE *f, const struct expr *e, const struct roll_result *r)
 			fprintf(f, ",\"count\":%llu", (unsigned long long)gr->count);
 		fputs(",\"value\":", f);
 		json_val(f, gr->value);
+		/* what 'ms' makes of the value, which the total counts */
+		if (g->margin.op != CMP_NONE) {
+			fputs(",\"margin\":", f);
+			json_val(f, group_margin(g, gr->value));
+		}
 		fputs(",\"dice\":[", f);
 		for (i = 0; i < gr->npool; i++) {
 			if (i)

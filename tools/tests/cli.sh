@@ -1065,6 +1065,10 @@ ref "5d6kh3even" '5d6kh3even' "[dict(n=5, faces=$d6, keep=('h', 3), success=('ev
 ref "3dFeven" '3dFeven' "[dict(n=3, faces=[-1, 0, 1], success=('even', 0))]"
 ref "1d20ms15 (margin of success)" '1d20ms15' "[dict(n=1, faces=range(1, 21)), -15]"
 ref "3d6ms<10 (margin below)" '3d6ms<10' "[Neg(dict(n=3, faces=$d6)), 10]"
+# --json gave a group's value (10) but not what 'ms' made of it (-5), which
+# the total counts: a reader could not tell (helper-36)
+t_out "--json: a group with ms has its margin beside its value" '"group":"1d20ms15","value":10,"margin":-5,' --seed=1 --json '1d20ms15+2'
+t_out "--json: ms< is the number less the value" '"value":14,"margin":-4,' --seed=1 --json '3d6ms<10'
 ref "4d6ra6 (Avrae: reroll and add)" '4d6ra6' "[dict(n=4, faces=$d6, explode=('sep', ('=', 6)), limit=1)]"
 ref "3d6ra<2kh2" '3d6ra<2kh2' "[dict(n=3, faces=$d6, explode=('sep', ('<', 2)), limit=1, keep=('h', 2))]"
 ref "4d6ra6 --avrae: one die at most" '4d6ra6' "[dict(n=4, faces=$d6, add_once=('=', 6))]" --avrae
