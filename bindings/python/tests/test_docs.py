@@ -47,13 +47,15 @@ def test_readme_notation_example():
         pytest.skip("no README.md here")
     with open(README, encoding="utf-8") as f:
         text = f.read()
-    # the three lines of the ```python block with libdice.roll
+    # the four lines of the ```python block with libdice.roll
     block = re.search(r"```python\n(import libdice\n.*?libdice\.roll.*?)```",
                       text, re.S)
     assert block, "README has no libdice.roll example"
     lines = block.group(1).strip().splitlines()
-    assert len(lines) == 3
+    assert len(lines) == 4
     out = subprocess.run([sys.executable, "-c", block.group(1)], check=True,
                          capture_output=True, text=True).stdout.splitlines()
     assert re.fullmatch(r"4d6kh3 \\\[.*~~\d~~.*\\\] = \*\*\d+\*\*", out[0])
     assert out[1] == "13/20 13053/16000"
+    totals = [int(t) for t in out[2].strip("[]").split(", ")]
+    assert len(totals) == 6 and all(3 <= t <= 18 for t in totals)
