@@ -19,11 +19,10 @@
  */
 #define COUNT_MAX_ROLLS	100000U
 
-/* A new object for @d (whose counts it takes), in a call. */
 /*
- * @d and @info as a dice_dist; @max_work is the work budget of the context
- * it was computed in, which what is computed from it (dice_dist_count())
- * keeps to.
+ * A new object for @d (whose counts it takes) and @info, in a call;
+ * @max_work is the work budget of the context it was computed in, which
+ * what is computed from it (dice_dist_count()) keeps to.
  */
 static struct dice_dist *dist_wrap(struct dist *d,
 				   const struct dice_dist_info *info,
@@ -439,7 +438,6 @@ DICE_NOTATION_EXPORT int dice_dist_count(const struct dice_dist *one, int cmp,
 	struct dist_limits lim = { 0 };
 	struct notation_call call;
 	struct dice_dist *dd;
-	char why[160];
 	struct dist d;
 	int err;
 
@@ -454,7 +452,7 @@ DICE_NOTATION_EXPORT int dice_dist_count(const struct dice_dist *one, int cmp,
 		return -ENOMEM;
 	}
 	lim.max_work = one->max_work;
-	err = count_dist(&one->d, &c, rolls, &lim, &d, why, sizeof(why));
+	err = count_dist(&one->d, &c, rolls, &lim, &d);
 	if (err) {
 		notation_call_leave(&call);
 		return err;

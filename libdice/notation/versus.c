@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "versus.h"
@@ -41,8 +40,7 @@ static double count_work(uint64_t n, double bh, double bm)
 }
 
 int count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
-	       const struct dist_limits *lim, struct dist *out,
-	       char *why, size_t whylen)
+	       const struct dist_limits *lim, struct dist *out)
 {
 	struct big hit = { 0 }, miss = { 0 }, g = { 0 }, t = { 0 };
 	struct big binom = { 0 };
@@ -73,8 +71,6 @@ int count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
 	}
 	work = count_work(n, (double)big_bits(&hit), (double)big_bits(&miss));
 	if (work > (double)lim->max_work) {
-		snprintf(why, whylen, "counting %llu rolls would need about %.2g limb products, more than the budget of %.2g",
-			 (unsigned long long)n, work, (double)lim->max_work);
 		err = -E2BIG;
 		goto out;
 	}
@@ -92,10 +88,6 @@ int count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
 	out->c = xcalloc(n + 1, sizeof(*out->c));
 	big_set_u64(&binom, 1);			/* C(n, k) */
 	for (k = 0; k <= n; k++) {
-		if (notation_interrupted()) {
-			err = -EINTR;
-			goto out;
-		}
 		big_mul(&t, &hp[k], &mp[n - k]);
 		big_mul(&out->c[k], &t, &binom);
 		big_mul_u64(&binom, n - k);

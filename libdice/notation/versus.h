@@ -11,11 +11,9 @@
 
 /*
  * The law of how many of @n rolls of law @one match @c, in lowest terms:
- * 0; -E2BIG, with the reason in @why, when its work would pass
- * @lim->max_work; -EINTR when the call is interrupted.
+ * 0, or -E2BIG (nothing done) when its work would pass @lim->max_work.
  */
 int count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
-	       const struct dist_limits *lim, struct dist *out,
-	       char *why, size_t whylen);
+	       const struct dist_limits *lim, struct dist *out);
 
 #endif /* _DICE_NOTATION_VERSUS_H */

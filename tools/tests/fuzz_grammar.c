@@ -601,7 +601,6 @@ static bool count_check(const struct dist *d, enum cmp_op op, int64_t t,
 	struct dist out;
 	unsigned int mask, i, k;
 	bool same = true;
-	char why[160];
 
 	if (!want)
 		abort();
@@ -624,7 +623,7 @@ static bool count_check(const struct dist *d, enum cmp_op op, int64_t t,
 		big_mul(&q, &den, &d->den);
 		big_swap(&q, &den);
 	}
-	if (count_dist(d, &c, n, &lim, &out, why, sizeof(why)))
+	if (count_dist(d, &c, n, &lim, &out))
 		abort();	/* n <= 8 rolls is always within the budget */
 	if (out.lo < 0 || out.lo + (int64_t)out.n > (int64_t)n + 1)
 		same = false;
