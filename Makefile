@@ -107,10 +107,13 @@ cli: libdice
 # python tier; make check-python installs its packages first).  Built with
 # --force: setuptools compares the extension with its own sources only, so
 # an extension compiled against an older <dice_notation.h> would stay, and
-# call the rebuilt libdice.so with the old structures.
+# call the rebuilt libdice.so with the old structures.  CFLAGS=-Werror:
+# a warning here is an error in a newer compiler (Debian 13's gcc 14 made
+# one, an incompatible pointer returned, of what gcc 12 only warned).
 PYTHON = /usr/bin/python3
 python: libdice
-	cd bindings/python && PKG_CONFIG_PATH=$(B)/libdice $(PYTHON) setup.py -q \
+	cd bindings/python && PKG_CONFIG_PATH=$(B)/libdice CFLAGS=-Werror \
+		$(PYTHON) setup.py -q \
 		build --force --build-base $(B)/python --build-lib $(B)/python/lib
 python-test: python
 	cd $(B)/python && PYTHONPATH=$(B)/python/lib PKG_CONFIG_PATH=$(B)/libdice \

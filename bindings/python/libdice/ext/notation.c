@@ -407,8 +407,8 @@ static struct dice_dist *text_dist(PyObject *text_obj)
 			 (unsigned long long)dice_expr_repeat(e));
 		dice_expr_free(e);
 		dice_notation_free(ctx);
-		return raise_notation_error(text_obj,
-					    PyUnicode_AsUTF8(text_obj), &why);
+		raise_notation_error(text_obj, PyUnicode_AsUTF8(text_obj), &why);
+		return NULL;
 	}
 	Py_BEGIN_ALLOW_THREADS
 	err = dice_expr_dist(ctx, e, &dist, &why);
