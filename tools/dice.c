@@ -460,7 +460,7 @@ static int dist_exprs(struct dice_expr **e, unsigned int n)
 		if (err)
 			die_fail("--versus: %s", strerror(-err));
 	} else if (!status && !show_dists(v, n, &o)) {
-		status = interrupted("interrupted while printing the distribution");
+		status = interrupted("interrupted: the distribution was not printed in full");
 	}
 	for (i = 0; i < n; i++)
 		dice_dist_free(v[i].d);

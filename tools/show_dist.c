@@ -186,17 +186,20 @@ static void stats_of(const struct dice_dist *d, struct stats *s)
 	memset(s, 0, sizeof(*s));
 	s->n = dice_dist_size(d);
 	s->rows = cli_calloc(s->n, sizeof(*s->rows));
+	/* a signal stops it between calls (show_dists() prints nothing then) */
 	err = dice_dist_stats(d, &s->st);
-	if (!err)
+	if (!err && !dice_interrupted)
 		err = dice_dist_mean_str(d, &s->mean);
-	if (!err)
+	if (!err && !dice_interrupted)
 		err = dice_dist_variance_str(d, &s->var);
-	for (i = 0; !err && i < ARRAY_SIZE(pcts); i++)
+	for (i = 0; !err && !dice_interrupted && i < ARRAY_SIZE(pcts); i++)
 		err = dice_dist_percentile(d, pcts[i], &s->pct[i]);
-	if (!err)
+	if (!err && !dice_interrupted)
 		err = dice_dist_table(d, s->rows);
 	if (err)
 		die_fail("cannot describe the distribution: %s", strerror(-err));
+	if (dice_interrupted)
+		return;
 	split_fraction(s->mean, &s->mnum, &s->mden);
 	split_fraction(s->var, &s->vnum, &s->vden);
 }
@@ -520,9 +523,12 @@ bool show_dists(struct shown *v, unsigned int n, const struct options *o)
 	struct stats *s = cli_calloc(n, sizeof(*s));
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
+	/* a signal between libdice's calls (each has no interrupt of its own) */
+	for (i = 0; i < n && !dice_interrupted; i++)
 		stats_of(v[i].d, &s[i]);
-	if (o->json) {
+	if (dice_interrupted) {
+		/* nothing printed */
+	} else if (o->json) {
 		for (i = 0; i < n; i++)
 			dist_json(&v[i], &s[i]);
 	} else if (n == 1) {
@@ -540,7 +546,7 @@ bool show_dists(struct shown *v, unsigned int n, const struct options *o)
 	for (i = 0; i < n; i++)
 		stats_free(&s[i]);
 	free(s);
-	/* the rows' loops stop at a signal, which the caller reports */
+	/* the stats and the rows' loops stop at a signal; the caller says so */
 	return !dice_interrupted;
 }
 

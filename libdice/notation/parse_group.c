@@ -1063,7 +1063,10 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 				    keep_by0 != g->keep_by.op))
 			goto bad;
 	}
+	/* not the spaces read looking for one more modifier ("2d6 != 7") */
 	g->end = ps->p;
+	while (g->end > g->start && lex_is_space(ps->s[g->end - 1]))
+		g->end--;
 	if (!group_check(ps, g, &m))
 		goto bad;
 	if (isalpha((unsigned char)lex_cur(ps))) {

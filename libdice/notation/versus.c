@@ -69,6 +69,15 @@ int count_dist(const struct dist *one, const struct cmp *c, uint64_t n,
 		big_divmod(&t, NULL, &miss, &g);
 		big_swap(&t, &miss);
 	}
+	/* every roll or none: one value, whatever the rolls */
+	if (big_is_zero(&hit) || big_is_zero(&miss)) {
+		out->lo = big_is_zero(&hit) ? 0 : (int64_t)n;
+		out->n = 1;
+		out->c = xcalloc(1, sizeof(*out->c));
+		big_set_u64(&out->c[0], 1);
+		big_set_u64(&out->den, 1);
+		goto out;
+	}
 	work = count_work(n, (double)big_bits(&hit), (double)big_bits(&miss));
 	if (work > (double)lim->max_work) {
 		err = -E2BIG;

@@ -619,6 +619,7 @@ static void test_count_budget(void)
 	struct dice_notation *ctx, *small;
 	struct dice_dist *a, *cnt;
 	char *w, *total;
+	int64_t v;
 
 	ASSERT_EQ(dice_notation_new(&ctx), 0);
 	ASSERT_EQ(dice_notation_new(&small), 0);
@@ -628,6 +629,12 @@ static void test_count_budget(void)
 	ASSERT_EQ(a != NULL, 1);
 	/* 100000 rolls: about 8e10 limb products, refused before the first */
 	EXPECT_EQ(dice_dist_count(a, DICE_CMP_GE, 5, 100000, &cnt), -E2BIG);
+	/* but every roll meets >= 1: one value, 100000, for any budget */
+	ASSERT_EQ(dice_dist_count(a, DICE_CMP_GE, 1, 100000, &cnt), 0);
+	EXPECT_EQ(dice_dist_size(cnt), 1);
+	EXPECT_EQ(dice_dist_value(cnt, 0, &v), 0);
+	EXPECT_EQ(v, 100000);
+	dice_dist_free(cnt);
 	/* 40 rolls: 3^40 and 2^40 fit a word */
 	ASSERT_EQ(dice_dist_count(a, DICE_CMP_GE, 5, 40, &cnt), 0);
 	ASSERT_EQ(dice_dist_weight_str(cnt, 0, &w, &total), 0);
