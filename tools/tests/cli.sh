@@ -257,6 +257,8 @@ t_out "breakdown of a comparison in parentheses closes them" "5 >= 15) * 2d6 [" 
 # than a distribution may where A and B did not (helper-36)
 t_out "a comparison's breakdown as written: 1d20 [16] + 5 >= 15 = 1" "1d20 [16] + 5 >= 15 = 1" --seed=3 -s "1d20+5>=15"
 t_out "!=: as written, 1 when the totals differ" "(1d20 [16]) != 1d20 [" --seed=3 -s "(1d20) != 1d20"
+# the group's text kept the space read looking for a modifier (helper-37)
+t_out "--avrae 2d6 != 7: one space before the dice" "2d6 [5, 4] != 7 = 1" --avrae --seed=1 -s "2d6 != 7"
 t_dist "(d600000)>(d600000): the law of two values, not of A - B" "0:600001 1:599999" 1200000 "(d600000)>(d600000)"
 M=9223372036854775807
 t_dist "A > B where A and B fit a distribution's 62 bits and A - B does not" "1:1" 1 "(1d2+4611686018427387000) > (1d2-4611686018427387000)"
