@@ -156,7 +156,9 @@ static void build_custom(struct options *o)
 static struct options o;
 /* The notation engine's context: limits, dialect, dW, the interrupt flag. */
 static struct dice_notation *nctx;
-/* Set by the SIGINT/SIGTERM handler; the engine's long loops poll it. */
+/* --count of an expression without NxEXPR, on the command line or a line */
+static const char count_needs_repeat[] =
+	"--count counts the rolls of a repeat that meet the target: write NxEXPR, as in 6x1d20";
 static bool line_mode;		/* expressions from standard input */
 static unsigned long line_no;	/* the line being read, from 1 */
 static int worst;		/* the worst exit status of line mode */
@@ -446,7 +448,7 @@ static int dist_exprs(struct dice_expr **e, unsigned int n)
 				status = expr_fail(2, "--count counts at most 100000 rolls, not %llu",
 						   (unsigned long long)dice_expr_repeat(e[i]));
 			else if (err == -E2BIG)
-				status = expr_fail(2, "no exact distribution for --count: counting %s would take more work than a distribution may (10^9 limb products): count fewer rolls",
+				status = expr_fail(2, "no exact distribution for --count: counting %s would take more work than a distribution may: count fewer rolls",
 						   dice_expr_text(e[i]));
 			else if (err)
 				die_fail("--count: %s", strerror(-err));
@@ -619,7 +621,7 @@ static int line_parse(const char *text, struct dice_expr **out)
 static int run_one(struct dice_expr *e)
 {
 	if (o.count && dice_expr_repeat(e) < 2)
-		return expr_fail(2, "--count counts the rolls of a repeat that meet the target: write NxEXPR, as in 6x1d20");
+		return expr_fail(2, "%s", count_needs_repeat);
 	if (o.dist)
 		return dist_exprs(&e, 1);
 	if (check_method(e))
@@ -1061,7 +1063,7 @@ static int dice_main(int argc, char **argv)
 	}
 	for (i = 0; o.count && i < nargs; i++) {
 		if (dice_expr_repeat(exprs[i]) < 2)
-			bad_usage("--count counts the rolls of a repeat that meet the target: write NxEXPR, as in 6x1d20");
+			bad_usage("%s", count_needs_repeat);
 	}
 	if (o.dist) {
 		status = dist_exprs(exprs, (unsigned int)nargs);

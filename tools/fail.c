@@ -14,9 +14,9 @@
 
 #include "cli.h"
 
-/* "dice: " and the message on stderr, after what stdout still holds. */
 volatile sig_atomic_t dice_interrupted;
 
+/* "dice: " and the message on stderr, after what stdout still holds. */
 void vsay(const char *fmt, va_list ap)
 {
 	fflush(stdout);

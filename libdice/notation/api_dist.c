@@ -136,10 +136,10 @@ static int prob_big(const struct dice_dist *d, size_t i, struct big *num,
 	if (!c)
 		return -EINVAL;
 	big_gcd(&g, c, &d->d.den);
-	big_copy(num, c);
-	big_copy(den, &d->d.den);
 	/* a word-sized gcd (most are 1) divides a limb at a time */
 	if (big_get_u64(&g, &small)) {
+		big_copy(num, c);
+		big_copy(den, &d->d.den);
 		big_divmod_u64(num, small);
 		big_divmod_u64(den, small);
 	} else {

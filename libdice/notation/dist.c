@@ -160,11 +160,6 @@ static void dist_group_node(struct dist_ctx *x, struct dist *out,
 }
 
 /*
- * A grouped roll {...}: its elements (sums of dice groups and constants
- * when pooled) kept or counted as successes.  Here, beside dist_node(),
- * because it walks its elements.
- */
-/*
  * The law of the comparison @n (NODE_CMP) of independent X of law @a and
  * Y of law @b: 1 with the chance it holds, else 0.  From versus_counts(),
  * never the law of X - Y, which may span far more values than either.
@@ -203,6 +198,11 @@ static void dist_compare(struct dist_ctx *x, struct dist *out,
 	big_free(&miss);
 }
 
+/*
+ * A grouped roll {...}: its elements (sums of dice groups and constants
+ * when pooled) kept or counted as successes.  Here, beside dist_node(),
+ * because it walks its elements.
+ */
 static void dist_brace(struct dist_ctx *x, struct dist *out, const struct node *n)
 {
 	const struct brace *b = n->brace;

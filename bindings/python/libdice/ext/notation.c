@@ -100,6 +100,23 @@ static PyObject *raise_roll_errno(int err)
 	}
 }
 
+/*
+ * NotationError for @e's NxEXPR, N > 1, which a call of one roll (or of
+ * the law of one) would drop without a word; @instead says what to do.
+ */
+static PyObject *raise_repeat(PyObject *text_obj, const struct dice_expr *e,
+			      const char *instead)
+{
+	struct dice_notation_error why;
+
+	memset(&why, 0, sizeof(why));
+	snprintf(why.message, sizeof(why.message), "%s rolls %llu times: %s",
+		 dice_expr_text(e), (unsigned long long)dice_expr_repeat(e),
+		 instead);
+	return raise_notation_error(text_obj, PyUnicode_AsUTF8(text_obj),
+				    &why);
+}
+
 /* ---- parsing ------------------------------------------------------------- */
 
 /*
@@ -321,15 +338,7 @@ static PyObject *notation_roll(PyObject *Py_UNUSED(module), PyObject *args)
 		return NULL;
 	n = dice_expr_repeat(e);
 	if (n > 1 && !every) {
-		struct dice_notation_error why;
-
-		memset(&why, 0, sizeof(why));
-		snprintf(why.message, sizeof(why.message),
-			 "%s rolls %llu times: roll() rolls once, rolls() "
-			 "rolls each", dice_expr_text(e),
-			 (unsigned long long)n);
-		raise_notation_error(text_obj, PyUnicode_AsUTF8(text_obj),
-				     &why);
+		raise_repeat(text_obj, e, "roll() rolls once, rolls() rolls each");
 		goto out;
 	}
 	ret = PyList_New(0);
@@ -399,15 +408,10 @@ static struct dice_dist *text_dist(PyObject *text_obj)
 		return NULL;
 	/* the law of one roll: NxEXPR's N would be dropped without a word */
 	if (dice_expr_repeat(e) > 1) {
-		memset(&why, 0, sizeof(why));
-		snprintf(why.message, sizeof(why.message),
-			 "%s rolls %llu times: a distribution is the law of "
-			 "one roll; give it without NxEXPR's N",
-			 dice_expr_text(e),
-			 (unsigned long long)dice_expr_repeat(e));
+		raise_repeat(text_obj, e, "a distribution is the law of one "
+			     "roll; give it without NxEXPR's N");
 		dice_expr_free(e);
 		dice_notation_free(ctx);
-		raise_notation_error(text_obj, PyUnicode_AsUTF8(text_obj), &why);
 		return NULL;
 	}
 	Py_BEGIN_ALLOW_THREADS
