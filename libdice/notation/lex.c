@@ -136,7 +136,8 @@ bool lex_integer(struct parser *ps, int64_t *v, const char *after)
 		neg = true;
 		ps->p++;
 	}
-	if (!lex_need_number(ps, &u, after, ""))
+	/* "- 1" is a minus sign apart from its number: say which */
+	if (!lex_need_number(ps, &u, neg ? "-" : after, ""))
 		return false;
 	if (u > (uint64_t)INT64_MAX + neg) {
 		lex_fail(ps, start, "number too large");

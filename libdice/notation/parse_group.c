@@ -984,6 +984,14 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 		mod_after_space(ps);
 		c = lex_cur(ps);
 		mstart = ps->p;
+		if (g->success.op != CMP_NONE && c == 'd' &&
+		    isdigit((unsigned char)ps->s[ps->p - 1]) &&
+		    isdigit((unsigned char)lex_peek(ps, 1))) {
+			/* "1d6 > 1d4": the target is "> 1", then "d4" */
+			lex_fail(ps, ps->p,
+				 "a success target is a number, not a roll: to compare a group's total with a roll, put the group in parentheses, as in (1d6) > 1d4");
+			goto bad;
+		}
 		if (g->success.op != CMP_NONE && mod_char(c) &&
 		    !mod_display(ps)) {
 			lex_fail(ps, ps->p,

@@ -384,6 +384,8 @@ t_parse "mixing r and ro" 6 "cannot mix 'r' and 'ro'" "3d6r1ro2"
 t_parse "too many reroll rules" 20 "too many reroll rules" "d20r1r2r3r4r5r6r7r8r9"
 t_parse "success that matches no face" 4 "success target '>=7' matches no face" "3d6>=7"
 t_parse "success target must come last" 7 "the success target must be the last modifier" "3d6>=5kh2"
+t_parse "a roll after a success target: compare the group in parentheses" 9 "a success target is a number, not a roll: to compare a group's total with a roll, put the group in parentheses, as in (1d6) > 1d4" "(1d6 > 1d4)"
+t_parse "a roll right after a success target" 6 "a success target is a number, not a roll" "3d6>4d6"
 t_parse "failures need a success target" 4 "'f' (failures) needs a success target first" "3d6f1"
 t_parse "failure that matches no face" 7 "failure target 'f<1' matches no face" "3d6>=5f<1"
 t_parse "success and failure overlap" 7 "cannot count as both a success and a failure" "3d6>=3f<4"
@@ -721,6 +723,7 @@ fi
 # dice(1) says spaces may surround braces and commas: a custom die's
 # faces refused them (helper-36)
 t_dist "spaces in a custom die's faces: d{1, 2} is d{1,2}" "1:1 2:1" 2 "d{ 1 , 2 }"
+t_parse "a custom face's minus sign apart from its number" 4 "expected a number after '-' but found space" "d{- 1, 2}"
 t_dist "spaces in a loaded die's faces: d{1:3, 2:1}" "1:3 2:1" 4 "d{1:3, 2:1}"
 t_parse "two faces with no comma between them" 5 "expected ',' or '}' but found '2'" "d{1 2}"
 # dice(1) said 4dFr is 4dFr-1 (4dFr less one); it is 4dFr=-1
