@@ -327,6 +327,28 @@ static int dice_batch_try(struct dice_die *die)
 }
 
 /**
+ * dice_batch_drop() - forget the rolls waiting in a batch
+ * @die: the die
+ *
+ * A batch draws hundreds of rolls at once (971 of a d6), so the rolls one
+ * short read leaves would serve the reads after it from CRNG output drawn
+ * before: the module drops them when a read from the CRNG returns
+ * (dice_stream_trim()), so that no more than a read's own use waits.  The
+ * next roll draws a new batch.
+ */
+void dice_batch_drop(struct dice_die *die)
+{
+	struct dice_batch *batch = die->batch;
+
+	if (!batch)
+		return;
+	batch->left = 0;
+	batch->in_chunk = 0;
+	memzero_explicit(&batch->chunk, sizeof(batch->chunk));
+	memzero_explicit(batch->value, sizeof(batch->value));
+}
+
+/**
  * dice_roll_batch() - serve the next digit of a batch, drawing one if needed
  * @die: a fair die
  * @face: the zero-based face

@@ -53,6 +53,7 @@ struct dice_die;
 
 /* series: batch */
 int dice_batch_plan(struct dice_batch *batch, u64 sides);
+void dice_batch_drop(struct dice_die *die);
 int dice_roll_batch(struct dice_die *die, u64 *face);
 /* series: end */
 int dice_roll_viglietta(struct dice_die *die, u64 *face);

@@ -582,13 +582,19 @@ void dice_stream_scrub(struct dice_stream *stream)
 }
 
 /**
- * dice_stream_trim() - keep at most @keep unspent bits in the pool
+ * dice_stream_trim() - hold no more than the next roll needs
  * @stream: the stream, between reads
- * @keep: bits to keep (dice_pool_trim())
+ * @keep: unspent bits to keep in the pool (dice_pool_trim())
+ *
+ * The rolls waiting in a batch (DICE_METHOD_BATCH) are dropped as well
+ * (dice_batch_drop()).
  */
 void dice_stream_trim(struct dice_stream *stream, unsigned int keep)
 {
 	dice_pool_trim(&stream->die.pool, keep);
+	/* series: batch */
+	dice_batch_drop(&stream->die);
+	/* series: end */
 }
 
 static size_t dice_copy_to_memory(void *ctx, const u8 *bytes, size_t len)

@@ -204,6 +204,51 @@ static void test_pool_trim(void)
 }
 
 /*
+ * A trim also drops the rolls waiting in a batch: a one-roll read of a d6
+ * under DICE_METHOD_BATCH leaves hundreds, and the roll after the trim
+ * draws a new batch (more bits used), where without it that roll would
+ * have come from the old one (no bit used).
+ */
+static void test_trim_drops_batch(void)
+{
+	struct dice_stream *s = dice_stream_alloc(prng_fill, NULL);
+	struct dice_die *die = dice_stream_die(s);
+	struct dice_die_stats before, after;
+	unsigned int trim, i;
+	u8 buf[1];
+	size_t done;
+
+	EXPECT(!dice_stream_set_sides(s, 6));
+	EXPECT(!dice_stream_set_format(s, DICE_FMT_U8));
+	EXPECT(!dice_stream_set_method(s, DICE_METHOD_BATCH));
+	for (trim = 0; trim < 2; trim++) {
+		EXPECT(!dice_stream_read(s, buf, 1, &done) && done == 1);
+		EXPECT(die->batch && die->batch->k > 100);
+		EXPECT(die->batch->left + die->batch->in_chunk > 100);
+		if (trim)
+			dice_stream_trim(s, 127);
+		dice_stream_scrub(s);
+		if (trim) {
+			EXPECT(!die->batch->left && !die->batch->in_chunk &&
+			       !die->batch->chunk);
+			for (i = 0; i < DICE_BATCH_LIMBS; i++)
+				EXPECT(!die->batch->value[i]);
+		}
+		dice_die_stats(die, &before);
+		EXPECT(!dice_stream_read(s, buf, 1, &done) && done == 1);
+		EXPECT(buf[0] >= 1 && buf[0] <= 6);
+		dice_die_stats(die, &after);
+		if (trim)
+			EXPECT(after.bits_used - before.bits_used >=
+			       die->batch->bits);
+		else
+			EXPECT(after.bits_used == before.bits_used);
+		EXPECT(dice_die_invalid(die) == NULL);
+	}
+	dice_stream_free(s);
+}
+
+/*
  * After a read, nothing it spent or served stays: every ring word but
  * those holding unspent bits is zero, the spent bits of the first of those
  * are zero, and so are the bytes read and the faces on their way out.
@@ -2258,6 +2303,8 @@ int main(void)
 		test_read_scrubs);
 	tap_run("core: a trimmed pool keeps what it was asked, the rest discarded",
 		test_pool_trim);
+	tap_run("core: a trim drops the rolls waiting in a batch",
+		test_trim_drops_batch);
 	tap_run("core: 128-by-64 division", test_div128);
 	tap_run("core: division by multiplication", test_divisor);
 	tap_run("core: face formats", test_format);

@@ -950,6 +950,37 @@ TEST_F_TIMEOUT(dice, stats_power_of_two, 120)
 	free(rolls);
 }
 
+/*
+ * A batch (DICE_METHOD_BATCH) draws hundreds of rolls at once from the
+ * CRNG; what a one-roll read leaves of it is dropped when the read returns,
+ * so each read below draws a batch of its own (about 2,500 bits for a d6)
+ * where the rolls of the first batch would have served them all.  Under
+ * 128 unspent bits stay; the rest of the read's last fill is dropped, a
+ * larger part of what one roll draws than expect_stats_clean() allows.
+ */
+TEST_F(dice, stats_batch_between_reads)
+{
+	struct dice_die_stats before, after;
+	unsigned char face;
+	unsigned int i;
+
+	if (self->fd < 0)
+		SKIP(return, "%s is absent", DICE_PATH);
+	ASSERT_EQ(0, die_set_method(self->fd, DICE_METHOD_BATCH));
+	set_format(_metadata, self->fd, DICE_FMT_U8);
+	for (i = 0; i < 3; i++) {
+		get_stats(_metadata, self->fd, &before);
+		ASSERT_EQ(1, read(self->fd, &face, 1));
+		EXPECT_TRUE(face >= 1 && face <= 6) TH_LOG("face %u", face);
+		get_stats(_metadata, self->fd, &after);
+		EXPECT_LT(1000, after.bits_used - before.bits_used)
+			TH_LOG("read %u used %llu bits", i,
+			       after.bits_used - before.bits_used);
+		EXPECT_GT(128, after.bits_drawn - after.bits_used -
+			       after.bits_discarded);
+	}
+}
+
 /* A d1 always shows its one face and spends nothing. */
 TEST_F(dice, stats_d1)
 {
