@@ -186,6 +186,9 @@ struct dice_result_die {
 
 int dice_expr_roll(struct dice_notation *ctx, const struct dice_expr *e,
 		   struct dice *d, struct dice_result **out);
+/* @count rolls of @e into @out[], the die kept set between them (0.4) */
+int dice_expr_rolls(struct dice_notation *ctx, const struct dice_expr *e,
+		    struct dice *d, struct dice_result **out, size_t count);
 
 /*
  * A source of faces for dice_expr_roll_source(): @count faces of a die of

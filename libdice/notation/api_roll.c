@@ -23,7 +23,8 @@
  *
  * The die is set on the handle at the first die of each roll and again
  * only when the die changes, as dice(1) does, so that a seeded handle
- * gives dice(1)'s faces for the same seed (dice --seed).
+ * gives dice(1)'s faces for the same seed (dice --seed); dice_expr_rolls()
+ * keeps one for all its rolls, as dice(1) does between NxEXPR's rolls.
  */
 struct handle_roller {
 	struct dice *d;
@@ -108,6 +109,35 @@ DICE_NOTATION_EXPORT int dice_expr_roll(struct dice_notation *ctx,
 	if (!ctx || !e || !d || !out)
 		return -EINVAL;
 	return roll_with(ctx, e, &(struct roller){ handle_roll, &h }, 1, out);
+}
+
+DICE_NOTATION_EXPORT int dice_expr_rolls(struct dice_notation *ctx,
+					 const struct dice_expr *e,
+					 struct dice *d,
+					 struct dice_result **out,
+					 size_t count)
+{
+	struct handle_roller h = { .d = d };
+	size_t i;
+	int err = 0;
+
+	if (!ctx || !e || !d || !out || !count)
+		return -EINVAL;
+	/* one handle_roller for every roll: the die stays set between them */
+	for (i = 0; i < count; i++) {
+		out[i] = NULL;
+		err = roll_with(ctx, e, &(struct roller){ handle_roll, &h }, 1,
+				&out[i]);
+		if (err)
+			break;
+	}
+	if (err) {
+		while (i--) {
+			dice_result_free(out[i]);
+			out[i] = NULL;
+		}
+	}
+	return err;
 }
 
 DICE_NOTATION_EXPORT int dice_expr_roll_source(struct dice_notation *ctx,

@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -219,6 +220,110 @@ static void test_seeded_roll(void)
 		EXPECT_EQ(total, strtoll(seeded[i].total, NULL, 10));
 		free(s);
 	}
+	dice_notation_free(ctx);
+}
+
+/*
+ * A source of faces as dice(1)'s engine is: one handle whose die is set
+ * only when the die changes, for as long as the source lives.
+ */
+struct kept_die {
+	struct dice *d;
+	uint64_t sides;
+	bool loaded;
+};
+
+static int kept_die_roll(void *arg, uint64_t sides, const uint32_t *weights,
+			 uint64_t *out, size_t count)
+{
+	struct kept_die *k = arg;
+	int err;
+
+	if (!k->sides || k->sides != sides || k->loaded != (weights != NULL)) {
+		err = weights ? dice_set_weights(k->d, weights, (uint32_t)sides) :
+				dice_set_sides(k->d, sides);
+		if (err)
+			return err;
+		k->sides = sides;
+		k->loaded = weights != NULL;
+	}
+	return dice_roll(k->d, out, count, NULL);
+}
+
+/*
+ * dice_expr_rolls() keeps the die set between its rolls: its N rolls are
+ * those of a source that sets the die only when it changes (dice(1)'s
+ * NxEXPR), and its first is dice_expr_roll()'s.  A failed roll leaves no
+ * result: the ones before it are freed and every slot is NULL.
+ */
+static void test_rolls_keep_the_die(void)
+{
+	static const char *const texts[] = { "4d6kh3", "1d6+1d20", "2d6!+3d8",
+					     "1d1099511627777+1d3" };
+	struct dice_result *rs[12], *want, *one;
+	struct dice *d, *d2, *d3;
+	struct dice_notation *ctx;
+	struct dice_expr *e;
+	unsigned int t, i;
+	char *a, *b;
+
+	ASSERT_EQ(dice_notation_new(&ctx), 0);
+	for (t = 0; t < sizeof(texts) / sizeof(texts[0]); t++) {
+		struct kept_die k = { 0 };
+
+		ASSERT_EQ(dice_expr_parse(ctx, texts[t], &e, NULL), 0);
+		ASSERT_EQ(dice_open_seeded(&d, 5 + t), 0);
+		ASSERT_EQ(dice_open_seeded(&d2, 5 + t), 0);
+		ASSERT_EQ(dice_open_seeded(&d3, 5 + t), 0);
+		k.d = d2;
+		ASSERT_EQ(dice_expr_rolls(ctx, e, d, rs, 12), 0);
+		ASSERT_EQ(dice_expr_roll(ctx, e, d3, &one), 0);
+		for (i = 0; i < 12; i++) {
+			ASSERT_EQ(dice_expr_roll_source(ctx, e, kept_die_roll,
+							&k, 0, &want), 0);
+			ASSERT_EQ(dice_result_text(rs[i], DICE_TEXT_BREAKDOWN,
+						   &a), 0);
+			ASSERT_EQ(dice_result_text(want, DICE_TEXT_BREAKDOWN,
+						   &b), 0);
+			EXPECT(!strcmp(a, b));
+			if (strcmp(a, b))
+				tap_note("%s, roll %u: '%s', want '%s'",
+					 texts[t], i, a, b);
+			free(b);
+			if (!i) {
+				ASSERT_EQ(dice_result_text(one,
+							   DICE_TEXT_BREAKDOWN,
+							   &b), 0);
+				EXPECT(!strcmp(a, b));
+				free(b);
+			}
+			free(a);
+			dice_result_free(want);
+			dice_result_free(rs[i]);
+		}
+		dice_result_free(one);
+		dice_close(d3);
+		dice_close(d2);
+		dice_close(d);
+		dice_expr_free(e);
+	}
+
+	/* 1d2 - 1 is 0 one time in two: a roll of the 12 fails */
+	ASSERT_EQ(dice_expr_parse(ctx, "floor(1d6 / (1d2 - 1))", &e, NULL), 0);
+	ASSERT_EQ(dice_open_seeded(&d, 1), 0);
+	for (i = 0; i < 12; i++)
+		rs[i] = (struct dice_result *)&rs;	/* not NULL */
+	EXPECT_EQ(dice_expr_rolls(ctx, e, d, rs, 12), -EDOM);
+	for (i = 0; i < 12; i++)
+		EXPECT(rs[i] == NULL || rs[i] == (struct dice_result *)&rs);
+	EXPECT(rs[0] == NULL);
+	EXPECT_EQ(dice_expr_rolls(ctx, e, d, rs, 0), -EINVAL);
+	EXPECT_EQ(dice_expr_rolls(ctx, e, NULL, rs, 1), -EINVAL);
+	EXPECT_EQ(dice_expr_rolls(ctx, e, d, NULL, 1), -EINVAL);
+	EXPECT_EQ(dice_expr_rolls(NULL, e, d, rs, 1), -EINVAL);
+	EXPECT_EQ(dice_expr_rolls(ctx, NULL, d, rs, 1), -EINVAL);
+	dice_close(d);
+	dice_expr_free(e);
 	dice_notation_free(ctx);
 }
 
@@ -994,6 +1099,7 @@ int main(void)
 {
 	TAP_RUN(test_parse_error);
 	TAP_RUN(test_seeded_roll);
+	TAP_RUN(test_rolls_keep_the_die);
 	TAP_RUN(test_result_tree);
 	TAP_RUN(test_markdown);
 	TAP_RUN(test_flags_and_range);

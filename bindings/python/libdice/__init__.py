@@ -390,9 +390,9 @@ def roll(expr, die=None):
 def rolls(expr, die=None):
     """Every roll of ``expr``: a list of :class:`Result`, N of them for
     ``NxEXPR`` (``"6x4d6kh3"``), else one.  ``die`` and the exceptions as
-    :func:`roll`; each roll sets the die as :func:`roll` does, so through
-    a seeded die the first is ``dice --seed N``'s and the others are not
-    (dice(1) keeps the die set between repetitions)."""
+    :func:`roll`.  The die stays set between the rolls, as dice(1) keeps
+    it (``dice_expr_rolls(3)``), so through a seeded die every roll is
+    the one ``dice --seed N`` prints for it."""
     expr = _expr(expr)
     return [Result(raw) for raw in _ext.roll(expr, _die_handle(die), True)]
 

@@ -150,12 +150,18 @@ def test_repeat_is_never_dropped(cli):
         with pytest.raises(libdice.NotationError) as e:
             f("6x1d20")
         assert "rolls 6 times" in e.value.message
-    # rolls(): each repetition; the first is dice(1)'s for the same seed
-    # (each sets the die, as roll() does; dice(1) keeps it between them)
-    out = subprocess.run([cli, "--seed", "3", "-s", "6x4d6kh3"], check=True,
-                         capture_output=True, text=True).stdout.split("\n")
+    # rolls(): each repetition, every one dice(1)'s for the same seed (the
+    # die kept set between them; only the first was, before
+    # dice_expr_rolls())
+    for seed, text in ((3, "6x4d6kh3"), (11, "5x1d6+1d20"),
+                       (7, "4x2d6!+d{1,1,2}"), (5, "3x3d1099511627777")):
+        out = subprocess.run([cli, "--seed", str(seed), "-s", text],
+                             check=True, capture_output=True,
+                             text=True).stdout.splitlines()
+        got = libdice.rolls(text, libdice.Die(seed=seed))
+        assert [r.text for r in got] == out, text
     got = libdice.rolls("6x4d6kh3", libdice.Die(seed=3))
-    assert len(got) == 6 and got[0].text == out[0]
+    assert len(got) == 6
     for r in got:
         kept = [f.value for f in r.tree[0].dice if f.kept]
         assert len(r.tree[0].dice) == 4 and r.total == sum(kept)

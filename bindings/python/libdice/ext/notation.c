@@ -318,8 +318,8 @@ static PyObject *result_tuple(const struct dice_expr *e,
 static PyObject *notation_roll(PyObject *Py_UNUSED(module), PyObject *args)
 {
 	PyObject *text_obj, *die_arg, *die_obj = NULL, *ret = NULL, *t;
+	struct dice_result **rs = NULL;
 	struct dice_notation *ctx;
-	struct dice_result *r = NULL;
 	struct dice_expr *e;
 	uint64_t n, i;
 	struct dice *d;
@@ -353,21 +353,25 @@ static PyObject *notation_roll(PyObject *Py_UNUSED(module), PyObject *args)
 	}
 	if (!die_obj)
 		goto fail;
+	rs = PyMem_Calloc(n, sizeof(*rs));
+	if (!rs) {
+		PyErr_NoMemory();
+		goto fail;
+	}
+	d = libdice_die_acquire(die_obj);
+	if (!d)
+		goto fail;
+	/* all N at once, the die kept set between them, as dice(1) rolls */
+	Py_BEGIN_ALLOW_THREADS
+	err = dice_expr_rolls(ctx, e, d, rs, n);
+	Py_END_ALLOW_THREADS
+	libdice_die_release(die_obj);
+	if (err) {
+		raise_roll_errno(err);
+		goto fail;
+	}
 	for (i = 0; i < n; i++) {
-		d = libdice_die_acquire(die_obj);
-		if (!d)
-			goto fail;
-		Py_BEGIN_ALLOW_THREADS
-		err = dice_expr_roll(ctx, e, d, &r);
-		Py_END_ALLOW_THREADS
-		libdice_die_release(die_obj);
-		if (err) {
-			raise_roll_errno(err);
-			goto fail;
-		}
-		t = result_tuple(e, r);
-		dice_result_free(r);
-		r = NULL;
+		t = result_tuple(e, rs[i]);
 		if (!t || PyList_Append(ret, t)) {
 			Py_XDECREF(t);
 			goto fail;
@@ -378,6 +382,9 @@ static PyObject *notation_roll(PyObject *Py_UNUSED(module), PyObject *args)
 fail:
 	Py_CLEAR(ret);
 out:
+	for (i = 0; rs && i < n; i++)	/* NULL past a failure */
+		dice_result_free(rs[i]);
+	PyMem_Free(rs);
 	if (die_obj && die_arg == Py_None) {
 		PyObject *closed = PyObject_CallMethod(die_obj, "close", NULL);
 
@@ -386,7 +393,6 @@ out:
 		Py_XDECREF(closed);
 	}
 	Py_XDECREF(die_obj);
-	dice_result_free(r);
 	dice_expr_free(e);
 	dice_notation_free(ctx);
 	return ret;
