@@ -128,6 +128,7 @@ const char *dice_expr_comment(const struct dice_expr *e);
 /* dice_expr_flags() */
 #define DICE_EXPR_CUSTOM	0x1	/* uses the die dW */
 #define DICE_EXPR_LOADED	0x2	/* has a loaded die (weights) */
+#define DICE_EXPR_REPEAT	0x4	/* NxEXPR written, 1x included (0.4) */
 
 unsigned int dice_expr_flags(const struct dice_expr *e);
 

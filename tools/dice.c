@@ -618,9 +618,15 @@ static int line_parse(const char *text, struct dice_expr **out)
 	return 0;
 }
 
+/* --count needs NxEXPR written: 1x1d20 counts one roll, 1d20 is a slip */
+static bool count_has_repeat(const struct dice_expr *e)
+{
+	return dice_expr_flags(e) & DICE_EXPR_REPEAT;
+}
+
 static int run_one(struct dice_expr *e)
 {
-	if (o.count && dice_expr_repeat(e) < 2)
+	if (o.count && !count_has_repeat(e))
 		return expr_fail(2, "%s", count_needs_repeat);
 	if (o.dist)
 		return dist_exprs(&e, 1);
@@ -1062,7 +1068,7 @@ static int dice_main(int argc, char **argv)
 				  dice_expr_text(exprs[i]));
 	}
 	for (i = 0; o.count && i < nargs; i++) {
-		if (dice_expr_repeat(exprs[i]) < 2)
+		if (!count_has_repeat(exprs[i]))
 			bad_usage("%s", count_needs_repeat);
 	}
 	if (o.dist) {

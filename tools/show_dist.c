@@ -334,7 +334,10 @@ static void dist_single(const struct shown *v, const struct options *o,
 		puts("value,count,probability,at_least,at_most");
 	} else {
 		printf("expression: %s\n", dice_expr_text(v->e));
-		if (v->count)
+		if (v->count && repeat == 1)	/* 1x: the count is 0 or 1 */
+			printf("count: whether the one roll is %s\n",
+			       v->count);
+		else if (v->count)
 			printf("count: how many of the %llu rolls are %s\n",
 			       (unsigned long long)repeat, v->count);
 		else if (repeat > 1)

@@ -107,5 +107,6 @@ DICE_NOTATION_EXPORT unsigned int dice_expr_flags(const struct dice_expr *e)
 	if (!e)
 		return 0;
 	return (e->roll->uses_custom ? DICE_EXPR_CUSTOM : 0) |
-	       (e->roll->loaded ? DICE_EXPR_LOADED : 0);
+	       (e->roll->loaded ? DICE_EXPR_LOADED : 0) |
+	       (e->roll->repeat_given ? DICE_EXPR_REPEAT : 0);
 }

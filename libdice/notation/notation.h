@@ -291,6 +291,7 @@ struct node {
  * @typed: the text as typed when it differs from @text, else NULL
  * @comment: the text after '#', spaces trimmed, or NULL
  * @repeat: times to roll it (NxEXPR), 1 if not given
+ * @repeat_given: NxEXPR was written, N included (1x3d6 too)
  * @root: the syntax tree
  * @groups: the dice groups, by index
  * @ngroups: number of @groups
@@ -310,6 +311,7 @@ struct expr {
 	char *typed;
 	char *comment;
 	uint64_t repeat;
+	bool repeat_given;
 	struct node *root;
 	struct group **groups;
 	unsigned int ngroups;

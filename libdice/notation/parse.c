@@ -856,6 +856,7 @@ int notation_parse(const char *text, const struct notation_opts *opts,
 				goto bad;
 			}
 			e->repeat = n;
+			e->repeat_given = true;
 			ps.p++;
 			if (!lex_cur(&ps)) {
 				lex_fail(&ps, ps.p, "expression ends too early: expected an expression after 'x'");

@@ -177,7 +177,17 @@ static void test_parse_error(void)
 	ASSERT_EQ(dice_expr_parse(ctx, "3x4d6*5+1s2", &e, &err), 0);
 	EXPECT(!strcmp(dice_expr_text(e), "3x(4d6s2)*5+1"));
 	EXPECT_EQ(dice_expr_repeat(e), 3);
+	EXPECT_EQ(dice_expr_flags(e), DICE_EXPR_REPEAT);
 	EXPECT(dice_expr_warning(e, 0) == NULL);
+	dice_expr_free(e);
+	/* 1x is written, and repeats once: only the flag tells it from none */
+	ASSERT_EQ(dice_expr_parse(ctx, "1x1d6", &e, &err), 0);
+	EXPECT_EQ(dice_expr_repeat(e), 1);
+	EXPECT_EQ(dice_expr_flags(e), DICE_EXPR_REPEAT);
+	dice_expr_free(e);
+	ASSERT_EQ(dice_expr_parse(ctx, "1d6", &e, &err), 0);
+	EXPECT_EQ(dice_expr_repeat(e), 1);
+	EXPECT_EQ(dice_expr_flags(e), 0);
 	dice_expr_free(e);
 	ASSERT_EQ(dice_expr_parse(ctx, "2d20k1", &e, &err), 0);
 	EXPECT(dice_expr_warning(e, 0) != NULL);

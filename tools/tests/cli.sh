@@ -757,6 +757,11 @@ fi
 # a target every roll meets, or none does, was refused past 9204 rolls
 # (its bound charged the work of a binomial law): one value (helper-37)
 t_out "--count: every one of 90000 rolls meets >=1, one row" "$(printf '90000\t1\t1\t1\t1')" -d --count '>=1' 90000x1d20
+# 1x1d6 was refused as if no repeat were written, where roll() and --versus
+# take it as one roll (helper-37): 1x counts one roll, 1d6 alone is refused
+t_out "--count of 1x1d6: one roll, 0 or 1" "$(printf '1\t1\t0.333333\t0.333333\t1')" -d --count '>=5' 1x1d6
+t_out "--count of 1x1d6 says whether the one roll meets it" "count: whether the one roll is >=5" -d --count '>=5' 1x1d6
+t_err "--count of 1d6 without 1x: refused as a repeat left out (exit 2)" 2 "--count counts the rolls of a repeat that meet the target: write NxEXPR" -d --count '>=5' 1d6
 t_out "--count: none of 90000 rolls meets >=21, one row" "$(printf '0\t1\t1\t1\t1')" -d --count '>=21' 90000x1d20
 # Ctrl-C while --dist prints a long table stops it, and dice dies by
 # SIGINT: it printed every row and exited 0 (helper-36).  A reader that
