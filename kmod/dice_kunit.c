@@ -18,6 +18,7 @@
  * Every table is of the kind of lib/cmdline_kunit.c: one row per case,
  * one parameter of a KUNIT_CASE_PARAM per row, named after the row.
  */
+#include <kunit/resource.h>
 #include <kunit/test.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -89,6 +90,16 @@ static u64 dice_xorshift(u64 *s)
 
 /* series: end */
 
+static void dice_test_die_release(struct kunit_resource *res)
+{
+	dice_die_wipe(res->data);
+}
+
+/*
+ * A die the test owns: wiped, its table and batch freed, when the test
+ * ends, whether it passed or an assertion stopped it.  A test may wipe it
+ * earlier (a die a loop iteration); wiping twice is harmless.
+ */
 static struct dice_die *dice_test_die(struct kunit *test, dice_fill_fn fill,
 				      void *ctx)
 {
@@ -96,10 +107,34 @@ static struct dice_die *dice_test_die(struct kunit *test, dice_fill_fn fill,
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, die);
 	dice_die_init(die, fill, ctx);
+	KUNIT_ASSERT_NOT_NULL(test,
+			      kunit_alloc_resource(test, NULL,
+						   dice_test_die_release,
+						   GFP_KERNEL, die));
 	return die;
 }
 
 /* series: loaded */
+static void dice_test_table_release(struct kunit_resource *res)
+{
+	dice_table_free(res->data);
+}
+
+/* A table of @sides sides that no die owns, freed when the test ends. */
+static struct dice_table *dice_test_table(struct kunit *test, u32 sides)
+{
+	struct dice_table *t = dice_table_alloc(sides);
+	void *res;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	res = kunit_alloc_resource(test, NULL, dice_test_table_release,
+				   GFP_KERNEL, t);
+	if (!res)
+		dice_table_free(t);
+	KUNIT_ASSERT_NOT_NULL(test, res);
+	return t;
+}
+
 /*
  * Make @die a loaded die of @sides weights @w.  Return: 0, or -EINVAL
  * after failing the test when the weights make no table.
@@ -450,16 +485,14 @@ static void dice_test_wide_then_grouped(struct kunit *test)
 {
 	struct dice_die *die = dice_test_die(test, dice_kat_fill, &(u64){ 0 });
 	static const u32 pair[] = { 1, 1 };
-	struct dice_table *table = dice_table_alloc(2);
 	u64 faces[8];
 	u8 bytes[32];
 	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, table);
 	KUNIT_ASSERT_EQ(test, dice_die_set_sides(die, (1ULL << 40) + 1), 0);
 	KUNIT_EXPECT_EQ(test, dice_die_roll_many(die, faces, 8), 8);
-	KUNIT_ASSERT_EQ(test, dice_table_from_weights(table, pair), 0);
-	KUNIT_ASSERT_EQ(test, dice_die_set_table(die, table), 0);
+	if (dice_test_set_weights(test, die, pair, 2))
+		return;
 	KUNIT_EXPECT_NULL(test, dice_die_invalid(die));
 	KUNIT_EXPECT_EQ(test, dice_die_roll_u8(die, bytes, 1, 1), 1);
 	KUNIT_EXPECT_NULL(test, dice_die_invalid(die));
@@ -634,13 +667,8 @@ static void dice_test_alias_build(struct kunit *test)
 		want[i] = (u64)n * w[i];
 		sum += w[i];
 	}
-	t = dice_table_alloc(n);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
-	t2 = dice_table_alloc(n);
-	if (!t2) {
-		dice_table_free(t);
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t2);
-	}
+	t = dice_test_table(test, n);
+	t2 = dice_test_table(test, n);
 	err = dice_table_from_weights(t, w);
 	KUNIT_EXPECT_EQ(test, err, 0);
 	if (!err) {
@@ -658,8 +686,6 @@ static void dice_test_alias_build(struct kunit *test)
 						     n * sizeof(*t->adj)), 0);
 		}
 	}
-	dice_table_free(t2);
-	dice_table_free(t);
 }
 
 /*
@@ -758,10 +784,8 @@ static void dice_test_table_mem(struct kunit *test)
 				    sizes[i]);
 		kvfree(p);
 	}
-	table = dice_table_alloc(2048);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, table);
+	table = dice_test_table(test, 2048);
 	KUNIT_EXPECT_TRUE(test, is_vmalloc_addr(table));
-	dice_table_free(table);
 }
 
 #define DICE_LOADED_KAT_ROLLS	300
@@ -945,11 +969,10 @@ KUNIT_ARRAY_PARAM(dice_alias, dice_alias_cases, dice_alias_desc);
 static void dice_test_alias_validate(struct kunit *test)
 {
 	const struct dice_alias_case *c = test->param_value;
-	struct dice_table *t = dice_table_alloc(c->sides);
+	struct dice_table *t = dice_test_table(test, c->sides);
 	u32 w[ARRAY_SIZE(c->thr)], i;
 	int err;
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
 	for (i = 0; i < c->sides; i++) {
 		w[i] = (u32)c->thr[i];
 		t->thr[i] = c->thr[i];
@@ -966,7 +989,6 @@ static void dice_test_alias_validate(struct kunit *test)
 			if (t->thr[i] == t->mass)
 				KUNIT_EXPECT_EQ(test, t->alias[i], i);
 	}
-	dice_table_free(t);
 }
 
 /* series: end */
