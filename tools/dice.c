@@ -618,10 +618,14 @@ static int line_parse(const char *text, struct dice_expr **out)
 	return 0;
 }
 
-/* --count needs NxEXPR written: 1x1d20 counts one roll, 1d20 is a slip */
+/*
+ * --count needs NxEXPR written: 1x1d20 counts one roll, 1d20 is a slip.
+ * N > 1 needs no flag, so a libdice older than 0.4 still counts it.
+ */
 static bool count_has_repeat(const struct dice_expr *e)
 {
-	return dice_expr_flags(e) & DICE_EXPR_REPEAT;
+	return dice_expr_repeat(e) > 1 ||
+	       (dice_expr_flags(e) & DICE_EXPR_REPEAT);
 }
 
 static int run_one(struct dice_expr *e)

@@ -123,9 +123,10 @@ DICE_NOTATION_EXPORT int dice_expr_rolls(struct dice_notation *ctx,
 
 	if (!ctx || !e || !d || !out || !count)
 		return -EINVAL;
+	for (i = 0; i < count; i++)
+		out[i] = NULL;		/* all of them, whatever fails */
 	/* one handle_roller for every roll: the die stays set between them */
 	for (i = 0; i < count; i++) {
-		out[i] = NULL;
 		err = roll_with(ctx, e, &(struct roller){ handle_roll, &h }, 1,
 				&out[i]);
 		if (err)

@@ -902,7 +902,7 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 	struct group *g = xcalloc(1, sizeof(*g));
 	struct mods m = { .n = 0 };
 	char buf[32];
-	size_t at;
+	size_t at, target_end = 0;
 	unsigned int nmods = 0;
 
 	g->count = count;
@@ -985,11 +985,14 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 		c = lex_cur(ps);
 		mstart = ps->p;
 		if (g->success.op != CMP_NONE && c == 'd' &&
-		    isdigit((unsigned char)ps->s[ps->p - 1]) &&
+		    mstart == target_end &&
 		    isdigit((unsigned char)lex_peek(ps, 1))) {
-			/* "1d6 > 1d4": the target is "> 1", then "d4" */
+			/*
+			 * "1d6 > 1d4": the target is "> 1", then "d4".  Or
+			 * "4d6>=5d1", a drop after the target: say both.
+			 */
 			lex_fail(ps, ps->p,
-				 "a success target is a number, not a roll: to compare a group's total with a roll, put the group in parentheses, as in (1d6) > 1d4");
+				 "the success target must be the last modifier of its dice group, and it is a number, not a roll: to compare a group's total with a roll, put the group in parentheses, as in (1d6) > 1d4");
 			goto bad;
 		}
 		if (g->success.op != CMP_NONE && mod_char(c) &&
@@ -1054,9 +1057,12 @@ struct group *group_parse(struct parser *ps, uint64_t count,
 			ok = mod_crit(ps, g, &m);
 		else if (lex_is_cmp_start(c) && ps->o->avrae)
 			break;	/* a comparison of the total: see parse.c */
-		else if (lex_is_cmp_start(c))
+		else if (lex_is_cmp_start(c)) {
 			ok = mod_success(ps, &g->success, &g->failure, &m);
-		else if (c == 'f') {
+			/* where a digit of the target (not of 'f') ends */
+			if (ok && g->failure.op == CMP_NONE)
+				target_end = ps->p;
+		} else if (c == 'f') {
 			lex_fail(ps, ps->p,
 				 "'f' (failures) needs a success target first, as in 10d10>=8f1");
 			goto bad;

@@ -353,6 +353,10 @@ static PyObject *notation_roll(PyObject *Py_UNUSED(module), PyObject *args)
 	}
 	if (!die_obj)
 		goto fail;
+	/*
+	 * N results at once (N at most the context's dice limit) before the
+	 * tuples: one call keeps the die set between the rolls.
+	 */
 	rs = PyMem_Calloc(n, sizeof(*rs));
 	if (!rs) {
 		PyErr_NoMemory();
