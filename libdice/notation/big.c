@@ -420,6 +420,15 @@ static long double big_top(const struct big *a, long *exp)
 	return (long double)(s == 64 ? hi : (hi << (64 - s)) | (lo >> s));
 }
 
+/* log2 @a for @a >= 1; 0 for 0 */
+double big_log2(const struct big *a)
+{
+	long e;
+	long double t = big_top(a, &e);
+
+	return t > 0 ? (double)(log2l(t) + (long double)e) : 0;
+}
+
 long double big_ratio(const struct big *a, const struct big *b)
 {
 	long ea, eb;

@@ -55,5 +55,6 @@ int big_get_u64(const struct big *a, uint64_t *v);
 char *big_str(const struct big *a);
 /* a / b as a long double, without overflow for huge operands; b != 0. */
 long double big_ratio(const struct big *a, const struct big *b);
+double big_log2(const struct big *a);
 
 #endif /* _DICE_NOTATION_BIG_H */

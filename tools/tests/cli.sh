@@ -749,6 +749,9 @@ fi
 # took minutes and 100000x1d6 grew past 4.7 GB; it is refused now when its
 # work passes a distribution's budget, which fewer rolls fit (helper-36)
 t_err "--count refuses rolls whose exact law is past a distribution's budget (exit 2)" 2 "dice: no exact distribution for --count: counting 100000x1d6 would take more work than a distribution may" -d --count '>=5' 100000x1d6
+# sized by bit lengths, 2291x1d999999 against >=2 fitted the budget and
+# took 6 s to print where 6500x1d6 took one (helper-37): sized by logarithms
+t_err "--count sizes its counts by logarithms: 2291x1d999999 >=2 is past the budget" 2 "dice: no exact distribution for --count: counting 2291x1d999999 would take more work than a distribution may" -d --count '>=2' 2291x1d999999
 t_out "--count of 2000x1d6: hit and miss in lowest terms, the denominator 3^2000's 955 digits" "$(printf '2000\t1\t')" -d --count '>=5' 2000x1d6
 if [ "$RC" -eq 0 ] && [ "$(sed -n 's/^denominator: //p' "$T/out" | tr -d '\n' | wc -c)" -eq 955 ]; then
 	ok "--count of 2000x1d6: a 955-digit denominator"
