@@ -242,6 +242,15 @@ static u128 dice_big_top(const u64 *big, unsigned int limbs)
 	return (u128)top << (64 - (len - lo));
 }
 
+/* No roll waits in @batch, and nothing of the last one stays. */
+static void dice_batch_empty(struct dice_batch *batch)
+{
+	batch->left = 0;
+	batch->in_chunk = 0;
+	memzero_explicit(&batch->chunk, sizeof(batch->chunk));
+	memzero_explicit(batch->value, sizeof(batch->value));
+}
+
 /**
  * dice_batch_plan() - choose k for a die of @sides sides
  * @batch: the batch state
@@ -288,9 +297,7 @@ int dice_batch_plan(struct dice_batch *batch, u64 sides)
 		r *= sides;
 	batch->radix = r;
 	batch->per_radix = k;
-	batch->left = 0;
-	batch->in_chunk = 0;
-	memset(batch->value, 0, sizeof(batch->value));
+	dice_batch_empty(batch);
 	return 0;
 }
 
@@ -338,14 +345,8 @@ static int dice_batch_try(struct dice_die *die)
  */
 void dice_batch_drop(struct dice_die *die)
 {
-	struct dice_batch *batch = die->batch;
-
-	if (!batch)
-		return;
-	batch->left = 0;
-	batch->in_chunk = 0;
-	memzero_explicit(&batch->chunk, sizeof(batch->chunk));
-	memzero_explicit(batch->value, sizeof(batch->value));
+	if (die->batch)
+		dice_batch_empty(die->batch);
 }
 
 /**

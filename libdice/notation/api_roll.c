@@ -99,18 +99,6 @@ static int roll_with(struct dice_notation *ctx, const struct dice_expr *e,
 	return 0;
 }
 
-DICE_NOTATION_EXPORT int dice_expr_roll(struct dice_notation *ctx,
-					const struct dice_expr *e,
-					struct dice *d,
-					struct dice_result **out)
-{
-	struct handle_roller h = { .d = d };
-
-	if (!ctx || !e || !d || !out)
-		return -EINVAL;
-	return roll_with(ctx, e, &(struct roller){ handle_roll, &h }, 1, out);
-}
-
 DICE_NOTATION_EXPORT int dice_expr_rolls(struct dice_notation *ctx,
 					 const struct dice_expr *e,
 					 struct dice *d,
@@ -139,6 +127,15 @@ DICE_NOTATION_EXPORT int dice_expr_rolls(struct dice_notation *ctx,
 		}
 	}
 	return err;
+}
+
+DICE_NOTATION_EXPORT int dice_expr_roll(struct dice_notation *ctx,
+					const struct dice_expr *e,
+					struct dice *d,
+					struct dice_result **out)
+{
+	/* one roll is NxEXPR's rolls with N = 1 */
+	return dice_expr_rolls(ctx, e, d, out, 1);
 }
 
 DICE_NOTATION_EXPORT int dice_expr_roll_source(struct dice_notation *ctx,

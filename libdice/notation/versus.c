@@ -19,8 +19,8 @@
 /*
  * What dice(1) spends, in time, per unit of count_work(): its decimal
  * text, a division a limb, costs more than a limb product.  Measured
- * (2026-12-07): about 6,500 rolls of 1d6 against >=5 (0.9 s) and 1,500 of
- * 1d999999 against >=2 (1.4 s) reach the default budget.
+ * (2026-12-07): about 6,450 rolls of 1d6 against >=5 (0.9 s) and 1,450 of
+ * 1d999999 against >=2 (1.6 s) reach the default budget.
  */
 #define COUNT_WORK_SCALE	4
 

@@ -355,7 +355,7 @@ static PyObject *notation_roll(PyObject *Py_UNUSED(module), PyObject *args)
 		goto fail;
 	/*
 	 * N results at once (N at most the context's dice limit) before the
-	 * tuples: one call keeps the die set between the rolls.
+	 * tuples: one call keeps the die set between the rolls, as dice(1).
 	 */
 	rs = PyMem_Calloc(n, sizeof(*rs));
 	if (!rs) {
@@ -365,7 +365,6 @@ static PyObject *notation_roll(PyObject *Py_UNUSED(module), PyObject *args)
 	d = libdice_die_acquire(die_obj);
 	if (!d)
 		goto fail;
-	/* all N at once, the die kept set between them, as dice(1) rolls */
 	Py_BEGIN_ALLOW_THREADS
 	err = dice_expr_rolls(ctx, e, d, rs, n);
 	Py_END_ALLOW_THREADS
