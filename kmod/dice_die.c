@@ -136,15 +136,6 @@ static void dice_digits_plan(struct dice_die *die)
 	dice_divisor_init(&dg->span, span);
 	/* ceil(2^64 / span), exact for a power of two too. */
 	dg->recip = span > 1 ? U64_MAX / span + 1 : 0;
-	if (per > 1 && base <= DICE_PAIR_SIDES && dg->pair_base != base) {
-		u32 h;
-
-		for (h = 0; h < base * base; h++) {
-			dg->first[h] = h / base;
-			dg->second[h] = h % base;
-		}
-		dg->pair_base = base;
-	}
 }
 
 /* The die draws in 64 bits: its m must stay below 2^narrow_width. */

@@ -489,23 +489,6 @@ static __always_inline u8 *dice_digit_put(u8 *o, u64 *fp, u64 n,
 }
 
 /*
- * Serve the next two faces of the fraction *@fp at @o: one multiplication by
- * @n2, the die's sides squared, split by @dg's pair tables (struct
- * dice_digits), which hold @n2 <= DICE_PAIR_CELLS entries: the high word of
- * the product is below @n2.
- */
-static __always_inline u8 *dice_pair_put(u8 *o, u64 *fp, u64 n2,
-					 const struct dice_digits *dg,
-					 const bool bytes, u8 base)
-{
-	u64 h = dice_frac_next(fp, n2);
-
-	dice_put(o, dg->first[h], bytes, base);
-	dice_put(o + (bytes ? 1 : 8), dg->second[h], bytes, base);
-	return o + (bytes ? 2 : 16);
-}
-
-/*
  * Whole groups of a fair die while the reader holds a draw's bits
  * (@head_stop: the last head with @width bits after it): dice_narrow_draw()
  * with nothing to undo and no refill to wait for.  A draw that would not
@@ -513,13 +496,11 @@ static __always_inline u8 *dice_pair_put(u8 *o, u64 *fp, u64 n2,
  * it changes anything, its top-up shifted back out, and the general loop
  * makes it from the same state, as it makes a last group that does not
  * fit: the same draws, the same faces.  x / d < m / d is x < (m / d) * d,
- * with the two divisions side by side.  @pairs: serve the faces two at a
- * time (dice_pair_put()).
+ * with the two divisions side by side.
  */
 static __always_inline u8 *
 dice_fair_groups(const struct dice_die *die, u8 *o, u8 *end, u64 *xp,
-		 u64 *mp, u64 *headp, u64 head_stop, const bool pairs,
-		 const bool bytes, u8 base)
+		 u64 *mp, u64 *headp, u64 head_stop, const bool bytes, u8 base)
 {
 	const struct dice_digits *dg = &die->digits;
 	const struct dice_divisor dv = dg->span;
@@ -539,8 +520,6 @@ dice_fair_groups(const struct dice_die *die, u8 *o, u8 *end, u64 *xp,
 		stop = o + stride;
 		if (per & 1)
 			o = dice_digit_put(o, &f, n, bytes, base);
-		while (pairs && o != stop)
-			o = dice_pair_put(o, &f, n * n, dg, bytes, base);
 		while (o != stop) {
 			o = dice_digit_put(o, &f, n, bytes, base);
 			o = dice_digit_put(o, &f, n, bytes, base);
@@ -556,22 +535,16 @@ static noinline u8 *dice_fair_groups_u64(const struct dice_die *die, u8 *o,
 					 u8 *end, u64 *xp, u64 *mp, u64 *headp,
 					 u64 head_stop)
 {
-	if (die->digits.pair_base == die->sides)
-		return dice_fair_groups(die, o, end, xp, mp, headp, head_stop,
-					true, false, 0);
 	return dice_fair_groups(die, o, end, xp, mp, headp, head_stop, false,
-				false, 0);
+				0);
 }
 
 static noinline u8 *dice_fair_groups_u8(const struct dice_die *die, u8 *o,
 					u8 *end, u64 *xp, u64 *mp, u64 *headp,
 					u64 head_stop, u8 base)
 {
-	if (die->digits.pair_base == die->sides)
-		return dice_fair_groups(die, o, end, xp, mp, headp, head_stop,
-					true, true, base);
-	return dice_fair_groups(die, o, end, xp, mp, headp, head_stop, false,
-				true, base);
+	return dice_fair_groups(die, o, end, xp, mp, headp, head_stop, true,
+				base);
 }
 
 static __always_inline unsigned int

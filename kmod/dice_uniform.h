@@ -198,10 +198,6 @@ int dice_fresh_uniform(struct dice_pool *pool, u64 n, u64 *out);
 
 u64 dice_div128(u128 *a, u64 d);
 
-/* Dice that serve their faces two at a time (struct dice_digits). */
-#define DICE_PAIR_SIDES		20
-#define DICE_PAIR_CELLS		(DICE_PAIR_SIDES * DICE_PAIR_SIDES)
-
 /**
  * struct dice_digits - faces of a small die drawn k at a time
  * @span: division by n^@per, the outcomes of one draw
@@ -212,9 +208,6 @@ u64 dice_div128(u128 *a, u64 d);
  * @per: faces per draw, the largest k with n^k <= 2^(narrow_width / 2),
  *	which keeps the split exact (n^k <= 2^32); 1 for larger dice
  * @left: faces waiting in @frac
- * @pair_base: the n of @first and @second, 0 while they hold none
- * @first: for h < n^2 with n = @pair_base, h / n
- * @second: h % n
  *
  * One recycled draw from [0, n^k) gives k independent faces: its base-n
  * digits.  Multiplying by ceil(2^64 / n^k) turns the draw into a 64-bit
@@ -222,14 +215,6 @@ u64 dice_div128(u128 *a, u64 d);
  * and Kurz, "Faster remainder by direct computation"), so a d6 costs one
  * draw per 12 faces.  A loaded die with few cells draws k cells the same
  * way; each is then mapped to its side and its offset merged back.
- *
- * Dice of up to DICE_PAIR_SIDES sides serve two faces a multiplication: if
- * f n = a 2^64 + r and r n = b 2^64 + r', then f n^2 = (a n + b) 2^64 + r',
- * so the first base-n^2 digit h of the fraction is a n + b, the next two
- * faces, which @first and @second split, and the fraction left over is the
- * same.  The same faces, in 5-8% less time on a d6 or a d20; with the 800
- * bytes of tables an open file's stream (3,744 bytes on x86-64) still takes
- * one 4 KiB kmalloc() bucket, as before.
  */
 struct dice_digits {
 	struct dice_divisor span;
@@ -238,9 +223,6 @@ struct dice_digits {
 	u64 frac;
 	unsigned int per;
 	unsigned int left;
-	unsigned int pair_base;
-	u8 first[DICE_PAIR_CELLS];
-	u8 second[DICE_PAIR_CELLS];
 };
 
 /* The first base-@n digit of the fraction *@fp / 2^64; *@fp keeps the rest. */
