@@ -306,20 +306,23 @@ static void dice_budget_uncharge(struct dice_budget_user *u, size_t bytes,
 
 /*
  * Whom a table is charged to: the caller's uid, or, inside a user
- * namespace, the owner of its outermost one (the uid that made it, in the
- * initial namespace).  Otherwise a user who maps uids of its own into a
- * namespace (subordinate uids, as rootless containers do) would hold a
- * budget for each.  ucounts charge RLIMIT_* limits up the same chain.
+ * namespace that a user other than root made, that user, the owner of the
+ * outermost such namespace.  Otherwise a user who maps uids of its own into
+ * a namespace (subordinate uids, as rootless containers do) would hold a
+ * budget for each; ucounts charge RLIMIT_* limits up the same chain.  The
+ * uids that root maps into the namespaces it makes (a container runtime's)
+ * are users of their own: charged to root, every container of the machine
+ * would share one budget, and one container's tables would deny the rest.
  */
 static kuid_t dice_budget_owner(void)
 {
-	const struct user_namespace *ns = current_user_ns();
+	const struct user_namespace *ns;
+	kuid_t uid = current_uid();
 
-	if (ns == &init_user_ns)
-		return current_uid();
-	while (ns->parent != &init_user_ns)
-		ns = ns->parent;
-	return ns->owner;
+	for (ns = current_user_ns(); ns != &init_user_ns; ns = ns->parent)
+		if (!uid_eq(ns->owner, GLOBAL_ROOT_UID))
+			uid = ns->owner;
+	return uid;
 }
 
 /*

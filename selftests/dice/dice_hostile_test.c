@@ -1530,32 +1530,110 @@ TEST_F_TIMEOUT(slow, budget_cap_sys_resource_exempt, 300)
 }
 
 #define NS_UIDS		60000	/* the uids nobody's namespace maps to */
+#define ROOT_NS_UIDS	61000	/* root's two namespaces: 61000 and 61001 */
+#define CONTAINER_UIDS	63000	/* root's namespace in which one is nested */
+
+/* Map uids and gids 0 and 1 of @pid's user namespace to @first and on. */
+static bool map_ids(pid_t pid, unsigned int first)
+{
+	static const char *const maps[] = { "uid_map", "gid_map" };
+	char path[64], map[64];
+	int fd, len, i;
+	bool ok = true;
+
+	len = snprintf(map, sizeof(map), "0 %u 2\n", first);
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/%s", pid, maps[i]);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, map, len) != len) {
+			fprintf(stderr, "# %s: %s\n", path, strerror(errno));
+			ok = false;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	return ok;
+}
 
 /*
- * In nobody's namespace: uid 0 fills the budget, then uid 1 is refused,
- * since both count as the namespace's owner, nobody.
+ * In a forked child: make a user namespace (as nobody with @nobody, else
+ * as who we are), tell @ready, wait on @mapped while the parent maps it
+ * (map_ids()), and become its uid 0.
  */
-static void budget_in_namespace(const __u32 *w, int ready, int mapped)
+static void enter_new_namespace(bool nobody, int ready, int mapped)
 {
-	static int fds[BUDGET_FILES];
-	const char *why = "";
-	pid_t second;
-	int n, fd, err;
 	char c;
 
-	if (!drop_privileges())
+	if (nobody && !drop_privileges())
 		child_fail("dropping privileges: %s", strerror(errno));
 	if (unshare(CLONE_NEWUSER))
-		child_fail("unshare(CLONE_NEWUSER) as nobody: %s",
+		child_fail("unshare(CLONE_NEWUSER) as uid %u: %s", getuid(),
 			   strerror(errno));
 	if (write(ready, "n", 1) != 1 || read(mapped, &c, 1) != 1)
 		child_fail("sync: %s", strerror(errno));
 	if (setresgid(0, 0, 0) || setresuid(0, 0, 0))
 		child_fail("becoming uid 0 of the namespace: %s",
 			   strerror(errno));
+	/*
+	 * The change of uid made us undumpable, which gives our /proc files,
+	 * uid_map among them, to root: a namespace we nest could not be
+	 * mapped by us.
+	 */
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		child_fail("PR_SET_DUMPABLE: %s", strerror(errno));
+}
+
+/*
+ * Fork a child that runs @body(@w) as uid 0 of a new user namespace made
+ * as nobody (@nobody) or as we are, whose uids 0 and 1 we map to @first
+ * and @first + 1 of ours.  Returns whether it exited 0.
+ */
+static bool in_new_namespace(bool nobody, unsigned int first,
+			     void (*body)(const __u32 *w), const __u32 *w)
+{
+	int ready[2], mapped[2];
+	bool ok;
+	pid_t pid;
+	char c;
+
+	if (pipe(ready) || pipe(mapped))
+		return false;
+	pid = fork();
+	if (pid < 0)
+		return false;
+	if (!pid) {
+		close(ready[0]);
+		close(mapped[1]);
+		enter_new_namespace(nobody, ready[1], mapped[0]);
+		body(w);
+		_exit(0);
+	}
+	/* The child's ends: a child that fails reads as end of file here. */
+	close(ready[1]);
+	close(mapped[0]);
+	ok = read(ready[0], &c, 1) == 1 && map_ids(pid, first) &&
+	     write(mapped[1], "m", 1) == 1;
+	close(ready[0]);
+	close(mapped[1]);	/* a child still waiting fails */
+	return !wait_child(pid) && ok;
+}
+
+/*
+ * As uid 0 of a user namespace that maps uids 0 and 1: uid 0 fills the
+ * budget, then uid 1 is refused, since both count as the namespace's
+ * owner.  Exits.
+ */
+static void fill_then_refused(const __u32 *w)
+{
+	static int fds[BUDGET_FILES];
+	const char *why = "";
+	pid_t second;
+	int n, fd, err;
+
 	n = fill_budget(fds, BUDGET_FILES, w, &why);
 	if (n < 1)
-		child_fail("filling as uid %u: %d tables (%s)", NS_UIDS, n, why);
+		child_fail("filling as uid 0 of the namespace: %d tables (%s)",
+			   n, why);
 	second = fork();
 	if (second < 0)
 		child_fail("fork: %s", strerror(errno));
@@ -1568,13 +1646,18 @@ static void budget_in_namespace(const __u32 *w, int ready, int mapped)
 			child_fail("open: %s", strerror(errno));
 		err = set_weights(fd, w, DICE_TABLE_SIDES_MAX);
 		if (err != ENOMEM)
-			child_fail("uid %u, once uid %u filled the budget of "
-				   "their namespace's owner: %s, not ENOMEM",
-				   NS_UIDS + 1, NS_UIDS,
+			child_fail("uid 1, once uid 0 filled the budget of their "
+				   "namespace's owner: %s, not ENOMEM",
 				   err ? strerror(err) : "a table set");
 		_exit(0);
 	}
 	_exit(wait_child(second) ? 1 : 0);
+}
+
+/* A container's root nests a namespace of its own, fill_then_refused(). */
+static void nested_fill_then_refused(const __u32 *w)
+{
+	_exit(in_new_namespace(false, 0, fill_then_refused, w) ? 0 : 1);
 }
 
 /*
@@ -1586,12 +1669,7 @@ static void budget_in_namespace(const __u32 *w, int ready, int mapped)
 TEST_F_TIMEOUT(slow, budget_of_a_namespace, 300)
 {
 	__u64 held0 = counter_u64("table_bytes");
-	static const char *const maps[] = { "uid_map", "gid_map" };
-	int ready[2], mapped[2], fd, len, i;
-	char path[64], map[64];
-	pid_t pid;
 	__u32 *w;
-	char c;
 
 	if (access(DICE_PATH, F_OK))
 		SKIP(return, "%s is absent", DICE_PATH);
@@ -1600,34 +1678,135 @@ TEST_F_TIMEOUT(slow, budget_of_a_namespace, 300)
 		SKIP(return, "a kernel without user namespaces (CONFIG_USER_NS)");
 	w = heavy_weights(DICE_TABLE_SIDES_MAX);
 	ASSERT_NE(NULL, w);
-	ASSERT_EQ(0, pipe(ready));
-	ASSERT_EQ(0, pipe(mapped));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		close(ready[0]);
-		close(mapped[1]);
-		budget_in_namespace(w, ready[1], mapped[0]);
-	}
-	/* The child's ends: a child that fails reads as end of file here. */
-	close(ready[1]);
-	close(mapped[0]);
-	ASSERT_EQ(1, read(ready[0], &c, 1))
-		TH_LOG("nobody made no user namespace");
-	len = snprintf(map, sizeof(map), "0 %u 2\n", NS_UIDS);
-	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "/proc/%d/%s", pid, maps[i]);
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-		ASSERT_LE(0, fd) TH_LOG("%s: %s", path, strerror(errno));
-		EXPECT_EQ(len, write(fd, map, len))
-			TH_LOG("%s: %s", path, strerror(errno));
-		close(fd);
-	}
-	ASSERT_EQ(1, write(mapped[1], "m", 1));
-	EXPECT_EQ(0, wait_child(pid))
+	EXPECT_TRUE(in_new_namespace(true, NS_UIDS, fill_then_refused, w))
 		TH_LOG("a second uid of nobody's namespace had a budget");
-	close(ready[0]);
-	close(mapped[1]);
+	if (held0 != ~0ULL)
+		EXPECT_EQ(held0, counter_u64("table_bytes"))
+			TH_LOG("the budget was not given back");
+}
+
+/*
+ * The same one level down: root makes a namespace (a container) mapping
+ * two uids, and the container's root, a user other than root, makes one
+ * with the same two.  They count as that user's, so the second is refused
+ * once the first fills the budget.
+ */
+TEST_F_TIMEOUT(slow, budget_of_a_namespace_in_a_container, 300)
+{
+	__u64 held0 = counter_u64("table_bytes");
+	__u32 *w;
+
+	if (access(DICE_PATH, F_OK))
+		SKIP(return, "%s is absent", DICE_PATH);
+	if (access("/proc/self/ns/user", F_OK))
+		SKIP(return, "a kernel without user namespaces (CONFIG_USER_NS)");
+	w = heavy_weights(DICE_TABLE_SIDES_MAX);
+	ASSERT_NE(NULL, w);
+	EXPECT_TRUE(in_new_namespace(false, CONTAINER_UIDS,
+				     nested_fill_then_refused, w))
+		TH_LOG("a second uid of a container root's namespace had a "
+		       "budget");
+	if (held0 != ~0ULL)
+		EXPECT_EQ(held0, counter_u64("table_bytes"))
+			TH_LOG("the budget was not given back");
+}
+
+/*
+ * As uid 0 of a user namespace of root's whose uid 0 we map to
+ * ROOT_NS_UIDS + @which: @which 0 fills the budget, tells @full and waits
+ * for @done, still refused; @which 1 sets one table.
+ */
+static void root_made_namespace(const __u32 *w, int which, int ready,
+				int mapped, int full, int done)
+{
+	static int fds[BUDGET_FILES];
+	const char *why = "";
+	int n, err;
+	char c;
+
+	enter_new_namespace(false, ready, mapped);
+	if (which) {
+		fds[0] = open(DICE_PATH, O_RDWR | O_CLOEXEC);
+		if (fds[0] < 0)
+			child_fail("open: %s", strerror(errno));
+		err = set_weights(fds[0], w, DICE_TABLE_SIDES_MAX);
+		if (err)
+			child_fail("uid %u, in another namespace of root's than "
+				   "the full one: %s", ROOT_NS_UIDS + 2,
+				   strerror(err));
+		_exit(0);
+	}
+	n = fill_budget(fds, BUDGET_FILES, w, &why);
+	if (n < 1)
+		child_fail("filling as uid %u: %d tables (%s)", ROOT_NS_UIDS, n,
+			   why);
+	if (write(full, "f", 1) != 1 || read(done, &c, 1) != 1)
+		child_fail("sync: %s", strerror(errno));
+	err = set_weights(fds[n], w, DICE_TABLE_SIDES_MAX);
+	_exit(err == ENOMEM ? 0 : 1);
+}
+
+/*
+ * The namespaces that root makes (a container runtime's) do not share one
+ * budget: root makes two, maps their uids to uids of the host of their
+ * own, and once the first fills its budget the second still sets a table.
+ * Charged to the namespaces' owner, root, the second was refused.
+ */
+TEST_F_TIMEOUT(slow, budget_of_root_made_namespaces, 300)
+{
+	__u64 held0 = counter_u64("table_bytes");
+	int ready[2][2], mapped[2][2], full[2], done[2], i;
+	pid_t pid[2];
+	__u32 *w;
+	char c;
+
+	if (access(DICE_PATH, F_OK))
+		SKIP(return, "%s is absent", DICE_PATH);
+	if (access("/proc/self/ns/user", F_OK))
+		SKIP(return, "a kernel without user namespaces (CONFIG_USER_NS)");
+	w = heavy_weights(DICE_TABLE_SIDES_MAX);
+	ASSERT_NE(NULL, w);
+	ASSERT_EQ(0, pipe(full));
+	ASSERT_EQ(0, pipe(done));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, pipe(ready[i]));
+		ASSERT_EQ(0, pipe(mapped[i]));
+		pid[i] = fork();
+		ASSERT_LE(0, pid[i]);
+		if (!pid[i]) {
+			close(ready[i][0]);
+			close(mapped[i][1]);
+			close(full[0]);
+			close(done[1]);
+			root_made_namespace(w, i, ready[i][1], mapped[i][0],
+					    full[1], done[0]);
+		}
+		/* The child's ends: a child that fails reads as end of file. */
+		close(ready[i][1]);
+		close(mapped[i][0]);
+		ASSERT_EQ(1, read(ready[i][0], &c, 1))
+			TH_LOG("root made no user namespace");
+		EXPECT_TRUE(map_ids(pid[i], ROOT_NS_UIDS + 2 * i));
+		ASSERT_EQ(1, write(mapped[i][1], "m", 1));
+		if (!i) {
+			close(full[1]);
+			close(done[0]);
+			ASSERT_EQ(1, read(full[0], &c, 1))
+				TH_LOG("uid %u did not fill its budget",
+				       ROOT_NS_UIDS);
+		}
+	}
+	EXPECT_EQ(0, wait_child(pid[1]))
+		TH_LOG("a namespace of root's was refused for another's tables");
+	ASSERT_EQ(1, write(done[1], "d", 1));
+	EXPECT_EQ(0, wait_child(pid[0]))
+		TH_LOG("uid %u was not refused over its budget", ROOT_NS_UIDS);
+	for (i = 0; i < 2; i++) {
+		close(ready[i][0]);
+		close(mapped[i][1]);
+	}
+	close(full[0]);
+	close(done[1]);
 	if (held0 != ~0ULL)
 		EXPECT_EQ(held0, counter_u64("table_bytes"))
 			TH_LOG("the budget was not given back");
