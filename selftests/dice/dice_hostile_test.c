@@ -1661,6 +1661,44 @@ static void nested_fill_then_refused(const __u32 *w)
 }
 
 /*
+ * The weights of the namespace tests: NULL when they are skipped, where no
+ * device or no user namespaces are (the debug kernel; Debian's have them).
+ */
+static __u32 *namespace_weights(struct __test_metadata *_metadata)
+{
+	__u32 *w;
+
+	if (access(DICE_PATH, F_OK))
+		SKIP(return NULL, "%s is absent", DICE_PATH);
+	if (access("/proc/self/ns/user", F_OK))
+		SKIP(return NULL,
+		     "a kernel without user namespaces (CONFIG_USER_NS)");
+	w = heavy_weights(DICE_TABLE_SIDES_MAX);
+	ASSERT_NE(NULL, w);
+	return w;
+}
+
+/*
+ * fill_then_refused() (@body) in a namespace that nobody (@nobody) or root
+ * makes with uids 0 and 1 at @first: @what if it fails.
+ */
+static void budget_of_namespace(struct __test_metadata *_metadata,
+				bool nobody, unsigned int first,
+				void (*body)(const __u32 *w), const char *what)
+{
+	__u64 held0 = counter_u64("table_bytes");
+	__u32 *w = namespace_weights(_metadata);
+
+	if (!w)
+		return;
+	EXPECT_TRUE(in_new_namespace(nobody, first, body, w))
+		TH_LOG("%s", what);
+	if (held0 != ~0ULL)
+		EXPECT_EQ(held0, counter_u64("table_bytes"))
+			TH_LOG("the budget was not given back");
+}
+
+/*
  * The uids of a user namespace count as its owner's: nobody makes one in
  * which root maps two uids for it (as for the subordinate uids of a
  * rootless container); once the first fills the budget, the second is
@@ -1668,21 +1706,8 @@ static void nested_fill_then_refused(const __u32 *w)
  */
 TEST_F_TIMEOUT(slow, budget_of_a_namespace, 300)
 {
-	__u64 held0 = counter_u64("table_bytes");
-	__u32 *w;
-
-	if (access(DICE_PATH, F_OK))
-		SKIP(return, "%s is absent", DICE_PATH);
-	/* No uid to map without them (the debug kernel; Debian's have them). */
-	if (access("/proc/self/ns/user", F_OK))
-		SKIP(return, "a kernel without user namespaces (CONFIG_USER_NS)");
-	w = heavy_weights(DICE_TABLE_SIDES_MAX);
-	ASSERT_NE(NULL, w);
-	EXPECT_TRUE(in_new_namespace(true, NS_UIDS, fill_then_refused, w))
-		TH_LOG("a second uid of nobody's namespace had a budget");
-	if (held0 != ~0ULL)
-		EXPECT_EQ(held0, counter_u64("table_bytes"))
-			TH_LOG("the budget was not given back");
+	budget_of_namespace(_metadata, true, NS_UIDS, fill_then_refused,
+			    "a second uid of nobody's namespace had a budget");
 }
 
 /*
@@ -1693,22 +1718,10 @@ TEST_F_TIMEOUT(slow, budget_of_a_namespace, 300)
  */
 TEST_F_TIMEOUT(slow, budget_of_a_namespace_in_a_container, 300)
 {
-	__u64 held0 = counter_u64("table_bytes");
-	__u32 *w;
-
-	if (access(DICE_PATH, F_OK))
-		SKIP(return, "%s is absent", DICE_PATH);
-	if (access("/proc/self/ns/user", F_OK))
-		SKIP(return, "a kernel without user namespaces (CONFIG_USER_NS)");
-	w = heavy_weights(DICE_TABLE_SIDES_MAX);
-	ASSERT_NE(NULL, w);
-	EXPECT_TRUE(in_new_namespace(false, CONTAINER_UIDS,
-				     nested_fill_then_refused, w))
-		TH_LOG("a second uid of a container root's namespace had a "
-		       "budget");
-	if (held0 != ~0ULL)
-		EXPECT_EQ(held0, counter_u64("table_bytes"))
-			TH_LOG("the budget was not given back");
+	budget_of_namespace(_metadata, false, CONTAINER_UIDS,
+			    nested_fill_then_refused,
+			    "a second uid of a container root's namespace had "
+			    "a budget");
 }
 
 /*
@@ -1757,15 +1770,11 @@ TEST_F_TIMEOUT(slow, budget_of_root_made_namespaces, 300)
 	__u64 held0 = counter_u64("table_bytes");
 	int ready[2][2], mapped[2][2], full[2], done[2], i;
 	pid_t pid[2];
-	__u32 *w;
+	__u32 *w = namespace_weights(_metadata);
 	char c;
 
-	if (access(DICE_PATH, F_OK))
-		SKIP(return, "%s is absent", DICE_PATH);
-	if (access("/proc/self/ns/user", F_OK))
-		SKIP(return, "a kernel without user namespaces (CONFIG_USER_NS)");
-	w = heavy_weights(DICE_TABLE_SIDES_MAX);
-	ASSERT_NE(NULL, w);
+	if (!w)
+		return;
 	ASSERT_EQ(0, pipe(full));
 	ASSERT_EQ(0, pipe(done));
 	for (i = 0; i < 2; i++) {
