@@ -208,10 +208,11 @@ EXPORT_SYMBOL_IF_KUNIT(dice_die_init);
 /* series: loaded */
 /*
  * Columns drawn ahead are uniform on [0, sides) and independent of everything
- * served: each joins x as one more digit while m has room for it, and those
- * that do not fit 128 bits are dropped (a few, at a change of the die).
+ * served: each joins x as one more digit while m has room for it, 128 bits
+ * or with @narrow its narrow width (no more than 63 bits, where m * sides
+ * cannot overflow), and those that do not fit are dropped.
  */
-static void dice_die_settle_ahead(struct dice_die *die)
+static void dice_die_settle_ahead(struct dice_die *die, bool narrow)
 {
 	struct dice_recycler *rec = &die->rec;
 	unsigned int i, mask = rec->ahead_depth - 1;
@@ -221,7 +222,8 @@ static void dice_die_settle_ahead(struct dice_die *die)
 		return;
 	n = die->table->sides;
 	for (i = 0; i < rec->ahead_count; i++) {
-		if (rec->m > ~(u128)0 / n)
+		if (narrow ? (rec->m * n) >> rec->narrow_width :
+			     rec->m > ~(u128)0 / n)
 			break;
 		rec->x = rec->x * n + rec->ahead[(rec->ahead_next + i) & mask];
 		rec->m *= n;
@@ -232,25 +234,17 @@ static void dice_die_settle_ahead(struct dice_die *die)
 }
 
 /* series: end */
-/**
- * dice_die_settle() - give faces drawn but not served back to the recycler
- * @die: the die
- *
+/*
  * Faces waiting in @die->digits are uniform on [0, n^left) and independent
- * of everything served, so they join x as one more mixed-radix digit.  Done
- * before the die changes, so no randomness is lost to the change (but for
- * columns drawn ahead beyond 128 bits of state).
+ * of everything served, so they join x as one more mixed-radix digit.  m
+ * stays narrow: a draw from [0, n^per) left m below 2^width / n^per.
  */
-void dice_die_settle(struct dice_die *die)
+static void dice_die_settle_digits(struct dice_die *die)
 {
 	struct dice_digits *dg = &die->digits;
 	u64 pw = 1, rest;
 	unsigned int i;
 
-	dice_recycler_release(&die->rec);
-	/* series: loaded */
-	dice_die_settle_ahead(die);
-	/* series: end */
 	if (!dg->left)
 		return;
 	for (i = 0; i < dg->left; i++)
@@ -264,7 +258,43 @@ void dice_die_settle(struct dice_die *die)
 	dg->left = 0;
 	dg->frac = 0;
 }
+
+/**
+ * dice_die_settle() - give faces drawn but not served back to the recycler
+ * @die: the die
+ *
+ * The held offset, the faces drawn together and the columns drawn ahead
+ * join x.  Done before the die changes, so no randomness is lost to the
+ * change (but for columns drawn ahead beyond 128 bits of state).
+ */
+void dice_die_settle(struct dice_die *die)
+{
+	dice_recycler_release(&die->rec);
+	/* series: loaded */
+	dice_die_settle_ahead(die, false);
+	/* series: end */
+	dice_die_settle_digits(die);
+}
 EXPORT_SYMBOL_IF_KUNIT(dice_die_settle);
+
+/**
+ * dice_die_trim() - keep nothing drawn for rolls not yet asked for
+ * @die: the die
+ *
+ * When a read from the CRNG returns or yields (dice_stream_trim()): the
+ * faces drawn together and not served join x, and so do the columns drawn
+ * ahead while m stays in its width, the others being dropped, so that
+ * between reads the die holds its recycled state and one loaded roll's
+ * offset (which are what is left of rolls served), and nothing drawn for
+ * the rolls of a later read.  The die invariant holds throughout.
+ */
+void dice_die_trim(struct dice_die *die)
+{
+	/* series: loaded */
+	dice_die_settle_ahead(die, true);
+	/* series: end */
+	dice_die_settle_digits(die);
+}
 
 /**
  * dice_die_set_widths() - shrink the recycler, for exhaustive tests

@@ -382,9 +382,10 @@ static struct dice_budget_user *dice_budget_charge(size_t bytes)
  * returns the file keeps at most DICE_CRNG_KEEP unspent bits and drops the
  * rest (dice_crng_settle()): a module cannot see a reseed (the CRNG
  * generation is not exported), so no more than a read's own use waits
- * between reads.  A one-roll read draws one word and drops nothing, but
- * under DICE_METHOD_BATCH, whose whole batch it draws and then drops
- * (dice_stream_trim()).
+ * between reads; nor do the faces and columns a die drew for rolls not yet
+ * asked for (dice_stream_trim()).  A one-roll read of a d6 draws one word
+ * and drops nothing; under DICE_METHOD_BATCH it draws a whole batch and
+ * drops the rest of it.
  *
  * Reads wait for the CRNG before they roll (dice_lock_read()); a source
  * switched to the CRNG while a read had dropped the lock meets this check

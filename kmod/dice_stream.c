@@ -586,12 +586,14 @@ void dice_stream_scrub(struct dice_stream *stream)
  * @stream: the stream, between reads
  * @keep: unspent bits to keep in the pool (dice_pool_trim())
  *
- * The rolls waiting in a batch (DICE_METHOD_BATCH) are dropped as well
- * (dice_batch_drop()).
+ * The faces drawn together and the columns drawn ahead go back to the
+ * recycler (dice_die_trim()), and the rolls waiting in a batch
+ * (DICE_METHOD_BATCH) are dropped (dice_batch_drop()).
  */
 void dice_stream_trim(struct dice_stream *stream, unsigned int keep)
 {
 	dice_pool_trim(&stream->die.pool, keep);
+	dice_die_trim(&stream->die);
 	/* series: batch */
 	dice_batch_drop(&stream->die);
 	/* series: end */

@@ -249,6 +249,61 @@ static void test_trim_drops_batch(void)
 }
 
 /*
+ * A trim gives back what a read drew for later rolls: the faces of a d6's
+ * group not served join x (m grows by 6^11 exactly), and the 16 columns a
+ * 2^14-side loaded die drew ahead join it while m stays narrow, the rest
+ * dropped; the die stays valid and rolls on.
+ */
+static void test_trim_gives_back_drawn_ahead(void)
+{
+	struct dice_stream *s = dice_stream_alloc(prng_fill, NULL);
+	struct dice_die *die = dice_stream_die(s);
+	struct dice_table *t = dice_table_alloc(1 << 14);
+	u32 *w = calloc(1 << 14, sizeof(*w));
+	u128 m, pw = 1;
+	u8 buf[2];
+	size_t done;
+	unsigned int i;
+
+	EXPECT(t && w);
+	EXPECT(!dice_stream_set_sides(s, 6));
+	EXPECT(!dice_stream_set_format(s, DICE_FMT_U8));
+	EXPECT(!dice_stream_read(s, buf, 1, &done) && done == 1);
+	EXPECT(die->digits.per == 12 && die->digits.left == 11);
+	m = die->rec.m;
+	dice_stream_trim(s, 127);
+	for (i = 0; i < 11; i++)
+		pw *= 6;
+	EXPECT(!die->digits.left && !die->digits.frac);
+	EXPECT(die->rec.m == m * pw);
+	EXPECT(dice_die_invalid(die) == NULL);
+	EXPECT(!dice_stream_read(s, buf, 1, &done) && done == 1);
+	EXPECT(buf[0] >= 1 && buf[0] <= 6);
+
+	/* Heavy weights: n W cells, past the 2^40 of a whole draw. */
+	for (i = 0; i < 1 << 14; i++)
+		w[i] = 1 + (i * 2654435761U) % 65535;
+	EXPECT(!dice_table_from_weights(t, w));
+	EXPECT(!dice_stream_set_format(s, DICE_FMT_U16));
+	EXPECT(!dice_stream_set_table(s, t));
+	EXPECT(!dice_stream_read(s, buf, 2, &done) && done == 2);
+	EXPECT(die->rec.ahead_depth == 16 && die->rec.ahead_count == 16);
+	m = die->rec.m;
+	dice_stream_trim(s, 127);
+	EXPECT(!die->rec.ahead_count && !die->rec.ahead_next);
+	for (i = 0; i < DICE_AHEAD; i++)
+		EXPECT(!die->rec.ahead[i]);
+	EXPECT(die->rec.m >= m);
+	EXPECT(!(die->rec.m >> die->rec.narrow_width));
+	EXPECT(dice_die_invalid(die) == NULL);
+	EXPECT(!dice_stream_read(s, buf, 2, &done) && done == 2);
+	EXPECT(buf[0] | buf[1] << 8);
+	EXPECT(dice_die_invalid(die) == NULL);
+	free(w);
+	dice_stream_free(s);
+}
+
+/*
  * After a read, nothing it spent or served stays: every ring word but
  * those holding unspent bits is zero, the spent bits of the first of those
  * are zero, and so are the bytes read and the faces on their way out.
@@ -2305,6 +2360,8 @@ int main(void)
 		test_pool_trim);
 	tap_run("core: a trim drops the rolls waiting in a batch",
 		test_trim_drops_batch);
+	tap_run("core: a trim gives back the faces and columns drawn ahead",
+		test_trim_gives_back_drawn_ahead);
 	tap_run("core: 128-by-64 division", test_div128);
 	tap_run("core: division by multiplication", test_divisor);
 	tap_run("core: face formats", test_format);

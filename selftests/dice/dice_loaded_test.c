@@ -846,6 +846,42 @@ TEST_F_TIMEOUT(dice, max_sides_accepted, 120)
 }
 
 /*
+ * A loaded die of 2^14 sides or more draws the columns of its next 16
+ * rolls ahead; when a read from the CRNG returns, they go back to the
+ * recycler (as far as 64 bits hold them; the rest are dropped), so each
+ * one-roll read below draws its 16 columns again, over 16 * 14 bits, where
+ * held columns would have let it draw one.  Under 128 unspent bits stay.
+ */
+TEST_F(dice, columns_drawn_ahead_not_held)
+{
+	const __u32 n = 1 << 14;
+	struct dice_die_stats before, after;
+	__u32 *w, face, i;
+	int err;
+
+	REQUIRE_DIE(self->fd);
+	set_format(_metadata, self->fd, DICE_FMT_U32 | FMT_ZB);
+	w = xcalloc(_metadata, n, sizeof(*w));
+	/* Heavy weights: n W cells, past the 2^40 of a whole draw. */
+	for (i = 0; i < n; i++)
+		w[i] = 1 + (i * 2654435761U) % 65535;
+	err = set_weights(self->fd, w, n);
+	ASSERT_EQ(0, err) TH_LOG("%u weights: %s", n, strerror(err));
+	for (i = 0; i < 3; i++) {
+		get_stats(_metadata, self->fd, &before);
+		ASSERT_EQ(sizeof(face), read(self->fd, &face, sizeof(face)));
+		EXPECT_GT(n, face);
+		get_stats(_metadata, self->fd, &after);
+		EXPECT_LT(16 * 14, after.bits_used - before.bits_used)
+			TH_LOG("read %u used %llu bits", i,
+			       after.bits_used - before.bits_used);
+		EXPECT_GT(128, after.bits_drawn - after.bits_used -
+			       after.bits_discarded);
+	}
+	free(w);
+}
+
+/*
  * A table may hold a distribution whose total in lowest terms is 2^64
  * (side 0 collects 2^63 + 2^63 - 1 of 2^64, side 1 one): it rolls, side 1
  * with probability 2^-64.
