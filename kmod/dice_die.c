@@ -208,11 +208,10 @@ EXPORT_SYMBOL_IF_KUNIT(dice_die_init);
 /* series: loaded */
 /*
  * Columns drawn ahead are uniform on [0, sides) and independent of everything
- * served: each joins x as one more digit while m has room for it, 128 bits
- * or with @narrow its narrow width (no more than 63 bits, where m * sides
- * cannot overflow), and those that do not fit are dropped.
+ * served: each joins x as one more digit while m stays below 2^@width (128,
+ * or the narrow width, at most 63), and those that do not fit are dropped.
  */
-static void dice_die_settle_ahead(struct dice_die *die, bool narrow)
+static void dice_die_settle_ahead(struct dice_die *die, unsigned int width)
 {
 	struct dice_recycler *rec = &die->rec;
 	unsigned int i, mask = rec->ahead_depth - 1;
@@ -222,8 +221,9 @@ static void dice_die_settle_ahead(struct dice_die *die, bool narrow)
 		return;
 	n = die->table->sides;
 	for (i = 0; i < rec->ahead_count; i++) {
-		if (narrow ? (rec->m * n) >> rec->narrow_width :
-			     rec->m > ~(u128)0 / n)
+		/* Narrow: m < 2^63 and n < 2^32, so m n cannot overflow. */
+		if (width < 128 ? (rec->m * n) >> width :
+				  rec->m > ~(u128)0 / n)
 			break;
 		rec->x = rec->x * n + rec->ahead[(rec->ahead_next + i) & mask];
 		rec->m *= n;
@@ -271,7 +271,7 @@ void dice_die_settle(struct dice_die *die)
 {
 	dice_recycler_release(&die->rec);
 	/* series: loaded */
-	dice_die_settle_ahead(die, false);
+	dice_die_settle_ahead(die, 128);
 	/* series: end */
 	dice_die_settle_digits(die);
 }
@@ -282,16 +282,23 @@ EXPORT_SYMBOL_IF_KUNIT(dice_die_settle);
  * @die: the die
  *
  * When a read from the CRNG returns or yields (dice_stream_trim()): the
- * faces drawn together and not served join x, and so do the columns drawn
- * ahead while m stays in its width, the others being dropped, so that
- * between reads the die holds its recycled state and one loaded roll's
- * offset (which are what is left of rolls served), and nothing drawn for
- * the rolls of a later read.  The die invariant holds throughout.
+ * faces drawn together and not served join x,
+ * series: loaded
+ * and so do the columns drawn ahead while m stays below 2^narrow_width,
+ * the others being dropped,
+ * series: end
+ * so that between reads the die holds what is left of the rolls served,
+ * its recycled state, and nothing drawn for the rolls of a later read.
+ * series: loaded
+ * A loaded roll's held offset stays: it joins x at the next roll, as it
+ * would have.
+ * series: end
+ * The die invariant holds throughout.
  */
 void dice_die_trim(struct dice_die *die)
 {
 	/* series: loaded */
-	dice_die_settle_ahead(die, true);
+	dice_die_settle_ahead(die, die->rec.narrow_width);
 	/* series: end */
 	dice_die_settle_digits(die);
 }

@@ -382,8 +382,8 @@ static struct dice_budget_user *dice_budget_charge(size_t bytes)
  * returns the file keeps at most DICE_CRNG_KEEP unspent bits and drops the
  * rest (dice_crng_settle()): a module cannot see a reseed (the CRNG
  * generation is not exported), so no more than a read's own use waits
- * between reads; nor do the faces and columns a die drew for rolls not yet
- * asked for (dice_stream_trim()).  A one-roll read of a d6 draws one word
+ * between reads; nor does what a die drew for rolls not yet asked for
+ * (dice_stream_trim()).  A one-roll read of a d6 draws one word
  * and drops nothing; under DICE_METHOD_BATCH it draws a whole batch and
  * drops the rest of it.
  *

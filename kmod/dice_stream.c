@@ -570,7 +570,8 @@ EXPORT_SYMBOL_IF_KUNIT(dice_stream_read_chunk);
  * Called when a read returns: the pool's spent bits and the encoded bytes
  * already read are zeroed, so that between reads the file holds only what
  * the next rolls need (the recycled state, unspent bits of the last draw,
- * faces drawn together, and the rest of a line a short read began).
+ * and the rest of a line a short read began; with written bits, which are
+ * not trimmed, faces drawn together too).
  */
 void dice_stream_scrub(struct dice_stream *stream)
 {
@@ -586,9 +587,13 @@ void dice_stream_scrub(struct dice_stream *stream)
  * @stream: the stream, between reads
  * @keep: unspent bits to keep in the pool (dice_pool_trim())
  *
- * The faces drawn together and the columns drawn ahead go back to the
- * recycler (dice_die_trim()), and the rolls waiting in a batch
- * (DICE_METHOD_BATCH) are dropped (dice_batch_drop()).
+ * What the die drew for rolls not yet asked for goes back to the recycler
+ * (dice_die_trim()),
+ * series: batch
+ * and the rolls waiting in a batch (DICE_METHOD_BATCH) are dropped
+ * (dice_batch_drop()),
+ * series: end
+ * so that no more than a read's own use waits between reads.
  */
 void dice_stream_trim(struct dice_stream *stream, unsigned int keep)
 {

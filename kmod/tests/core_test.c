@@ -260,22 +260,24 @@ static void test_trim_gives_back_drawn_ahead(void)
 	struct dice_die *die = dice_stream_die(s);
 	struct dice_table *t = dice_table_alloc(1 << 14);
 	u32 *w = calloc(1 << 14, sizeof(*w));
-	u128 m, pw = 1;
+	u128 x, m, pw = 1;
+	u64 held, held_size;
 	u8 buf[2];
 	size_t done;
-	unsigned int i;
+	unsigned int i, k;
 
 	EXPECT(t && w);
 	EXPECT(!dice_stream_set_sides(s, 6));
 	EXPECT(!dice_stream_set_format(s, DICE_FMT_U8));
 	EXPECT(!dice_stream_read(s, buf, 1, &done) && done == 1);
 	EXPECT(die->digits.per == 12 && die->digits.left == 11);
+	x = die->rec.x;
 	m = die->rec.m;
 	dice_stream_trim(s, 127);
 	for (i = 0; i < 11; i++)
 		pw *= 6;
 	EXPECT(!die->digits.left && !die->digits.frac);
-	EXPECT(die->rec.m == m * pw);
+	EXPECT(die->rec.m == m * pw && die->rec.x / pw == x);
 	EXPECT(dice_die_invalid(die) == NULL);
 	EXPECT(!dice_stream_read(s, buf, 1, &done) && done == 1);
 	EXPECT(buf[0] >= 1 && buf[0] <= 6);
@@ -288,16 +290,24 @@ static void test_trim_gives_back_drawn_ahead(void)
 	EXPECT(!dice_stream_set_table(s, t));
 	EXPECT(!dice_stream_read(s, buf, 2, &done) && done == 2);
 	EXPECT(die->rec.ahead_depth == 16 && die->rec.ahead_count == 16);
+	x = die->rec.x;
 	m = die->rec.m;
+	held = die->rec.held;
+	held_size = die->rec.held_size;
 	dice_stream_trim(s, 127);
 	EXPECT(!die->rec.ahead_count && !die->rec.ahead_next);
 	for (i = 0; i < DICE_AHEAD; i++)
 		EXPECT(!die->rec.ahead[i]);
-	EXPECT(die->rec.m >= m);
-	EXPECT(!(die->rec.m >> die->rec.narrow_width));
+	/* The held offset waits for the next roll, as it would have. */
+	EXPECT(die->rec.held == held && die->rec.held_size == held_size);
+	/* k columns merged as digits below x, until the next had no room. */
+	for (k = 0, pw = 1; m * pw < die->rec.m; k++)
+		pw *= 1 << 14;
+	EXPECT(m * pw == die->rec.m && die->rec.x / pw == x);
+	EXPECT(k == 16 || (die->rec.m << 14) >> die->rec.narrow_width);
 	EXPECT(dice_die_invalid(die) == NULL);
 	EXPECT(!dice_stream_read(s, buf, 2, &done) && done == 2);
-	EXPECT(buf[0] | buf[1] << 8);
+	EXPECT((buf[0] | buf[1] << 8) >= 1 && (buf[0] | buf[1] << 8) <= 1 << 14);
 	EXPECT(dice_die_invalid(die) == NULL);
 	free(w);
 	dice_stream_free(s);
@@ -734,6 +744,12 @@ static u64 ex_held_size = 1;
 static bool ex_ahead_split;
 
 /*
+ * And, with ex_trim, the leftover after dice_die_trim() (as a read from the
+ * CRNG returns) and then dice_die_settle().
+ */
+static bool ex_trim;
+
+/*
  * Roll once from state (x, m) fed the L-bit string s.  Returns 1 if the roll
  * was decided within those bits, with the face and the state after.
  */
@@ -762,6 +778,10 @@ static int roll_from(struct dice_die *die, u128 x, u128 m, u64 s,
 	if (dice_die_roll(die, face))
 		return 0;
 	/* Faces drawn but not served are leftover randomness too. */
+	if (ex_trim) {
+		dice_die_trim(die);
+		EXPECT(dice_die_invalid(die) == NULL);
+	}
 	dice_die_settle(die);
 	return 1;
 }
@@ -919,6 +939,10 @@ static void test_exhaustive_grouped(void)
 		EXPECT(die.digits.per == (sides[i] == 3 ? 3 : 2));
 		for (m0 = 1; m0 <= 7; m0 += 3)
 			check_exhaustive(&die, mass, sides[i], m0, 14);
+		/* The faces not served merged by a trim instead. */
+		ex_trim = true;
+		check_exhaustive(&die, mass, sides[i], 1, 14);
+		ex_trim = false;
 		dice_die_wipe(&die);
 		if (tap_case_failed) {
 			printf("#   n=%llu\n", (unsigned long long)sides[i]);
@@ -971,6 +995,10 @@ static unsigned int exhaustive_loaded_at(const u32 *w, u32 n,
 		check_exhaustive(&die, mass, total, n, L);
 		ex_held_size = 3;
 		check_exhaustive(&die, mass, total, 3 * n, L);
+		/* The columns merged, or dropped, by a trim instead. */
+		ex_trim = true;
+		check_exhaustive(&die, mass, total, 3 * n, L);
+		ex_trim = false;
 		ex_held_size = 1;
 		ex_ahead_split = false;
 	}

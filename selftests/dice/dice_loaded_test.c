@@ -846,11 +846,12 @@ TEST_F_TIMEOUT(dice, max_sides_accepted, 120)
 }
 
 /*
- * A loaded die of 2^14 sides or more draws the columns of its next 16
- * rolls ahead; when a read from the CRNG returns, they go back to the
- * recycler (as far as 64 bits hold them; the rest are dropped), so each
- * one-roll read below draws its 16 columns again, over 16 * 14 bits, where
- * held columns would have let it draw one.  Under 128 unspent bits stay.
+ * A loaded die of 2^14 sides or more that is drawn by column and height
+ * (2^40 cells or more) draws the columns of its next 16 rolls ahead; when a
+ * read from the CRNG returns, they go back to the recycler (as far as m
+ * stays below 2^63; the rest are dropped), so each one-roll read below
+ * draws its 16 columns again, over 16 * 14 bits, where held columns would
+ * have let it draw one.  Under 128 unspent bits stay.
  */
 TEST_F(dice, columns_drawn_ahead_not_held)
 {
