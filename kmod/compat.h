@@ -26,11 +26,14 @@ typedef unsigned __int128 u128;
 
 /*
  * kmalloc_obj() and kzalloc_obj(), one object of @p's type: Linux 7.x and
- * Debian's 6.12 (6.12.118) have them, 6.1 does not.  By version, not by
- * #ifndef: this file comes ahead of <linux/slab.h>, which defines them,
- * and including it here would come ahead of each file's pr_fmt.
+ * Debian's 6.12 (6.12.118) have them, 6.1 and a 6.12 before the stable
+ * release that brought them do not.  Kbuild tells which, by what the
+ * kernel's <linux/slab.h> defines (DICE_COMPAT_KMALLOC_OBJ): not by
+ * version, which a stable backport defeats, nor by #ifndef, since this
+ * file comes ahead of <linux/slab.h>, and including it here would come
+ * ahead of each file's pr_fmt.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+#ifdef DICE_COMPAT_KMALLOC_OBJ
 #define kmalloc_obj(p, gfp)	kmalloc(sizeof(p), gfp)
 #define kzalloc_obj(p, gfp)	kzalloc(sizeof(p), gfp)
 #endif
