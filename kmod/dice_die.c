@@ -280,9 +280,11 @@ EXPORT_SYMBOL_IF_KUNIT(dice_die_settle);
 /**
  * dice_die_trim() - keep nothing drawn for rolls not yet asked for
  * @die: the die
+ * @keep: unspent bits to keep in the pool (dice_pool_trim())
  *
  * When a read from the CRNG returns or yields (dice_stream_trim()): the
- * faces drawn together and not served join x,
+ * pool keeps at most @keep unspent bits, the faces drawn together and not
+ * served join x,
  * series: loaded
  * and so do the columns drawn ahead while m stays below 2^narrow_width,
  * the others being dropped,
@@ -293,14 +295,21 @@ EXPORT_SYMBOL_IF_KUNIT(dice_die_settle);
  * A loaded roll's held offset stays: it joins x at the next roll, as it
  * would have.
  * series: end
+ * series: batch
+ * The rolls waiting in a batch (DICE_METHOD_BATCH) are dropped.
+ * series: end
  * The die invariant holds throughout.
  */
-void dice_die_trim(struct dice_die *die)
+void dice_die_trim(struct dice_die *die, unsigned int keep)
 {
+	dice_pool_trim(&die->pool, keep);
 	/* series: loaded */
 	dice_die_settle_ahead(die, die->rec.narrow_width);
 	/* series: end */
 	dice_die_settle_digits(die);
+	/* series: batch */
+	dice_batch_drop(die);
+	/* series: end */
 }
 
 /**

@@ -97,7 +97,7 @@ void dice_die_drop_random(struct dice_die *die);
 void dice_die_set_widths(struct dice_die *die, unsigned int narrow,
 			 unsigned int wide, u64 narrow_limit, u64 whole_limit);
 void dice_die_settle(struct dice_die *die);
-void dice_die_trim(struct dice_die *die);
+void dice_die_trim(struct dice_die *die, unsigned int keep);
 /* series: loaded */
 void dice_die_set_ahead(struct dice_die *die, unsigned int limit, u32 sides);
 /* series: end */

@@ -587,21 +587,13 @@ void dice_stream_scrub(struct dice_stream *stream)
  * @stream: the stream, between reads
  * @keep: unspent bits to keep in the pool (dice_pool_trim())
  *
- * What the die drew for rolls not yet asked for goes back to the recycler
- * (dice_die_trim()),
- * series: batch
- * and the rolls waiting in a batch (DICE_METHOD_BATCH) are dropped
- * (dice_batch_drop()),
- * series: end
- * so that no more than a read's own use waits between reads.
+ * The die keeps nothing it drew for rolls not yet asked for
+ * (dice_die_trim()), so that no more than a read's own use waits between
+ * reads.
  */
 void dice_stream_trim(struct dice_stream *stream, unsigned int keep)
 {
-	dice_pool_trim(&stream->die.pool, keep);
-	dice_die_trim(&stream->die);
-	/* series: batch */
-	dice_batch_drop(&stream->die);
-	/* series: end */
+	dice_die_trim(&stream->die, keep);
 }
 
 static size_t dice_copy_to_memory(void *ctx, const u8 *bytes, size_t len)

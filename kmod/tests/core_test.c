@@ -779,7 +779,7 @@ static int roll_from(struct dice_die *die, u128 x, u128 m, u64 s,
 		return 0;
 	/* Faces drawn but not served are leftover randomness too. */
 	if (ex_trim) {
-		dice_die_trim(die);
+		dice_die_trim(die, DICE_POOL_BITS);
 		EXPECT(dice_die_invalid(die) == NULL);
 	}
 	dice_die_settle(die);
