@@ -194,7 +194,9 @@ int dice_expr_rolls(struct dice_notation *ctx, const struct dice_expr *e,
 /*
  * A source of faces for dice_expr_roll_source(): @count faces of a die of
  * @sides sides into @out, each 1..@sides, fair when @weights is NULL, else
- * loaded with these @sides weights; 0 or a negative errno value.
+ * loaded with these @sides weights; 0 or a negative errno value, which the
+ * roll returns.  A face outside 1..@sides makes the roll fail with -ERANGE,
+ * any other return value with -EINVAL.
  */
 typedef int (*dice_source_fn)(void *arg, uint64_t sides,
 			      const uint32_t *weights, uint64_t *out,

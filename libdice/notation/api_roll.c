@@ -63,13 +63,26 @@ struct source_roller {
 	void *arg;
 };
 
+/*
+ * The caller's faces index the die's tables: one outside 1..sides is the
+ * source's bug, refused here rather than read past a table.
+ */
 static int source_roll(void *arg, const struct die *die, uint64_t *out,
 		       size_t count)
 {
 	const struct source_roller *s = arg;
+	size_t i;
+	int err;
 
-	return s->fn(s->arg, die->sides,
-		     die->type == DIE_CUSTOM ? die->weights : NULL, out, count);
+	err = s->fn(s->arg, die->sides,
+		    die->type == DIE_CUSTOM ? die->weights : NULL, out, count);
+	if (err)
+		return err < 0 ? err : -EINVAL;
+	for (i = 0; i < count; i++) {
+		if (out[i] < 1 || out[i] > die->sides)
+			return -ERANGE;
+	}
+	return 0;
 }
 
 /* One roll of @e with sides from @rl, into a new *@out. */

@@ -978,6 +978,72 @@ static int counting_source(void *arg, uint64_t sides, const uint32_t *weights,
 	return 0;
 }
 
+/* A source of faces that gives *@arg as every face, or returns it. */
+static int fixed_source(void *arg, uint64_t sides, const uint32_t *weights,
+			uint64_t *out, size_t count)
+{
+	const int64_t *v = arg;
+	size_t i;
+
+	(void)sides;
+	(void)weights;
+	if (v[1])
+		return (int)v[1];
+	for (i = 0; i < count; i++)
+		out[i] = (uint64_t)v[0];
+	return 0;
+}
+
+/*
+ * A source's faces index the die's tables: one outside 1..sides, a face
+ * 0 from a 0-based source or a face past a custom die's last, is refused,
+ * not read past a table (it was: a segfault, or a total of 3 * 2^64 + 6).
+ */
+static void test_source_faces_checked(void)
+{
+	static const int64_t faces[] = { 5, 7, 9 };
+	static const struct {
+		const char *expr;
+		int64_t face, ret;
+		int err;
+		int64_t total;
+	} cases[] = {
+		{ "3d6", 2, 0, 0, 6 },
+		{ "3d6", 0, 0, -ERANGE, 0 },
+		{ "3d6", 7, 0, -ERANGE, 0 },
+		{ "d{5,7,9}", 3, 0, 0, 9 },
+		{ "d{5,7,9}", 4, 0, -ERANGE, 0 },
+		{ "d{5,7,9}", 0x10000000000LL, 0, -ERANGE, 0 },
+		{ "1dW", 3, 0, 0, 9 },
+		{ "1dW", 4, 0, -ERANGE, 0 },
+		{ "3d6", 2, -EIO, -EIO, 0 },
+		{ "3d6", 2, 5, -EINVAL, 0 },
+	};
+	struct dice_notation *ctx;
+	struct dice_result *r;
+	struct dice_expr *e;
+	unsigned int i;
+	int64_t total;
+
+	ASSERT_EQ(dice_notation_new(&ctx), 0);
+	ASSERT_EQ(dice_notation_set_custom(ctx, 3, faces, NULL), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int64_t v[2] = { cases[i].face, cases[i].ret };
+
+		ASSERT_EQ(dice_expr_parse(ctx, cases[i].expr, &e, NULL), 0);
+		r = NULL;
+		EXPECT_EQ(dice_expr_roll_source(ctx, e, fixed_source, v, 0, &r),
+			  cases[i].err);
+		if (!cases[i].err) {
+			ASSERT_EQ(dice_result_total(r, &total), 0);
+			EXPECT_EQ(total, cases[i].total);
+		}
+		dice_result_free(r);
+		dice_expr_free(e);
+	}
+	dice_notation_free(ctx);
+}
+
 static void test_for_a_program(void)
 {
 	static const int64_t faces[] = { -1, 0, 5 };
@@ -1136,6 +1202,7 @@ int main(void)
 	TAP_RUN(test_dist_strings_and_stats);
 	TAP_RUN(test_versus_and_count);
 	TAP_RUN(test_count_budget);
+	TAP_RUN(test_source_faces_checked);
 	TAP_RUN(test_for_a_program);
 	TAP_RUN(test_total_only_explosions);
 	TAP_RUN(test_threads);
