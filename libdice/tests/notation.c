@@ -978,7 +978,7 @@ static int counting_source(void *arg, uint64_t sides, const uint32_t *weights,
 	return 0;
 }
 
-/* A source of faces that gives *@arg as every face, or returns it. */
+/* A source of faces: @arg[1] when it is not 0, else @arg[0] as every face. */
 static int fixed_source(void *arg, uint64_t sides, const uint32_t *weights,
 			uint64_t *out, size_t count)
 {
